@@ -1,0 +1,111 @@
+/*
+ * vqcuda.h - the public C API of libvqcuda.
+ *
+ * A session scores a sequence of (reference, distorted) picture pairs and
+ * returns, per frame, every feature libvmaf v3.2.0's CPU integer extractors
+ * and its psnr return, plus the model's score, bit for bit.  Results come
+ * back in frame order, but late: motion2 (and so the score) of frame N is
+ * known only once frame N+1 was submitted, and the GPU executor folds frame
+ * N while N+1 runs.  Every call returns 0 or a negative VQ_E* code; the
+ * session keeps a message for the last error (vq_session_error()).
+ */
+#ifndef VQCUDA_H
+#define VQCUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQCUDA_VERSION_MAJOR 0
+#define VQCUDA_VERSION_MINOR 1
+#define VQCUDA_VERSION_MICRO 0
+
+const char *vqcuda_version(void);
+
+enum VqError {
+    VQ_OK = 0,
+    VQ_EAGAIN = -1,     /* no finished frame yet: submit more, or flush */
+    VQ_EINVAL = -2,     /* bad parameter, unsupported size or format */
+    VQ_ENOMEM = -3,
+    VQ_EMODEL = -4,     /* model file missing or malformed */
+    VQ_ECUDA = -5,      /* a CUDA call failed (message names it) */
+    VQ_ENODEV = -6,     /* executor cuda asked for, no usable GPU */
+    VQ_EOF = -7,        /* flushed and every result was received */
+};
+
+enum VqExecutor {
+    VQ_EXECUTOR_AUTO = 0,  /* cuda when pictures are on the device, else cpu */
+    VQ_EXECUTOR_CPU  = 1,
+    VQ_EXECUTOR_CUDA = 2,  /* host pictures are uploaded */
+};
+
+enum VqLayout {
+    VQ_LAYOUT_PLANAR     = 0,  /* Y, U, V planes (yuv420p, yuv444p16, ...) */
+    VQ_LAYOUT_SEMIPLANAR = 1,  /* Y plane, interleaved UV plane (nv12, p010, p016) */
+    VQ_LAYOUT_GRAY       = 2,  /* luma only: psnr_cb/cr are not produced */
+};
+
+typedef struct VqFormat {
+    int width, height;       /* luma size in samples; >= 33 x 33 */
+    int bitdepth;            /* 8, 10, 12 or 16 */
+    int bytes_per_sample;    /* 1 or 2 */
+    int msb_aligned;         /* samples in the high bits of 16 (P010, P016) */
+    int chroma_shift_w;      /* log2 horizontal chroma subsampling (0 or 1) */
+    int chroma_shift_h;      /* log2 vertical chroma subsampling (0 or 1) */
+    enum VqLayout layout;
+} VqFormat;
+
+typedef struct VqConfig {
+    VqFormat format;
+    enum VqExecutor executor;
+    const char *model_path;  /* a libvmaf JSON model; NULL: built-in vmaf_v0.6.1 */
+    const char *model_version; /* built-in model name when model_path is NULL */
+    int n_subsample;         /* score every n-th frame (motion still sees all); 1 = all */
+    int enable_psnr;         /* also compute psnr_y/cb/cr */
+    int threads;             /* CPU executor threads; 0 = 1 */
+    void *cuda_stream;       /* CUstream to run on; the caller's CUcontext must be current */
+} VqConfig;
+
+void vq_config_default(VqConfig *cfg);
+
+/* One picture: planes as the decoder left them, host or device memory. */
+typedef struct VqPicture {
+    const void *data[3];     /* planar: Y U V; semiplanar: Y UV; gray: Y */
+    ptrdiff_t linesize[3];   /* bytes */
+    int on_device;           /* data[] are CUDA device pointers */
+} VqPicture;
+
+#define VQ_MAX_FEATURES 32
+
+typedef struct VqFrameResult {
+    int64_t index;                       /* frame number, from 0 */
+    int n;                               /* entries in name[] / value[] */
+    const char *name[VQ_MAX_FEATURES];   /* libvmaf's printed names, in its log order */
+    double value[VQ_MAX_FEATURES];
+} VqFrameResult;
+
+typedef struct VqSession VqSession;
+
+int  vq_session_open(VqSession **s, const VqConfig *cfg, char *errbuf, size_t errlen);
+int  vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis);
+int  vq_session_receive(VqSession *s, VqFrameResult *out);
+int  vq_session_flush(VqSession *s);
+const char *vq_session_error(const VqSession *s);
+const char *vq_session_executor_name(const VqSession *s);
+void vq_session_close(VqSession **s);
+
+enum VqPool { VQ_POOL_MEAN, VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_HARMONIC_MEAN };
+/* Pooled value of one feature over the received frames (libvmaf's order and formulas). */
+int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out);
+
+enum VqLogFormat { VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV };
+/* Write libvmaf's log (after flush): every number written so it parses back exact. */
+int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQCUDA_H */

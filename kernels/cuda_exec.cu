@@ -1,0 +1,232 @@
+/*
+ * cuda_exec.cu - the GPU executor (see cuda_exec.h).
+ *
+ * Every frame: clear the slot's row-sum buffer, run the feature kernels on
+ * the caller's stream (reading the pictures where the decoder left them),
+ * copy the few KB of row sums into pinned host memory and record an event;
+ * all asynchronous.  collect() waits on the oldest frame's event only, so the
+ * host folds frame N-1 while the GPU runs frame N.  Nothing is allocated per
+ * frame.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adm_exec.h"
+#include "cuda_exec.h"
+#include "motion_exec.h"
+#include "psnr_exec.h"
+#include "vif_exec.h"
+#include "vqcuda.h"
+
+#define CHECK(call)                                                                   \
+    do {                                                                              \
+        cudaError_t e_ = (call);                                                      \
+        if (e_ != cudaSuccess)                                                        \
+            return cuda_fail(err, errlen, #call, e_);                                 \
+    } while (0)
+
+static int cuda_fail(char *err, size_t errlen, const char *what, cudaError_t e)
+{
+    snprintf(err, errlen, "%s failed: %s (%s)", what, cudaGetErrorName(e), cudaGetErrorString(e));
+    return VQ_ECUDA;
+}
+
+struct Slot {
+    int64_t *d_rows;
+    int64_t *h_rows;              /* pinned */
+    cudaEvent_t done;
+    uint8_t *d_upload[2][2];      /* [ref/dis][luma/chroma] staging for host pictures */
+    size_t upload_pitch[2];       /* per plane kind */
+};
+
+struct VqCudaExec {
+    VqCudaExecConfig cfg;
+    cudaStream_t stream;
+    int own_stream;
+    Slot slot[VQ_CUDA_PIPELINE_DEPTH];
+    int head, in_flight;
+    VqVifCuda *vif;
+    VqAdmCuda *adm;
+    VqMotionCuda *motion;
+    VqPsnrCuda *psnr;
+};
+
+extern "C" int vq_cuda_available(char *err, size_t errlen)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "no usable CUDA device: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        cudaGetLastError();
+        return 0;
+    }
+    if (n <= 0) {
+        snprintf(err, errlen, "no CUDA device");
+        return 0;
+    }
+    return 1;
+}
+
+static int wrap(int ret, const char *what, char *err, size_t errlen)
+{
+    if (ret == 0)
+        return 0;
+    return cuda_fail(err, errlen, what, (cudaError_t)ret);
+}
+
+extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, char *err, size_t errlen)
+{
+    VqCudaExec *e;
+    int ret;
+    *out = NULL;
+    if (!vq_cuda_available(err, errlen))
+        return VQ_ENODEV;
+    e = (VqCudaExec *)calloc(1, sizeof(*e));
+    if (!e)
+        return VQ_ENOMEM;
+    e->cfg = *cfg;
+    *out = e;   /* close() frees what was made, on any failure below */
+    if (cfg->stream) {
+        e->stream = (cudaStream_t)cfg->stream;
+    } else {
+        CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking));
+        e->own_stream = 1;
+    }
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
+        Slot *s = &e->slot[k];
+        CHECK(cudaMalloc(&s->d_rows, cfg->layout.total * sizeof(int64_t)));
+        CHECK(cudaHostAlloc(&s->h_rows, cfg->layout.total * sizeof(int64_t), cudaHostAllocDefault));
+        CHECK(cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
+    }
+    if ((ret = wrap(vq_vif_cuda_alloc(&e->vif, cfg->w, cfg->h, cfg->vif_log2_table), "vif alloc", err, errlen)) < 0)
+        return ret;
+    if ((ret = wrap(vq_adm_cuda_alloc(&e->adm, cfg->w, cfg->h), "adm alloc", err, errlen)) < 0)
+        return ret;
+    if ((ret = wrap(vq_motion_cuda_alloc(&e->motion, cfg->w, cfg->h), "motion alloc", err, errlen)) < 0)
+        return ret;
+    if (cfg->nplanes &&
+        (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, cfg->w, cfg->h), "psnr alloc", err, errlen)) < 0)
+        return ret;
+    return VQ_OK;
+}
+
+/* Host pictures: copy each plane into the slot's staging buffer once. */
+static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err, size_t errlen)
+{
+    int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
+    for (int kind = 0; kind < 2; kind++) {
+        int np = kind == 0 ? 1 : (e->cfg.nplanes == 3 ? chroma_planes : 0);
+        for (int q = 0; q < np; q++) {
+            VqPlaneView *pv = &v[kind == 0 ? 0 : 1 + q];
+            size_t row_bytes = (size_t)pv->w * pv->bytes * pv->step;
+            const uint8_t *src = pv->data;
+            if (!s->d_upload[which][kind]) {
+                size_t pitch;
+                void *p;
+                /* chroma: room for two planes (U, V) */
+                CHECK(cudaMallocPitch(&p, &pitch, row_bytes, (size_t)pv->h * (kind ? 2 : 1)));
+                s->d_upload[which][kind] = (uint8_t *)p;
+                s->upload_pitch[kind] = pitch;
+            }
+            uint8_t *dst = s->d_upload[which][kind] + (size_t)q * pv->h * s->upload_pitch[kind];
+            CHECK(cudaMemcpy2DAsync(dst, s->upload_pitch[kind], src, pv->pitch, row_bytes, pv->h,
+                                    cudaMemcpyHostToDevice, e->stream));
+            pv->data = dst;
+            pv->pitch = (ptrdiff_t)s->upload_pitch[kind];
+            if (kind && chroma_planes == 1) {   /* V is U + one sample in the same plane */
+                v[2].data = dst + pv->bytes;
+                v[2].pitch = pv->pitch;
+            }
+        }
+    }
+    return VQ_OK;
+}
+
+extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], const VqPlaneView dis_in[3],
+                                   int on_device, int score, char *err, size_t errlen)
+{
+    VqPlaneView ref[3], dis[3];
+    const VqCudaExecConfig *c = &e->cfg;
+    int ret;
+    if (e->in_flight >= VQ_CUDA_PIPELINE_DEPTH) {
+        snprintf(err, errlen, "pipeline full: collect first");
+        return VQ_EINVAL;
+    }
+    Slot *s = &e->slot[(e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH];
+    memcpy(ref, ref_in, sizeof(ref));
+    memcpy(dis, dis_in, sizeof(dis));
+    if (!on_device) {
+        if ((ret = upload(e, s, 0, ref, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, err, errlen)) < 0)
+            return ret;
+    }
+    CHECK(cudaMemsetAsync(s->d_rows, 0, c->layout.total * sizeof(int64_t), e->stream));
+    if ((ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->layout, s->d_rows, e->stream),
+                    "motion kernels", err, errlen)) < 0)
+        return ret;
+    if (score) {
+        if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl, &c->layout, s->d_rows,
+                                        e->stream), "vif kernels", err, errlen)) < 0)
+            return ret;
+        if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm, &c->layout, s->d_rows,
+                                        e->stream), "adm kernels", err, errlen)) < 0)
+            return ret;
+        if (c->nplanes &&
+            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->layout, s->d_rows,
+                                         e->stream), "psnr kernels", err, errlen)) < 0)
+            return ret;
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->layout.total * sizeof(int64_t),
+                          cudaMemcpyDeviceToHost, e->stream));
+    CHECK(cudaEventRecord(s->done, e->stream));
+    e->in_flight++;
+    return VQ_OK;
+}
+
+extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
+{
+    return e ? e->in_flight : 0;
+}
+
+extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
+{
+    *rows = NULL;
+    if (!e->in_flight) {
+        snprintf(err, errlen, "nothing in flight");
+        return VQ_EINVAL;
+    }
+    Slot *s = &e->slot[e->head];
+    CHECK(cudaEventSynchronize(s->done));
+    *rows = s->h_rows;
+    e->head = (e->head + 1) % VQ_CUDA_PIPELINE_DEPTH;
+    e->in_flight--;
+    return VQ_OK;
+}
+
+extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
+{
+    VqCudaExec *e = pe ? *pe : NULL;
+    if (!e)
+        return;
+    if (e->stream)
+        cudaStreamSynchronize(e->stream);
+    if (e->vif) vq_vif_cuda_free(e->vif);
+    if (e->adm) vq_adm_cuda_free(e->adm);
+    if (e->motion) vq_motion_cuda_free(e->motion);
+    if (e->psnr) vq_psnr_cuda_free(e->psnr);
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
+        Slot *s = &e->slot[k];
+        cudaFree(s->d_rows);
+        cudaFreeHost(s->h_rows);
+        if (s->done)
+            cudaEventDestroy(s->done);
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++)
+                cudaFree(s->d_upload[a][b]);
+    }
+    if (e->own_stream)
+        cudaStreamDestroy(e->stream);
+    free(e);
+    *pe = NULL;
+}

@@ -1,0 +1,52 @@
+/*
+ * cuda_exec.h - the GPU executor: runs every feature's CUDA kernels on one
+ * frame pair, on the caller's stream, and brings the frame's row-sum buffer
+ * (kernels/vq_rows.h) back into pinned host memory asynchronously.  Frames
+ * are pipelined: submit N, then collect N-1 while N runs.
+ */
+#ifndef VQ_CUDA_EXEC_H
+#define VQ_CUDA_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vq_common.h"
+#include "vq_rows.h"
+#include "adm_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQ_CUDA_PIPELINE_DEPTH 2
+
+typedef struct VqCudaExecConfig {
+    int w, h, bpc;
+    int nplanes;                 /* planes scored by psnr: 1 or 3 (0: no psnr) */
+    int psnr_planes_w[3], psnr_planes_h[3];
+    VqRowLayout layout;
+    VqAdmParams adm;
+    double vif_egl;
+    const uint16_t *vif_log2_table;  /* 65536 entries, built on the host */
+    void *stream;                /* cudaStream_t; NULL: a stream of our own */
+} VqCudaExecConfig;
+
+typedef struct VqCudaExec VqCudaExec;
+
+/* 1 when a CUDA device can be used from this thread (its context current). */
+int  vq_cuda_available(char *err, size_t errlen);
+int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, size_t errlen);
+/* Enqueue one pair.  Views point into device memory when on_device, else
+ * host memory that is uploaded (the host memory may be reused on return).
+ * score: run VIF/ADM/PSNR (0: motion only, for frames n_subsample skips). */
+int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                         int on_device, int score, char *err, size_t errlen);
+int  vq_cuda_exec_in_flight(const VqCudaExec *e);
+/* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
+int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
+void vq_cuda_exec_close(VqCudaExec **e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_CUDA_EXEC_H */

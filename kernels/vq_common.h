@@ -1,0 +1,59 @@
+/*
+ * vq_common.h - what every arithmetic header in kernels/ shares.
+ *
+ * The per-pixel and per-row arithmetic is written once, as VQ_HD inline
+ * functions; the CUDA kernels (kernels/*.cu, built by nvcc with --fmad=false)
+ * and the CPU executor (kernels/cpu_*.cpp, built by g++ with
+ * -ffp-contract=off) are thin loops around them.  Nothing here may call a
+ * math library function (log, pow, exp, ...): those live in hostmath/.
+ */
+#ifndef VQ_COMMON_H
+#define VQ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define VQ_HD __host__ __device__ __forceinline__
+#else
+#define VQ_HD static inline
+#endif
+
+/*
+ * A read-only view of one plane, as the decoder left it (or one of our own
+ * intermediate buffers).  A sample is read as
+ *     bytes == 1: data[i * pitch + j * step]
+ *     bytes == 2: ((const uint16_t *)(data + i * pitch))[j * step] >> shift
+ * so P010 (10 bits in the high bits) is {bytes 2, shift 6}, P016 carrying
+ * 12-bit video is {bytes 2, shift 4}, yuv420p10 is {bytes 2, shift 0}, and
+ * the interleaved UV plane of NV12 is two views {step 2} starting one
+ * sample apart.  w and h are the plane's visible size in samples.
+ */
+typedef struct VqPlaneView {
+    const uint8_t *data;
+    ptrdiff_t pitch;    /* bytes between rows, may exceed w * bytes * step */
+    int32_t w, h;
+    int32_t bytes;      /* 1 or 2 */
+    int32_t shift;      /* right shift applied to 16-bit samples */
+    int32_t step;       /* samples between horizontal neighbours: 1 or 2 */
+} VqPlaneView;
+
+VQ_HD uint32_t vq_sample(const VqPlaneView v, int i, int j)
+{
+    const uint8_t *row = v.data + (ptrdiff_t)i * v.pitch;
+    if (v.bytes == 1)
+        return row[(ptrdiff_t)j * v.step];
+    return (uint32_t)(((const uint16_t *)row)[(ptrdiff_t)j * v.step] >> v.shift);
+}
+
+/* reflect-101: -k -> k, n-1+k -> n-1-k (the edge sample is not repeated) */
+VQ_HD int vq_reflect101(int idx, int n)
+{
+    if (idx < 0)
+        return -idx;
+    if (idx >= n)
+        return 2 * n - idx - 2;
+    return idx;
+}
+
+#endif /* VQ_COMMON_H */

@@ -1,0 +1,53 @@
+#!/bin/bash
+# End-to-end golden test: run ffmpeg with the vqcuda filter on a clip pair and
+# compare its JSON log with libvmaf's (every frame, key and pooled value, ==).
+#   e2e_golden.sh FFMPEG CLIPS_DIR GOLDEN_JSON MODE OUT_DIR [MODEL_JSON]
+# MODE: cpu      software decoding, CPU executor
+#       cuda     NVDEC frames (-hwaccel cuda) for mp4, hwupload for FFV1 mkv,
+#                software frames uploaded by the library where CUDA frames
+#                cannot carry the format (4:2:2)
+# Exit 77 (ctest skip) when MODE needs a GPU and there is none, or the model is absent.
+set -euo pipefail
+ff=$1 clips=$2 golden=$3 mode=$4 out=$5 model=${6:-}
+name=$(basename "$golden" .json)
+mkdir -p "$out"
+log=$out/$name.$mode.json
+ref=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference"])' "$golden")
+dis=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["distorted"])' "$golden")
+opts="log_path=$log"
+if [ -n "$model" ]; then
+    if [ ! -f "$model" ]; then echo "SKIP: model $model not present"; exit 77; fi
+    opts="$opts:model=path=$model"
+fi
+if [ "$mode" = cuda ]; then
+    if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "SKIP: no NVIDIA GPU on this machine"; exit 77
+    fi
+fi
+pix=$("$ff" -hide_banner -i "$ref" 2>&1 | grep -o 'Video: [^,]*, [a-z0-9]*' | head -1 | awk '{print $NF}' || true)
+set -x
+case $mode in
+cpu)
+    "$ff" -nostdin -hide_banner -v error -i "$dis" -i "$ref" \
+        -lavfi "[0:v][1:v]vqcuda=$opts:device=cpu" -f null - ;;
+cuda)
+    case $ref in
+    *.mp4)
+        "$ff" -nostdin -hide_banner -v error \
+            -hwaccel cuda -hwaccel_output_format cuda -i "$dis" \
+            -hwaccel cuda -hwaccel_output_format cuda -i "$ref" \
+            -lavfi "[0:v][1:v]vqcuda=$opts:device=cuda" -f null - ;;
+    *)
+        if [ "$pix" = yuv422p10le ]; then
+            "$ff" -nostdin -hide_banner -v error -i "$dis" -i "$ref" \
+                -lavfi "[0:v][1:v]vqcuda=$opts:device=cuda" -f null -
+        else
+            "$ff" -nostdin -hide_banner -v error -init_hw_device cuda=gpu -filter_hw_device gpu \
+                -i "$dis" -i "$ref" \
+                -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]vqcuda=$opts:device=cuda" -f null -
+        fi ;;
+    esac ;;
+*) echo "unknown mode $mode"; exit 2 ;;
+esac
+set +x
+python3 "$(dirname "$0")/compare_golden.py" "$log" "$golden"

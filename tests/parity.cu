@@ -1,0 +1,350 @@
+/*
+ * vqparity - checkasm for vqcuda: every CUDA feature kernel against the CPU
+ * executor, on the same random frames, for many sizes, bit depths and
+ * layouts; the row-sum buffers must be identical.  Prints its seed and the
+ * first differing row.  Catches writes outside a feature's own sections
+ * (everything else is poisoned).  Exit 77 (ctest skip) without a GPU.
+ *
+ *   vqparity [--seed N] [--sizes N] [--bench]
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vector>
+
+#include "adm_exec.h"
+#include "adm_params.h"
+#include "motion_exec.h"
+#include "psnr_exec.h"
+#include "vif_exec.h"
+#include "vif_fold.h"
+#include "vq_common.h"
+#include "vq_rows.h"
+
+#define CK(x)                                                                                   \
+    do {                                                                                        \
+        cudaError_t e_ = (x);                                                                   \
+        if (e_ != cudaSuccess) {                                                                \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+struct Layout {
+    const char *name;
+    int bpc, bytes, shift, semi, sw, sh;
+};
+
+static const Layout layouts[] = {
+    { "yuv420p", 8, 1, 0, 0, 1, 1 },   { "nv12", 8, 1, 0, 1, 1, 1 },
+    { "yuv444p", 8, 1, 0, 0, 0, 0 },   { "yuv420p10", 10, 2, 0, 0, 1, 1 },
+    { "p010", 10, 2, 6, 1, 1, 1 },     { "yuv420p12", 12, 2, 0, 0, 1, 1 },
+    { "p016(12)", 12, 2, 4, 1, 1, 1 }, { "yuv444p16", 16, 2, 0, 0, 0, 0 },
+    { "yuv422p10", 10, 2, 0, 0, 1, 0 },
+};
+
+/* One frame in host and device memory with the same (padded) pitches. */
+struct Frame {
+    std::vector<uint8_t> host[2];
+    uint8_t *dev[2] = { nullptr, nullptr };
+    ptrdiff_t pitch[2];
+    int cw, ch;
+};
+
+static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *base, int noise)
+{
+    int maxv = (1 << L.bpc) - 1;
+    f.cw = (w + L.sw) >> L.sw;
+    f.ch = (h + L.sh) >> L.sh;
+    f.pitch[0] = ((ptrdiff_t)w * L.bytes + 255) / 256 * 256 + 256 * (rnd() & 1);
+    f.pitch[1] = ((ptrdiff_t)f.cw * L.bytes * 2 + 255) / 256 * 256;
+    f.host[0].assign(f.pitch[0] * h, 0xA5);
+    f.host[1].assign(f.pitch[1] * f.ch * (L.semi ? 1 : 2), 0x5A);
+    for (int p = 0; p < 2; p++) {
+        int rows = p ? f.ch * (L.semi ? 1 : 2) : h;
+        int cols = p ? (L.semi ? f.cw * 2 : f.cw) : w;
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++) {
+                int v;
+                if (base) {
+                    int b = L.bytes == 1 ? base->host[p][i * f.pitch[p] + j]
+                                         : ((const uint16_t *)&base->host[p][i * f.pitch[p]])[j] >> L.shift;
+                    v = b + (int)(rnd() % (2 * noise + 1)) - noise;
+                } else {
+                    /* smooth content with edges: gradients plus blocks plus noise */
+                    v = ((i * 3 + j * 5) % (maxv + 1) + ((i / 16 + j / 16) % 2) * maxv / 3 + (int)(rnd() % 16)) % (maxv + 1);
+                }
+                v = v < 0 ? 0 : v > maxv ? maxv : v;
+                if (L.bytes == 1)
+                    f.host[p][i * f.pitch[p] + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)&f.host[p][i * f.pitch[p]])[j] = (uint16_t)(v << L.shift);
+            }
+        CK(cudaMalloc(&f.dev[p], f.host[p].size()));
+        CK(cudaMemcpy(f.dev[p], f.host[p].data(), f.host[p].size(), cudaMemcpyHostToDevice));
+    }
+}
+
+static void free_frame(Frame &f)
+{
+    cudaFree(f.dev[0]);
+    cudaFree(f.dev[1]);
+}
+
+static void views(const Frame &f, const Layout &L, int w, int h, int dev, VqPlaneView v[3])
+{
+    for (int p = 0; p < 3; p++) {
+        VqPlaneView &x = v[p];
+        x.bytes = L.bytes;
+        x.shift = L.shift;
+        x.step = (p && L.semi) ? 2 : 1;
+        x.w = p ? f.cw : w;
+        x.h = p ? f.ch : h;
+        const uint8_t *base = dev ? f.dev[p ? 1 : 0] : f.host[p ? 1 : 0].data();
+        x.pitch = f.pitch[p ? 1 : 0];
+        if (p == 0)
+            x.data = base;
+        else if (L.semi)
+            x.data = base + (p == 2 ? L.bytes : 0);
+        else
+            x.data = base + (p == 2 ? (size_t)f.ch * f.pitch[1] : 0);
+    }
+}
+
+static const char *section_name(const VqRowLayout &l, size_t idx, int *row)
+{
+    static char buf[64];
+    struct { const char *n; size_t off, len, per; } s[] = {
+        { "psnr_y", l.psnr_off[0], (size_t)l.h, 1 }, { "psnr_u", l.psnr_off[1], (size_t)l.ch, 1 },
+        { "psnr_v", l.psnr_off[2], (size_t)l.ch, 1 }, { "motion", l.motion_off, (size_t)l.h, 1 },
+        { "vif0", l.vif_off[0], (size_t)l.vif_h[0] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
+        { "vif1", l.vif_off[1], (size_t)l.vif_h[1] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
+        { "vif2", l.vif_off[2], (size_t)l.vif_h[2] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
+        { "vif3", l.vif_off[3], (size_t)l.vif_h[3] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
+        { "adm0", l.adm_off[0], (size_t)l.adm_h[0] * VQ_ADM_NSUMS, VQ_ADM_NSUMS },
+        { "adm1", l.adm_off[1], (size_t)l.adm_h[1] * VQ_ADM_NSUMS, VQ_ADM_NSUMS },
+        { "adm2", l.adm_off[2], (size_t)l.adm_h[2] * VQ_ADM_NSUMS, VQ_ADM_NSUMS },
+        { "adm3", l.adm_off[3], (size_t)l.adm_h[3] * VQ_ADM_NSUMS, VQ_ADM_NSUMS },
+    };
+    for (auto &x : s)
+        if (idx >= x.off && idx < x.off + x.len) {
+            *row = (int)((idx - x.off) / x.per);
+            snprintf(buf, sizeof(buf), "%s[%d]", x.n, (int)((idx - x.off) % x.per));
+            return buf;
+        }
+    *row = -1;
+    return "guard";
+}
+
+static const int64_t POISON = (int64_t)0x7ead7ead7ead7eadLL;
+#define GUARD 64
+
+/* Run both executors over a 3-frame sequence; compare every frame's buffer. */
+static int check(const Layout &L, int w, int h, const uint16_t *table, VqAdmCuda *adm_c, int *launch_ok)
+{
+    VqRowLayout l;
+    int nplanes = 3;
+    int cw = (w + L.sw) >> L.sw, ch = (h + L.sh) >> L.sh;
+    vq_row_layout_init(&l, w, h, cw, ch);
+    VqAdmOptions ao;
+    vq_adm_options_default(&ao);
+    VqAdmParams ap;
+    if (vq_adm_params_init(&ap, w, h, L.bpc, &ao) < 0) {
+        printf("  %s %dx%d: adm params refused\n", L.name, w, h);
+        return 1;
+    }
+    (void)adm_c;
+    VqVifCpu *vc = vq_vif_cpu_alloc(w, h);
+    VqAdmCpu *ac = vq_adm_cpu_alloc(w, h);
+    VqMotionCpu *mc = vq_motion_cpu_alloc(w, h);
+    VqVifCuda *vg;
+    VqAdmCuda *ag;
+    VqMotionCuda *mg;
+    VqPsnrCuda *pg;
+    CK((cudaError_t)vq_vif_cuda_alloc(&vg, w, h, table));
+    CK((cudaError_t)vq_adm_cuda_alloc(&ag, w, h));
+    CK((cudaError_t)vq_motion_cuda_alloc(&mg, w, h));
+    CK((cudaError_t)vq_psnr_cuda_alloc(&pg, w, h));
+    std::vector<int64_t> cpu(l.total), gpu(l.total + GUARD);
+    int64_t *d_rows;
+    CK(cudaMalloc(&d_rows, (l.total + GUARD) * sizeof(int64_t)));
+    int bad = 0;
+    Frame ref[3], dis[3];
+    for (int n = 0; n < 3 && !bad; n++) {
+        make_frame(ref[n], L, w, h, n ? &ref[n - 1] : nullptr, 3);
+        make_frame(dis[n], L, w, h, &ref[n], n == 2 ? (1 << (L.bpc - 3)) : 6);
+        VqPlaneView rh[3], dh[3], rd[3], dd[3];
+        views(ref[n], L, w, h, 0, rh);
+        views(dis[n], L, w, h, 0, dh);
+        views(ref[n], L, w, h, 1, rd);
+        views(dis[n], L, w, h, 1, dd);
+        std::fill(cpu.begin(), cpu.end(), 0);
+        vq_motion_cpu_run(mc, rh[0], L.bpc, &l, cpu.data());
+        vq_vif_cpu_run(vc, rh[0], dh[0], L.bpc, 100.0, table, &l, cpu.data());
+        vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &ap, &l, cpu.data());
+        vq_psnr_cpu_run(rh, dh, nplanes, L.bpc, &l, cpu.data());
+
+        std::fill(gpu.begin(), gpu.end(), POISON);
+        CK(cudaMemcpy(d_rows, gpu.data(), gpu.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
+        CK(cudaMemset(d_rows, 0, l.total * sizeof(int64_t)));
+        CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, 0));
+        CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, 0));
+        CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, 0));
+        CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, nplanes, L.bpc, &l, d_rows, 0));
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(gpu.data(), d_rows, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+        for (size_t k = 0; k < l.total + GUARD; k++) {
+            int64_t want = k < l.total ? cpu[k] : POISON;
+            if (gpu[k] != want) {
+                int row;
+                const char *sec = section_name(l, k, &row);
+                printf("FAIL %s %dx%d frame %d: %s row %d: gpu %lld cpu %lld\n", L.name, w, h, n, sec, row,
+                       (long long)gpu[k], (long long)want);
+                bad = 1;
+                break;
+            }
+        }
+    }
+    for (int n = 0; n < 3; n++) {
+        free_frame(ref[n]);
+        free_frame(dis[n]);
+    }
+    cudaFree(d_rows);
+    vq_vif_cpu_free(vc);
+    vq_adm_cpu_free(ac);
+    vq_motion_cpu_free(mc);
+    vq_vif_cuda_free(vg);
+    vq_adm_cuda_free(ag);
+    vq_motion_cuda_free(mg);
+    vq_psnr_cuda_free(pg);
+    *launch_ok = 1;
+    return bad;
+}
+
+/* GPU time of each feature per frame pair (CUDA events, after a warm-up). */
+static void bench(const Layout &L, int w, int h, const uint16_t *table)
+{
+    VqRowLayout l;
+    int cw = (w + L.sw) >> L.sw, ch = (h + L.sh) >> L.sh;
+    vq_row_layout_init(&l, w, h, cw, ch);
+    VqAdmOptions ao;
+    vq_adm_options_default(&ao);
+    VqAdmParams ap;
+    vq_adm_params_init(&ap, w, h, L.bpc, &ao);
+    VqVifCuda *vg;
+    VqAdmCuda *ag;
+    VqMotionCuda *mg;
+    VqPsnrCuda *pg;
+    CK((cudaError_t)vq_vif_cuda_alloc(&vg, w, h, table));
+    CK((cudaError_t)vq_adm_cuda_alloc(&ag, w, h));
+    CK((cudaError_t)vq_motion_cuda_alloc(&mg, w, h));
+    CK((cudaError_t)vq_psnr_cuda_alloc(&pg, w, h));
+    Frame ref, dis;
+    make_frame(ref, L, w, h, nullptr, 0);
+    make_frame(dis, L, w, h, &ref, 8);
+    VqPlaneView rd[3], dd[3];
+    views(ref, L, w, h, 1, rd);
+    views(dis, L, w, h, 1, dd);
+    int64_t *d_rows;
+    CK(cudaMalloc(&d_rows, l.total * sizeof(int64_t)));
+    cudaStream_t st;
+    CK(cudaStreamCreate(&st));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const char *names[4] = { "motion", "vif", "adm", "psnr" };
+    float ms[4];
+    const int reps = 50;
+    for (int f = 0; f < 4; f++) {
+        for (int pass = 0; pass < 2; pass++) {   /* pass 0: warm-up */
+            CK(cudaEventRecord(e0, st));
+            for (int r = 0; r < reps; r++) {
+                switch (f) {
+                case 0: CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, st)); break;
+                case 1: CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st)); break;
+                case 2: CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, st)); break;
+                case 3: CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, 3, L.bpc, &l, d_rows, st)); break;
+                }
+            }
+            CK(cudaEventRecord(e1, st));
+            CK(cudaEventSynchronize(e1));
+            CK(cudaEventElapsedTime(&ms[f], e0, e1));
+        }
+        ms[f] /= reps;
+    }
+    double luma = (double)w * h * L.bytes, chroma = 2.0 * cw * ch * L.bytes;
+    /* fewest bytes each must read: motion 1 luma plane (+ its copy), vif/adm 2, psnr 2 frames */
+    double need[4] = { 2 * luma, 2 * luma, 2 * luma, 2 * (luma + chroma) };
+    double total = 0;
+    printf("bench %s %dx%d:", L.name, w, h);
+    for (int f = 0; f < 4; f++) {
+        total += ms[f];
+        printf("  %s %.1f us (%.0f GB/s of the minimum bytes)", names[f], ms[f] * 1e3, need[f] / (ms[f] * 1e-3) / 1e9);
+    }
+    printf("  total %.1f us/pair\n", total * 1e3);
+    free_frame(ref);
+    free_frame(dis);
+    cudaFree(d_rows);
+    vq_vif_cuda_free(vg);
+    vq_adm_cuda_free(ag);
+    vq_motion_cuda_free(mg);
+    vq_psnr_cuda_free(pg);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    int nrandom = 6, do_bench = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
+        return 77;
+    }
+    rng_state = seed ? seed : 1;
+    printf("vqparity: seed %llu\n", (unsigned long long)seed);
+    static uint16_t table[65536];
+    vq_vif_log2_table(table);
+    if (do_bench) {
+        bench(layouts[1], 1920, 1080, table);
+        bench(layouts[4], 1920, 1080, table);
+        bench(layouts[1], 3840, 2160, table);
+        bench(layouts[4], 3840, 2160, table);
+        return 0;
+    }
+    std::vector<std::pair<int, int>> sizes = { { 33, 33 }, { 34, 35 }, { 36, 34 }, { 64, 48 }, { 97, 71 },
+                                               { 577, 323 }, { 1920, 1080 }, { 3840, 2160 } };
+    for (int k = 0; k < nrandom; k++)
+        sizes.push_back({ 33 + (int)(rnd() % 1400), 33 + (int)(rnd() % 800) });
+    int fails = 0, runs = 0;
+    for (auto &sz : sizes) {
+        for (const Layout &L : layouts) {
+            if (sz.first >= 3840 && L.bpc != 8 && L.bpc != 10)
+                continue;   /* keep the run short: 4K at 8 and 10 bit */
+            int ok = 0;
+            fails += check(L, sz.first, sz.second, table, nullptr, &ok);
+            runs++;
+        }
+        printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
+        fflush(stdout);
+    }
+    printf("vqparity: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
+    return fails ? 1 : 0;
+}

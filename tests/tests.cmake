@@ -1,0 +1,99 @@
+# Tests: GoogleTest unit tests (tests/test_*.cpp), the GPU parity tool, and
+# end-to-end golden comparisons through ffmpeg (when VQ_FFMPEG is given).
+find_package(GTest REQUIRED)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+set(VQ_DATA ${CMAKE_SOURCE_DIR}/tests/data)
+set(VQ_RAW_DIR ${CMAKE_BINARY_DIR}/raw)
+if(NOT VQ_MODELS_DIR)
+  set(VQ_MODELS_DIR ${CMAKE_SOURCE_DIR}/../shared/models)
+endif()
+set(VQ_TEST_ENV VQ_RAW_DIR=${VQ_RAW_DIR} VQ_GOLDEN_DIR=${VQ_DATA}/golden
+    VQ_MODELS_DIR=${VQ_MODELS_DIR} VQ_CLIPS_DIR=${VQ_DATA}/clips)
+
+if(VQ_FFMPEG)
+  add_test(NAME decode_raw COMMAND ${CMAKE_SOURCE_DIR}/tests/decode_raw.sh ${VQ_FFMPEG}
+           ${VQ_DATA}/clips ${VQ_RAW_DIR})
+  set_tests_properties(decode_raw PROPERTIES FIXTURES_SETUP raw)
+endif()
+
+file(GLOB VQ_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.cpp)
+foreach(src ${VQ_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE vqcuda_obj GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/include
+                             ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
+  if(VQ_ENABLE_CUDA)
+    set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CUDA)
+  endif()
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${VQ_TEST_ENV}" SKIP_RETURN_CODE 77)
+  if(VQ_FFMPEG)
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED raw)
+  endif()
+endforeach()
+
+# GPU parity tool (checkasm-style): CUDA executor == CPU executor, row by row.
+if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity.cu)
+  add_executable(vqparity tests/parity.cu)
+  target_link_libraries(vqparity PRIVATE vqcuda_obj)
+  target_compile_options(vqparity PRIVATE --fmad=false)
+  add_test(NAME gpu_parity COMMAND vqparity)
+  set_tests_properties(gpu_parity PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
+# Library-level golden runs over raw frames in layouts software decoders never
+# give (nv12/p010/p016 in host memory), on the CPU and (if present) the GPU.
+if(VQ_FFMPEG)
+  foreach(c "dog1080;dog1080_ref;dog1080_crf34;1920x1080;yuv420p;nv12"
+            "dog1080p10;dog1080p10_ref;dog1080p10_crf30;1920x1080;yuv420p10;p010"
+            "dog1080p12;dog1080p12_ref;dog1080p12_crf30;1920x1080;yuv420p12;p016"
+            "odd577x323;odd577x323_ref;odd577x323_dist;577x323;yuv444p;"
+            "birds422p10;birds422p10_ref;birds422p10_dist;640x360;yuv422p10;")
+    list(GET c 0 pair)
+    list(GET c 1 ref)
+    list(GET c 2 dis)
+    list(GET c 3 size)
+    list(GET c 4 fmt)
+    list(GET c 5 as)
+    set(aopt)
+    set(tag planar)
+    if(as)
+      set(aopt -a ${as})
+      set(tag ${as})
+    endif()
+    foreach(exec cpu cuda)
+      if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+        continue()
+      endif()
+      set(t lib_${pair}_${tag}_${exec})
+      add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+               ${VQ_RAW_DIR}/${ref}.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "${as}" ${exec}
+               ${VQ_DATA}/golden/${pair}.json ${CMAKE_BINARY_DIR}/out)
+      set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endif()
+
+# End to end through ffmpeg: every golden pair, default model (and the other
+# models where libvmaf's model files are at hand), CPU path and GPU path.
+if(VQ_FFMPEG)
+  file(GLOB VQ_GOLDENS ${VQ_DATA}/golden/*.json)
+  foreach(g ${VQ_GOLDENS})
+    get_filename_component(gname ${g} NAME)
+    string(REGEX REPLACE "\\.json$" "" gname ${gname})
+    set(model)
+    if(gname MATCHES "^([^.]+)\\.(.+)$")
+      set(model ${VQ_MODELS_DIR}/${CMAKE_MATCH_2}.json)
+    endif()
+    foreach(mode cpu cuda)
+      add_test(NAME e2e_${gname}_${mode}
+               COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_golden.sh ${VQ_FFMPEG} ${VQ_DATA}/clips ${g}
+                       ${mode} ${CMAKE_BINARY_DIR}/out ${model})
+      set_tests_properties(e2e_${gname}_${mode} PROPERTIES SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+  add_test(NAME e2e_bad_input COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_errors.sh ${VQ_FFMPEG}
+           ${VQ_DATA}/clips ${CMAKE_BINARY_DIR}/out)
+endif()

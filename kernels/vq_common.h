@@ -2,8 +2,8 @@
  * vq_common.h - what every arithmetic header in kernels/ shares.
  *
  * The per-pixel and per-row arithmetic is written once, as VQ_HD inline
- * functions; the CUDA kernels (kernels/*.cu, built by nvcc with --fmad=false)
- * and the CPU executor (kernels/cpu_*.cpp, built by g++ with
+ * functions; the CUDA kernels (the .cu files, built by nvcc with --fmad=false)
+ * and the CPU executor (the cpu_ .cpp files, built by g++ with
  * -ffp-contract=off) are thin loops around them.  Nothing here may call a
  * math library function (log, pow, exp, ...): those live in hostmath/.
  */

@@ -1,0 +1,194 @@
+/*
+ * cpu_vif.cpp - the CPU executor of integer VIF: plain loops around vif.h.
+ *
+ * Work goes row by row, and within a row by chunks of columns: the vertical
+ * pass fills a small buffer (on the stack, so pieces can run on any thread)
+ * at reflected columns, the horizontal pass reads it.  The GPU kernels
+ * (cuda_vif.cu) do the same with shared-memory tiles.
+ */
+#include <stdlib.h>
+
+#include "vif.h"
+#include "vif_exec.h"
+
+namespace {
+
+/* output columns per chunk: the vertical buffer holds CHUNK + 2r results */
+constexpr int kChunk = 256;
+
+} // namespace
+
+struct VqVifCpu {
+    int w, h;
+    int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
+    uint16_t *img[VQ_VIF_SCALES][2];   /* scales 1..3: ref, dis */
+};
+
+static VqPlaneView vif_image_view(const VqVifCpu *v, int s, int which)
+{
+    VqPlaneView p;
+    p.data = (const uint8_t *)v->img[s][which];
+    p.pitch = (ptrdiff_t)v->sw[s] * sizeof(uint16_t);
+    p.w = v->sw[s];
+    p.h = v->sh[s];
+    p.bytes = 2;
+    p.shift = 0;
+    p.step = 1;
+    return p;
+}
+
+static bool vif_views_ok(const VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int bpc)
+{
+    return v && ref.w == v->w && ref.h == v->h && dis.w == v->w && dis.h == v->h &&
+           bpc >= 8 && bpc <= 16;
+}
+
+extern "C" VqVifCpu *vq_vif_cpu_alloc(int w, int h)
+{
+    if (w < VQ_VIF_MIN_SIZE || h < VQ_VIF_MIN_SIZE)
+        return NULL;
+    VqVifCpu *v = (VqVifCpu *)calloc(1, sizeof(*v));
+    if (!v)
+        return NULL;
+    v->w = w;
+    v->h = h;
+    for (int s = 0; s < VQ_VIF_SCALES; s++) {
+        v->sw[s] = s ? v->sw[s - 1] / 2 : w;
+        v->sh[s] = s ? v->sh[s - 1] / 2 : h;
+        if (!s)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            v->img[s][k] = (uint16_t *)malloc((size_t)v->sw[s] * v->sh[s] * sizeof(uint16_t));
+            if (!v->img[s][k]) {
+                vq_vif_cpu_free(v);
+                return NULL;
+            }
+        }
+    }
+    return v;
+}
+
+extern "C" void vq_vif_cpu_free(VqVifCpu *v)
+{
+    if (!v)
+        return;
+    for (int s = 1; s < VQ_VIF_SCALES; s++)
+        for (int k = 0; k < 2; k++)
+            free(v->img[s][k]);
+    free(v);
+}
+
+/* S is a template argument so that the taps fold into constants */
+template <int S>
+static void vif_subsample_rows(VqVifCpu *v, VqPlaneView src_ref, VqPlaneView src_dis, int bpc,
+                               int row_begin, int row_end)
+{
+    constexpr int r = VQ_VIF_RADIUS(S);
+    const int shift = vq_vif_down_shift(S, bpc);
+    const int src_w = v->sw[S - 1], out_w = v->sw[S];
+    uint32_t tref[2 * kChunk + 2 * r], tdis[2 * kChunk + 2 * r];
+
+    for (int i = row_begin; i < row_end; i++) {
+        uint16_t *out_ref = v->img[S][0] + (size_t)i * out_w;
+        uint16_t *out_dis = v->img[S][1] + (size_t)i * out_w;
+        for (int c0 = 0; c0 < out_w; c0 += kChunk) {
+            const int n = out_w - c0 < kChunk ? out_w - c0 : kChunk;
+            /* source columns 2*c0 - r .. 2*(c0+n-1) + r, reflected */
+            for (int t = 0; t < 2 * (n - 1) + 2 * r + 1; t++) {
+                const int x = vq_reflect101(2 * c0 - r + t, src_w);
+                tref[t] = vq_vif_down_vertical(S, src_ref, 2 * i, x, shift);
+                tdis[t] = vq_vif_down_vertical(S, src_dis, 2 * i, x, shift);
+            }
+            for (int j = 0; j < n; j++) {
+                out_ref[c0 + j] = vq_vif_down_horizontal(S, tref + 2 * j);
+                out_dis[c0 + j] = vq_vif_down_horizontal(S, tdis + 2 * j);
+            }
+        }
+    }
+}
+
+template <int S, bool EIGHT_BIT>
+static void vif_statistic_rows(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
+                               const uint16_t *log2_table, int row_begin, int row_end,
+                               int64_t *rows)
+{
+    constexpr int r = VQ_VIF_RADIUS(S);
+    const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
+    const int w = ref.w;
+    VqVifMoments t[kChunk + 2 * r];
+
+    for (int i = row_begin; i < row_end; i++) {
+        int64_t acc[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
+        for (int c0 = 0; c0 < w; c0 += kChunk) {
+            const int n = w - c0 < kChunk ? w - c0 : kChunk;
+            for (int k = 0; k < n + 2 * r; k++) {
+                const int j = vq_reflect101(c0 - r + k, w);
+                if constexpr (EIGHT_BIT)
+                    t[k] = vq_vif_stat_vertical_8(ref, dis, i, j);
+                else
+                    t[k] = vq_vif_stat_vertical_16(S, ref, dis, i, j, sh);
+            }
+            for (int j = 0; j < n; j++)
+                vq_vif_accumulate(acc, vq_vif_stat_horizontal(S, t + j), log2_table, egl);
+        }
+        int64_t *out = rows + (size_t)i * VQ_VIF_NSUMS;
+        for (int k = 0; k < VQ_VIF_NSUMS; k++)
+            out[k] = acc[k];
+    }
+}
+
+extern "C" int vq_vif_cpu_subsample_rows(VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int bpc,
+                                         int s, int row_begin, int row_end)
+{
+    if (!vif_views_ok(v, ref, dis, bpc) || s < 1 || s >= VQ_VIF_SCALES || row_begin < 0 ||
+        row_end > v->sh[s] || row_begin > row_end)
+        return -1;
+    const VqPlaneView src_ref = s == 1 ? ref : vif_image_view(v, s - 1, 0);
+    const VqPlaneView src_dis = s == 1 ? dis : vif_image_view(v, s - 1, 1);
+    switch (s) {
+    case 1: vif_subsample_rows<1>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
+    case 2: vif_subsample_rows<2>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
+    case 3: vif_subsample_rows<3>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
+    }
+    return 0;
+}
+
+extern "C" int vq_vif_cpu_statistic_rows(VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int bpc,
+                                         double egl, const uint16_t *log2_table,
+                                         const VqRowLayout *l, int s, int row_begin, int row_end,
+                                         int64_t *rows)
+{
+    if (!vif_views_ok(v, ref, dis, bpc) || !l || !rows || !log2_table || s < 0 ||
+        s >= VQ_VIF_SCALES || l->w != v->w || l->h != v->h || row_begin < 0 ||
+        row_end > v->sh[s] || row_begin > row_end)
+        return -1;
+    const VqPlaneView img_ref = s == 0 ? ref : vif_image_view(v, s, 0);
+    const VqPlaneView img_dis = s == 0 ? dis : vif_image_view(v, s, 1);
+    int64_t *out = rows + l->vif_off[s];
+    switch (s) {
+    case 0:
+        if (bpc == 8)
+            vif_statistic_rows<0, true>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out);
+        else
+            vif_statistic_rows<0, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out);
+        break;
+    case 1: vif_statistic_rows<1, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
+    case 2: vif_statistic_rows<2, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
+    case 3: vif_statistic_rows<3, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
+    }
+    return 0;
+}
+
+extern "C" int vq_vif_cpu_run(VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
+                              const uint16_t *log2_table, const VqRowLayout *l, int64_t *rows)
+{
+    if (!vif_views_ok(v, ref, dis, bpc))
+        return -1;
+    for (int s = 0; s < VQ_VIF_SCALES; s++) {
+        if (s && vq_vif_cpu_subsample_rows(v, ref, dis, bpc, s, 0, v->sh[s]))
+            return -1;
+        if (vq_vif_cpu_statistic_rows(v, ref, dis, bpc, egl, log2_table, l, s, 0, v->sh[s], rows))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,363 @@
+/*
+ * vif.h - integer VIF (libvmaf v3.2.0 integer_vif.c, C path), written once
+ * for the CPU executor (cpu_vif.cpp) and the CUDA kernels (cuda_vif.cu).
+ *
+ * Per scale s (0..3) of a frame pair:
+ *   - down-sampling (s >= 1): img_s = every other row and column of
+ *     filter_s(img_{s-1}), vertical pass then horizontal pass, both with
+ *     reflect-101 borders; img_s is kept as uint16.
+ *   - statistics: the separable filter_s gives, per pixel, mu1, mu2 and the
+ *     filtered ref^2, dis^2, ref*dis; the per-pixel decision then adds into
+ *     four int64 accumulators (vq_rows.h: VQ_VIF_NUM_LOG ... DEN_NON_LOG).
+ * The host (hostmath/vif_fold.c) turns the accumulators into the score.
+ *
+ * Executors choose the order of work; the functions here fix the
+ * arithmetic.  A vertical function takes the centre row (reflected here,
+ * against the view's h) and an in-range column; a horizontal function takes
+ * a pointer to the leftmost of the 2r+1 vertical results it combines, which
+ * the executor laid out at reflected columns beforehand.
+ */
+#ifndef VQ_VIF_H
+#define VQ_VIF_H
+
+#include <stdint.h>
+
+#include "vq_common.h"
+#include "vq_rows.h"
+
+/* tap loops: unrolled, so that constant taps become immediates */
+#if defined(__CUDA_ARCH__)
+#define VQ_VIF_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define VQ_VIF_UNROLL _Pragma("GCC unroll 17")
+#else
+#define VQ_VIF_UNROLL
+#endif
+
+/* ---- constants: the one home of the VIF filter taps ------------------- */
+
+/* Q16 Gaussian taps; every row sums to exactly 65536. */
+#define VQ_VIF_FILTER_S0 { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, \
+                           7455, 6547, 5274, 3896, 2640, 1640, 935, 489 }
+#define VQ_VIF_FILTER_S1 { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 }
+#define VQ_VIF_FILTER_S2 { 3571, 16004, 26386, 16004, 3571 }
+#define VQ_VIF_FILTER_S3 { 10904, 43728, 10904 }
+
+/* half-width r of filter s (17, 9, 5, 3 taps); a constant expression */
+#define VQ_VIF_RADIUS(s) ((s) == 0 ? 8 : (s) == 1 ? 4 : (s) == 2 ? 2 : 1)
+#define VQ_VIF_MAX_RADIUS 8
+
+/* 2.0 in the units of sigma^2 ((8-bit pixel)^2 * 65536) */
+#define VQ_VIF_SIGMA_NSQ 131072
+/* the smallest size whose every scale can be reflected (w_3, h_3 >= 2) */
+#define VQ_VIF_MIN_SIZE 16
+/* entries of the host-built log2 table (hostmath/vif_fold.h) */
+#define VQ_VIF_LOG2_TABLE_SIZE 65536
+
+/*
+ * Tap k (0 .. 2 * VQ_VIF_RADIUS(s)) of filter s.  Called with constants (the
+ * CUDA kernels are templates on s, and their tap loops unroll) it folds
+ * into an immediate.
+ */
+VQ_HD uint32_t vq_vif_tap(int s, int k)
+{
+    static const uint16_t f0[] = VQ_VIF_FILTER_S0, f1[] = VQ_VIF_FILTER_S1;
+    static const uint16_t f2[] = VQ_VIF_FILTER_S2, f3[] = VQ_VIF_FILTER_S3;
+    return s == 0 ? f0[k] : s == 1 ? f1[k] : s == 2 ? f2[k] : f3[k];
+}
+
+/*
+ * ---- exact double steps ----
+ * On the device these never contract into an FMA, whatever the flags; host
+ * code relies on -ffp-contract=off (the project's build flags).
+ */
+
+VQ_HD double vq_vif_dmul(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+VQ_HD double vq_vif_dadd(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+VQ_HD double vq_vif_dsub(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
+VQ_HD double vq_vif_ddiv(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __ddiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+
+/* ---- log2 through the table: top 16 significant bits, truncated ------- */
+
+VQ_HD int vq_vif_clz32(uint32_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return __clz((int)x);
+#else
+    return __builtin_clz(x);
+#endif
+}
+
+VQ_HD int vq_vif_clz64(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return __clzll((long long)x);
+#else
+    return __builtin_clzll(x);
+#endif
+}
+
+/* 2048 * log2(x), for x >= 2^17 (always so here: x >= VQ_VIF_SIGMA_NSQ) */
+VQ_HD int32_t vq_vif_log2_32(const uint16_t *log2_table, uint32_t x)
+{
+    const int k = 16 - vq_vif_clz32(x);
+    return log2_table[x >> k] + 2048 * k;
+}
+
+VQ_HD int32_t vq_vif_log2_64(const uint16_t *log2_table, uint64_t x)
+{
+    const int k = 48 - vq_vif_clz64(x);
+    return log2_table[x >> k] + 2048 * k;
+}
+
+/* ---- down-sampling: img_s from img_{s-1}, with filter_s ---------------- */
+
+/*
+ * Rounding shift of the vertical down-sampling pass into scale s (1..3).
+ * Into scale 1 it takes the picture to 16-bit units (8-bit: +128 >> 8,
+ * like the reference's subsample_rd_8; bpc > 8: +2^(bpc-1) >> bpc); after
+ * that every image is already 16-bit, and the shift is 16.
+ */
+VQ_HD int vq_vif_down_shift(int s, int bpc)
+{
+    return s == 1 ? bpc : 16;
+}
+
+/*
+ * Vertical pass at source row i (rows reflected against v.h), source
+ * column j (in range).  uint32 cannot overflow: 65535 * 65536 + 32768.
+ */
+VQ_HD uint32_t vq_vif_down_vertical(int s, VqPlaneView v, int i, int j, int shift)
+{
+    const int r = VQ_VIF_RADIUS(s);
+    uint32_t acc = 0;
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        acc += (uint32_t)vq_vif_tap(s, k) * vq_sample(v, vq_reflect101(i - r + k, v.h), j);
+    }
+    return (uint16_t)((acc + (1u << (shift - 1))) >> shift);
+}
+
+/* Horizontal pass: t[0..2r] are vertical results at columns j-r..j+r. */
+VQ_HD uint16_t vq_vif_down_horizontal(int s, const uint32_t *t)
+{
+    const int r = VQ_VIF_RADIUS(s);
+    uint32_t acc = 0;
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        acc += (uint32_t)vq_vif_tap(s, k) * t[k];
+    }
+    return (uint16_t)((acc + 32768) >> 16);
+}
+
+/* ---- statistics ------------------------------------------------------- */
+
+/*
+ * After the vertical pass: mu1/mu2 filtered and rounded to 16-bit units,
+ * xx/yy/xy the filtered squares and product.  After the horizontal pass:
+ * mu1/mu2 filtered but NOT shifted (Q16 of 16-bit units), xx/yy/xy rounded
+ * back by 16 bits.  Units of the latter: (8-bit pixel)^2 * 65536.
+ */
+typedef struct VqVifMoments {
+    uint32_t mu1, mu2;
+    uint32_t xx, yy, xy;
+} VqVifMoments;
+
+/* Rounding of the vertical statistics pass (reference's *_VP and *_VP_sq). */
+typedef struct VqVifStatShift {
+    int32_t mu_shift;
+    uint32_t mu_round;
+    int32_t sq_shift;
+    uint64_t sq_round;
+} VqVifStatShift;
+
+VQ_HD VqVifStatShift vq_vif_stat_shift(int s, int bpc)
+{
+    VqVifStatShift sh;
+    if (s == 0) {
+        sh.mu_shift = bpc;
+        sh.mu_round = 1u << (bpc - 1);
+        sh.sq_shift = 2 * (bpc - 8);
+        sh.sq_round = bpc == 8 ? 0 : (uint64_t)1 << (sh.sq_shift - 1);
+    } else {
+        sh.mu_shift = 16;
+        sh.mu_round = 32768;
+        sh.sq_shift = 16;
+        sh.sq_round = 32768;
+    }
+    return sh;
+}
+
+/*
+ * Scale 0 of 8-bit video (the reference's vif_statistic_8): uint32
+ * accumulators, the squares are not shifted.  They cannot overflow
+ * (255 * 255 * 65536 < 2^32), so this equals the wide path; it is kept
+ * because 32-bit multiply-adds are much cheaper on the GPU.
+ */
+VQ_HD VqVifMoments vq_vif_stat_vertical_8(VqPlaneView ref, VqPlaneView dis, int i, int j)
+{
+    const int s = 0, r = VQ_VIF_RADIUS(0);
+    uint32_t mu1 = 0, mu2 = 0, xx = 0, yy = 0, xy = 0;
+    VqVifMoments m;
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        const int row = vq_reflect101(i - r + k, ref.h);
+        const uint32_t x = vq_sample(ref, row, j), y = vq_sample(dis, row, j);
+        const uint32_t ax = vq_vif_tap(s, k) * x, ay = vq_vif_tap(s, k) * y;
+        mu1 += ax;
+        mu2 += ay;
+        xx += ax * x;
+        yy += ay * y;
+        xy += ax * y;
+    }
+    m.mu1 = (mu1 + 128) >> 8;
+    m.mu2 = (mu2 + 128) >> 8;
+    m.xx = xx;
+    m.yy = yy;
+    m.xy = xy;
+    return m;
+}
+
+/* Every other case (the reference's vif_statistic_16): uint64 squares. */
+VQ_HD VqVifMoments vq_vif_stat_vertical_16(int s, VqPlaneView ref, VqPlaneView dis,
+                                           int i, int j, VqVifStatShift sh)
+{
+    const int r = VQ_VIF_RADIUS(s);
+    uint32_t mu1 = 0, mu2 = 0;
+    uint64_t xx = 0, yy = 0, xy = 0;
+    VqVifMoments m;
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        const int row = vq_reflect101(i - r + k, ref.h);
+        const uint32_t x = vq_sample(ref, row, j), y = vq_sample(dis, row, j);
+        const uint32_t ax = vq_vif_tap(s, k) * x, ay = vq_vif_tap(s, k) * y;
+        mu1 += ax;
+        mu2 += ay;
+        xx += (uint64_t)ax * x;
+        yy += (uint64_t)ay * y;
+        xy += (uint64_t)ax * y;
+    }
+    m.mu1 = (uint16_t)((mu1 + sh.mu_round) >> sh.mu_shift);
+    m.mu2 = (uint16_t)((mu2 + sh.mu_round) >> sh.mu_shift);
+    m.xx = (uint32_t)((xx + sh.sq_round) >> sh.sq_shift);
+    m.yy = (uint32_t)((yy + sh.sq_round) >> sh.sq_shift);
+    m.xy = (uint32_t)((xy + sh.sq_round) >> sh.sq_shift);
+    return m;
+}
+
+/* The reference's split: the 8-bit path only for scale 0 of 8-bit video. */
+VQ_HD VqVifMoments vq_vif_stat_vertical(int s, VqPlaneView ref, VqPlaneView dis,
+                                        int i, int j, int bpc)
+{
+    if (s == 0 && bpc == 8)
+        return vq_vif_stat_vertical_8(ref, dis, i, j);
+    return vq_vif_stat_vertical_16(s, ref, dis, i, j, vq_vif_stat_shift(s, bpc));
+}
+
+/* Horizontal pass: t[0..2r] are vertical results at columns j-r..j+r. */
+VQ_HD VqVifMoments vq_vif_stat_horizontal(int s, const VqVifMoments *t)
+{
+    const int r = VQ_VIF_RADIUS(s);
+    uint32_t mu1 = 0, mu2 = 0;
+    uint64_t xx = 0, yy = 0, xy = 0;
+    VqVifMoments m;
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        const uint32_t a = vq_vif_tap(s, k);
+        mu1 += a * t[k].mu1;
+        mu2 += a * t[k].mu2;
+        xx += a * (uint64_t)t[k].xx;
+        yy += a * (uint64_t)t[k].yy;
+        xy += a * (uint64_t)t[k].xy;
+    }
+    m.mu1 = mu1;
+    m.mu2 = mu2;
+    m.xx = (uint32_t)((xx + 32768) >> 16);
+    m.yy = (uint32_t)((yy + 32768) >> 16);
+    m.xy = (uint32_t)((xy + 32768) >> 16);
+    return m;
+}
+
+/* (a * b + 2^31) >> 32 of two Q16 means: a product in the units of xx */
+VQ_HD uint32_t vq_vif_mu_product(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a * b + 2147483648u) >> 32);
+}
+
+/*
+ * The per-pixel decision: adds one pixel into acc[VQ_VIF_NSUMS] (int64,
+ * indexed by the vq_rows.h enum).  egl is the enhancement gain limit
+ * (default 100.0; the neg model uses 1.0).  The double steps are the
+ * reference's, in its order; g is clamped only after sv_sq used it.
+ */
+VQ_HD void vq_vif_accumulate(int64_t *acc, VqVifMoments m, const uint16_t *log2_table, double egl)
+{
+    /* uint32 differences reinterpreted as int32, as the reference does */
+    const int32_t sigma1_sq = (int32_t)(m.xx - vq_vif_mu_product(m.mu1, m.mu1));
+    const int32_t sigma12 = (int32_t)(m.xy - vq_vif_mu_product(m.mu1, m.mu2));
+    int32_t sigma2_sq = (int32_t)(m.yy - vq_vif_mu_product(m.mu2, m.mu2));
+    if (sigma2_sq < 0)
+        sigma2_sq = 0;
+
+    if (sigma1_sq >= VQ_VIF_SIGMA_NSQ) {
+        acc[VQ_VIF_DEN_LOG] +=
+            vq_vif_log2_32(log2_table, (uint32_t)sigma1_sq + VQ_VIF_SIGMA_NSQ) - 2048 * 17;
+        if (sigma12 > 0 && sigma2_sq > 0) {
+            const double eps = 65536 * 1.0e-10;   /* the reference's expression */
+            double g = vq_vif_ddiv((double)sigma12, vq_vif_dadd((double)sigma1_sq, eps));
+            /* C truncates toward 0; a result <= 0 (even below INT32_MIN,
+             * where the reference's conversion is undefined) ends as 0, and
+             * it is never above sigma2_sq, so (int32_t) is safe here */
+            const double sv = vq_vif_dsub((double)sigma2_sq, vq_vif_dmul(g, (double)sigma12));
+            const int32_t sv_sq = sv > 0.0 ? (int32_t)sv : 0;
+            g = g < egl ? g : egl;
+            /* the reference adds in int32 and may wrap: do it in uint32 */
+            const uint32_t numer1 = (uint32_t)sv_sq + VQ_VIF_SIGMA_NSQ;
+            const int64_t numer1_tmp =
+                (int64_t)vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) + numer1;
+            acc[VQ_VIF_NUM_LOG] += vq_vif_log2_64(log2_table, (uint64_t)numer1_tmp) -
+                                   vq_vif_log2_64(log2_table, numer1);
+        }
+    } else {
+        acc[VQ_VIF_NUM_NON_LOG] += sigma2_sq;
+        acc[VQ_VIF_DEN_NON_LOG] += 1;
+    }
+}
+
+#endif /* VQ_VIF_H */

@@ -1,0 +1,49 @@
+/*
+ * adm_exec.h - the two integer ADM executors.  Both fill, for every scale s
+ * and band row i, rows[l->adm_off[s] + i * VQ_ADM_NSUMS + k] (k: VQ_ADM_* in
+ * vq_rows.h) with the raw integer row sums of kernels/adm.h; rows outside the
+ * CM rect are 0.  hostmath/adm_fold.c turns the buffer into scores.  The two
+ * executors write identical buffers.
+ */
+#ifndef VQ_ADM_EXEC_H
+#define VQ_ADM_EXEC_H
+
+#include <stdint.h>
+
+#include "vq_common.h"
+#include "vq_rows.h"
+#include "adm_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CPU: plain loops, host memory ---- */
+typedef struct VqAdmCpu VqAdmCpu;
+
+/* Scratch for a w x h luma plane; NULL on allocation failure. */
+VqAdmCpu *vq_adm_cpu_alloc(int w, int h);
+void vq_adm_cpu_free(VqAdmCpu *c);
+/* ref/dis: the luma planes (w x h as in p); returns 0, or -1 when the sizes
+ * disagree with p, l or the allocation. */
+int vq_adm_cpu_run(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis, int bpc,
+                   const VqAdmParams *p, const VqRowLayout *l, int64_t *rows);
+
+/* ---- CUDA: device memory, asynchronous on the caller's stream ---- */
+typedef struct VqAdmCuda VqAdmCuda;
+
+/* Device scratch for a w x h luma plane.  Returns 0 or a cudaError_t. */
+int vq_adm_cuda_alloc(VqAdmCuda **c, int w, int h);
+void vq_adm_cuda_free(VqAdmCuda *c);
+/* ref/dis views and d_rows point into device memory; stream is a
+ * cudaStream_t (NULL: the default stream).  Enqueues the work and returns
+ * 0 or a cudaError_t (launch errors; -1 for sizes that disagree); never
+ * synchronises.  Every row of the ADM sections of d_rows is written. */
+int vq_adm_cuda_run(VqAdmCuda *c, VqPlaneView ref, VqPlaneView dis, int bpc,
+                    const VqAdmParams *p, const VqRowLayout *l, int64_t *d_rows,
+                    void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_ADM_EXEC_H */

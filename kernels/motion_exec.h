@@ -1,0 +1,49 @@
+/*
+ * motion_exec.h - the integer motion executors (CPU loops and CUDA kernels
+ * around kernels/motion.h).  Each run scores the reference luma of frame n
+ * against frame n-1 and then keeps frame n (as uint16) for the next run.
+ *
+ * Output: rows[l->motion_off + i], i < l->h, = the exact sum over row i of
+ * |blur(prev - cur)|, before the reference's uint32 row wrap (applied by
+ * hostmath/motion_fold.c).  The first run after alloc writes zeros there.
+ */
+#ifndef VQ_MOTION_EXEC_H
+#define VQ_MOTION_EXEC_H
+
+#include <stdint.h>
+
+#include "vq_common.h"
+#include "vq_rows.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct VqMotionCpu VqMotionCpu;
+
+/* NULL when out of memory, or w, h < 3 (the 5-tap mirror needs 3). */
+VqMotionCpu *vq_motion_cpu_alloc(int w, int h);
+void vq_motion_cpu_free(VqMotionCpu *m);
+/* ref_luma: w x h as given to alloc; bpc 8..16 */
+void vq_motion_cpu_run(VqMotionCpu *m, VqPlaneView ref_luma, int bpc,
+                       const VqRowLayout *l, int64_t *rows);
+
+typedef struct VqMotionCuda VqMotionCuda;
+
+/* Return 0 or a cudaError_t.  alloc allocates all device memory once. */
+int  vq_motion_cuda_alloc(VqMotionCuda **m, int w, int h);
+void vq_motion_cuda_free(VqMotionCuda *m);
+/*
+ * All on `stream` (a cudaStream_t), asynchronous, no allocation: ref_luma
+ * points to device memory, d_rows is the device row-sum buffer.  The copy
+ * of ref_luma kept for the next frame is made by a kernel queued after the
+ * scoring kernel, so ref_luma need only stay valid until the stream gets
+ * there.  Returns the launch error (cudaGetLastError) or 0.
+ */
+int  vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView ref_luma, int bpc,
+                        const VqRowLayout *l, int64_t *d_rows, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_MOTION_EXEC_H */

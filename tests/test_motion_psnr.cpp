@@ -1,0 +1,321 @@
+/*
+ * test_motion_psnr.cpp - integer motion and psnr (CPU executor + host fold)
+ * against libvmaf's golden values, on decoded frames.
+ *
+ * Needs VQ_RAW_DIR (<clip>.yuv, planar, all frames concatenated) and
+ * VQ_GOLDEN_DIR (<pair>.json); skips without them.  A few frames per pair
+ * by default; VQ_TEST_ALL_FRAMES=1 scores every frame of every pair.
+ * Each pair is also read through other views of the same samples: the
+ * chroma interleaved as NV12/P010 (step 2, padded pitch) and, for more than
+ * 8 bits, every plane MSB-aligned (P010/P016: shift 16 - bpc).
+ */
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "json.h"
+#include "motion_exec.h"
+#include "motion_fold.h"
+#include "psnr_exec.h"
+#include "psnr_fold.h"
+#include "vq_rows.h"
+
+namespace {
+
+struct Pair {
+    const char *name, *ref, *dis;
+    int w, h, bpc, ssw, ssh;    /* chroma shift (libvmaf: floor sizes) */
+};
+
+const Pair kPairs[] = {
+    { "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 1, 1 },
+    { "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 1, 1 },
+    { "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 1, 1 },
+    { "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 1, 1 },
+    { "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 1, 1 },
+    { "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1, 1 },
+    { "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 0, 0 },
+    { "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 1, 1 },
+    { "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 1, 1 },
+    { "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 1, 1 },
+    { "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 1, 0 },
+};
+
+std::string env_dir(const char *var)
+{
+    const char *v = getenv(var);
+    return v && *v ? std::string(v) : std::string();
+}
+
+bool file_exists(const std::string &p)
+{
+    FILE *f = fopen(p.c_str(), "rb");
+    if (f)
+        fclose(f);
+    return f != nullptr;
+}
+
+/* golden per-frame values: frames[i][name] */
+using Frames = std::vector<std::map<std::string, double>>;
+
+bool load_golden(const std::string &path, Frames *out)
+{
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        text.append(buf, n);
+    fclose(f);
+    VqJson *root = nullptr;
+    char err[256];
+    if (vq_json_parse(text.data(), text.size(), &root, err, sizeof(err)) < 0) {
+        ADD_FAILURE() << path << ": " << err;
+        return false;
+    }
+    const VqJson *frames = vq_json_get(root, "frames");
+    out->clear();
+    for (size_t i = 0; frames && i < frames->n; i++) {
+        const VqJson *m = vq_json_get(&frames->item[i], "metrics");
+        std::map<std::string, double> row;
+        for (size_t k = 0; m && k < m->n; k++)
+            row[m->key[k]] = m->item[k].number;
+        out->push_back(row);
+    }
+    vq_json_free(root);
+    return true;
+}
+
+/* one decoded frame: planes as uint16 samples (8-bit too), planar */
+struct Frame {
+    int w, h, cw, ch, bpc;
+    std::vector<uint16_t> plane[3];
+};
+
+bool read_frame(const std::string &path, const Pair &p, int index, Frame *fr)
+{
+    const int bytes = p.bpc > 8 ? 2 : 1;
+    fr->w = p.w;
+    fr->h = p.h;
+    fr->cw = p.w >> p.ssw;
+    fr->ch = p.h >> p.ssh;
+    fr->bpc = p.bpc;
+    const size_t luma = (size_t)fr->w * fr->h, chroma = (size_t)fr->cw * fr->ch;
+    const size_t frame_bytes = (luma + 2 * chroma) * bytes;
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    std::vector<uint8_t> raw(frame_bytes);
+    bool ok = fseek(f, (long)(frame_bytes * index), SEEK_SET) == 0 &&
+              fread(raw.data(), 1, frame_bytes, f) == frame_bytes;
+    fclose(f);
+    if (!ok)
+        return false;
+    size_t off = 0;
+    for (int c = 0; c < 3; c++) {
+        const size_t n = c ? chroma : luma;
+        fr->plane[c].resize(n);
+        for (size_t i = 0; i < n; i++)
+            fr->plane[c][i] = bytes == 1 ? raw[off + i]
+                                         : (uint16_t)(raw[off + 2 * i] | (raw[off + 2 * i + 1] << 8));
+        off += n * bytes;
+    }
+    return true;
+}
+
+enum Layout { PLANAR, INTERLEAVED_CHROMA, MSB_ALIGNED };
+const char *layout_name(Layout l)
+{
+    return l == PLANAR ? "planar" : l == INTERLEAVED_CHROMA ? "interleaved-chroma" : "msb-aligned";
+}
+
+/* The frame's samples re-stored in one layout, and views onto them. */
+struct Stored {
+    std::vector<uint8_t> buf[3];
+    VqPlaneView view[3];
+};
+
+void store(const Frame &fr, Layout lay, Stored *s)
+{
+    const int bytes = fr.bpc > 8 ? 2 : 1;
+    const int shift = lay == MSB_ALIGNED ? 16 - fr.bpc : 0;
+    const int pad = 24;     /* pitch larger than the row, as decoders leave it */
+    for (int c = 0; c < 3; c++) {
+        const int w = c ? fr.cw : fr.w, h = c ? fr.ch : fr.h;
+        const bool inter = lay == INTERLEAVED_CHROMA && c > 0;
+        const ptrdiff_t pitch = (ptrdiff_t)w * bytes * (inter ? 2 : 1) + pad;
+        std::vector<uint8_t> &b = inter ? s->buf[1] : s->buf[c];
+        if (!inter || c == 1)
+            b.assign((size_t)pitch * h, 0xA5);
+        const int step = inter ? 2 : 1, first = inter ? c - 1 : 0;
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++) {
+                const uint32_t v = (uint32_t)fr.plane[c][(size_t)i * w + j] << shift;
+                uint8_t *d = b.data() + (size_t)i * pitch + (size_t)(j * step + first) * bytes;
+                if (bytes == 1) {
+                    d[0] = (uint8_t)v;
+                } else {
+                    const uint16_t v16 = (uint16_t)v;
+                    memcpy(d, &v16, 2);
+                }
+            }
+        VqPlaneView &v = s->view[c];
+        v.data = b.data() + (size_t)first * bytes;
+        v.pitch = pitch;
+        v.w = w;
+        v.h = h;
+        v.bytes = bytes;
+        v.shift = shift;
+        v.step = step;
+    }
+}
+
+struct Counts {
+    int checked = 0, failed = 0;
+};
+
+/* Scores frames [0, n) of a pair through one layout; checks `check` frames. */
+void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
+{
+    const std::string raw = env_dir("VQ_RAW_DIR"), golden = env_dir("VQ_GOLDEN_DIR");
+    const std::string ref_path = raw + "/" + p.ref + ".yuv", dis_path = raw + "/" + p.dis + ".yuv";
+    Frames g;
+    if (!file_exists(ref_path) || !file_exists(dis_path) || !load_golden(golden + "/" + p.name + ".json", &g)) {
+        printf("  %s: raw frames or golden file missing, not checked\n", p.name);
+        return;
+    }
+    const int n = all ? (int)g.size() : std::min(n_frames, (int)g.size());
+    VqRowLayout l;
+    vq_row_layout_init(&l, p.w, p.h, p.w >> p.ssw, p.h >> p.ssh);
+    std::unique_ptr<VqMotionCpu, void (*)(VqMotionCpu *)> motion(vq_motion_cpu_alloc(p.w, p.h),
+                                                               vq_motion_cpu_free);
+    ASSERT_TRUE(motion);
+    std::vector<int64_t> rows(l.total);
+    for (int i = 0; i < n; i++) {
+        Frame fr, fd;
+        ASSERT_TRUE(read_frame(ref_path, p, i, &fr)) << p.ref << " frame " << i;
+        ASSERT_TRUE(read_frame(dis_path, p, i, &fd)) << p.dis << " frame " << i;
+        Stored sr, sd;
+        store(fr, lay, &sr);
+        store(fd, lay, &sd);
+        std::fill(rows.begin(), rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);  /* catch unwritten rows */
+        vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, &l, rows.data());
+        vq_psnr_cpu_run(sr.view, sd.view, 3, p.bpc, &l, rows.data());
+
+        double sad = vq_motion_sad_score(&l, rows.data(), VQ_MOTION_DEFAULT_FPS_WEIGHT,
+                                         VQ_MOTION_DEFAULT_MAX_VAL);
+        double psnr[3];
+        vq_psnr_fold(&l, rows.data(), 3, p.bpc, psnr);
+        const double want[4] = { g[i]["VMAF_integer_feature_motion_sad_score"], g[i]["psnr_y"],
+                                 g[i]["psnr_cb"], g[i]["psnr_cr"] };
+        const double got[4] = { sad, psnr[0], psnr[1], psnr[2] };
+        static const char *const what[4] = { "motion_sad", "psnr_y", "psnr_cb", "psnr_cr" };
+        bool ok = true;
+        for (int k = 0; k < 4; k++) {
+            EXPECT_EQ(got[k], want[k]) << p.name << " " << layout_name(lay) << " frame " << i << " "
+                                       << what[k];
+            ok = ok && got[k] == want[k];
+        }
+        cnt->checked++;
+        cnt->failed += !ok;
+    }
+}
+
+bool have_data()
+{
+    return !env_dir("VQ_RAW_DIR").empty() && !env_dir("VQ_GOLDEN_DIR").empty();
+}
+
+bool all_frames()
+{
+    const char *v = getenv("VQ_TEST_ALL_FRAMES");
+    return v && *v && strcmp(v, "0");
+}
+
+}  // namespace
+
+/* The default pairs through planar views: a few frames each, or all. */
+TEST(MotionPsnr, GoldenPlanar)
+{
+    if (!have_data())
+        GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
+    Counts c;
+    const bool all = all_frames();
+    for (const Pair &p : kPairs) {
+        /* the large clips cost most: two frames (motion needs two) */
+        const int n = p.w * p.h > 1000000 ? 2 : 4;
+        run_pair(p, PLANAR, n, all, &c);
+    }
+    printf("motion/psnr planar: %d of %d frames exact\n", c.checked - c.failed, c.checked);
+    if (c.checked == 0)
+        GTEST_SKIP() << "no pair's raw frames found in VQ_RAW_DIR";
+}
+
+/* The chroma interleaved (NV12 / P010 style), read with step 2. */
+TEST(MotionPsnr, GoldenInterleavedChroma)
+{
+    if (!have_data())
+        GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
+    Counts c;
+    const bool all = all_frames();
+    for (const Pair &p : kPairs) {
+        if (strcmp(p.name, "small36x34") && strcmp(p.name, "birds422p10") &&
+            strcmp(p.name, "odd577x323") && strcmp(p.name, "dog1080p10") && !all)
+            continue;
+        run_pair(p, INTERLEAVED_CHROMA, 3, all, &c);
+    }
+    printf("motion/psnr interleaved chroma: %d of %d frames exact\n", c.checked - c.failed, c.checked);
+    if (c.checked == 0)
+        GTEST_SKIP() << "no pair's raw frames found in VQ_RAW_DIR";
+}
+
+/* More than 8 bits stored MSB-aligned (P010 / P016), read with a shift. */
+TEST(MotionPsnr, GoldenMsbAligned)
+{
+    if (!have_data())
+        GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
+    Counts c;
+    const bool all = all_frames();
+    for (const Pair &p : kPairs) {
+        if (p.bpc == 8)
+            continue;
+        run_pair(p, MSB_ALIGNED, 3, all, &c);
+    }
+    printf("motion/psnr msb-aligned: %d of %d frames exact\n", c.checked - c.failed, c.checked);
+    if (c.checked == 0)
+        GTEST_SKIP() << "no high-bit-depth pair's raw frames found in VQ_RAW_DIR";
+}
+
+/* The first frame has no previous one: rows 0, score 0, as libvmaf. */
+TEST(MotionPsnr, FirstFrameScoresZero)
+{
+    const int w = 40, h = 35;
+    std::vector<uint8_t> pix((size_t)w * h);
+    for (size_t i = 0; i < pix.size(); i++)
+        pix[i] = (uint8_t)(i * 37 + (i >> 3));
+    VqPlaneView v = { pix.data(), w, w, h, 1, 0, 1 };
+    VqRowLayout l;
+    vq_row_layout_init(&l, w, h, 0, 0);
+    std::vector<int64_t> rows(l.total, -1);
+    VqMotionCpu *m = vq_motion_cpu_alloc(w, h);
+    ASSERT_NE(m, nullptr);
+    vq_motion_cpu_run(m, v, 8, &l, rows.data());
+    for (int i = 0; i < h; i++)
+        EXPECT_EQ(rows[l.motion_off + i], 0);
+    EXPECT_EQ(vq_motion_sad_score(&l, rows.data(), 1.0, 10000.0), 0.0);
+    /* the same frame again: prev - cur is 0 everywhere */
+    vq_motion_cpu_run(m, v, 8, &l, rows.data());
+    for (int i = 0; i < h; i++)
+        EXPECT_EQ(rows[l.motion_off + i], 0);
+    vq_motion_cpu_free(m);
+    EXPECT_EQ(vq_motion_cpu_alloc(2, 40), nullptr);
+}

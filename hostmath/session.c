@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vqcuda.h"
+#include "fex_options.h"
 #include "vq_common.h"
 #include "vq_rows.h"
 #include "adm_exec.h"
@@ -64,6 +65,7 @@ typedef struct FrameRec {
     uint8_t scored;     /* VIF/ADM/PSNR ran (n_subsample) */
     uint8_t complete;   /* motion2/3 and the model are known */
 } FrameRec;
+_Static_assert(sizeof(FrameRec) % sizeof(double) == 0, "motion2 reads v[] with a stride in doubles");
 
 struct VqSession {
     VqConfig cfg;
@@ -76,6 +78,8 @@ struct VqSession {
     VqRowLayout layout;
     VqAdmParams adm;
     VqAdmOptions adm_opt;
+    VqMotion2Opts motion2_opt;
+    double motion_fps_weight, motion_max_val;
     double vif_egl;
     uint16_t *log2_table;
     VqModel *model;
@@ -134,8 +138,9 @@ static int check_format(VqSession *s, const VqFormat *f)
     if (f->width < 33 || f->height < 33)
         return fail(s, VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such "
                     "frames, so there is no reference result to match", f->width, f->height);
-    if (f->bitdepth < 8 || f->bitdepth > 16)
-        return fail(s, VQ_EINVAL, "bit depth %d is not supported (8..16)", f->bitdepth);
+    if (f->bitdepth != 8 && f->bitdepth != 10 && f->bitdepth != 12 && f->bitdepth != 16)
+        return fail(s, VQ_EINVAL, "bit depth %d is not supported (8, 10, 12 or 16, as libvmaf's psnr)",
+                    f->bitdepth);
     if (f->bytes_per_sample != (f->bitdepth > 8 ? 2 : 1))
         return fail(s, VQ_EINVAL, "%d-bit samples in %d bytes are not supported",
                     f->bitdepth, f->bytes_per_sample);
@@ -177,6 +182,44 @@ static int map_model_features(VqSession *s)
                         "(integer adm/vif/motion only)", name);
         s->model_f[k] = found;
     }
+    return VQ_OK;
+}
+
+/* The extractor options a model asks for: those the kernels implement are
+ * applied, any other non-default value is refused rather than ignored. */
+static int apply_model_options(VqSession *s)
+{
+    const VqFexOptions *o = vq_model_fex_options(s->model);
+    VqFexOptions d;
+    vq_fex_options_default(&d);
+#define UNSUPPORTED(field, opt)                                                     \
+    if (o->field != d.field)                                                        \
+        return fail(s, VQ_EMODEL, "model option %s is not supported by vqcuda", opt)
+    UNSUPPORTED(vif_debug, "vif debug");
+    UNSUPPORTED(vif_skip_scale0, "vif_skip_scale0");
+    UNSUPPORTED(adm_debug, "adm debug");
+    UNSUPPORTED(adm_csf_mode, "adm_csf_mode (only Watson 1997)");
+    UNSUPPORTED(adm_skip_scale0, "adm_skip_scale0");
+    UNSUPPORTED(adm_skip_aim, "adm_skip_aim");
+    UNSUPPORTED(motion_force_zero, "motion_force_zero");
+    UNSUPPORTED(motion_five_frame_window, "motion_five_frame_window");
+    UNSUPPORTED(motion_debug, "motion debug");
+#undef UNSUPPORTED
+    vq_adm_options_default(&s->adm_opt);
+    s->adm_opt.enhn_gain_limit = o->adm_enhn_gain_limit;
+    s->adm_opt.norm_view_dist = o->adm_norm_view_dist;
+    s->adm_opt.ref_display_height = o->adm_ref_display_height;
+    s->adm_opt.noise_weight = o->adm_noise_weight;
+    s->adm_opt.dlm_weight = o->adm_dlm_weight;
+    s->adm_opt.min_val = o->adm_min_val;
+    s->vif_egl = o->vif_enhn_gain_limit;
+    vq_motion2_opts_default(&s->motion2_opt);
+    s->motion2_opt.blend_factor = o->motion_blend_factor;
+    s->motion2_opt.blend_offset = o->motion_blend_offset;
+    s->motion2_opt.max_val = o->motion_max_val;
+    s->motion2_opt.moving_average = o->motion_moving_average;
+    s->motion_fps_weight = o->motion_fps_weight;
+    s->motion_max_val = o->motion_max_val;
     return VQ_OK;
 }
 
@@ -279,15 +322,15 @@ int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t e
     {
         int cw = 0, ch = 0;
         if (s->nplanes == 3) {
-            cw = (s->fmt.width + (1 << s->fmt.chroma_shift_w) - 1) >> s->fmt.chroma_shift_w;
-            ch = (s->fmt.height + (1 << s->fmt.chroma_shift_h) - 1) >> s->fmt.chroma_shift_h;
+            /* libvmaf's pictures have floor-sized chroma (w >> ss): psnr reads no more */
+            cw = s->fmt.width >> s->fmt.chroma_shift_w;
+            ch = s->fmt.height >> s->fmt.chroma_shift_h;
         }
         vq_row_layout_init(&s->layout, s->fmt.width, s->fmt.height, cw, ch);
     }
 
-    vq_adm_options_default(&s->adm_opt);
-    s->adm_opt.enhn_gain_limit = vq_model_adm_egl(s->model);
-    s->vif_egl = vq_model_vif_egl(s->model);
+    if ((ret = apply_model_options(s)) < 0)
+        goto fail;
     if (vq_adm_params_init(&s->adm, s->fmt.width, s->fmt.height, s->fmt.bitdepth, &s->adm_opt) < 0) {
         ret = fail(s, VQ_EINVAL, "ADM cannot score %dx%d frames", s->fmt.width, s->fmt.height);
         goto fail;
@@ -333,7 +376,7 @@ static void fold_frame(VqSession *s, const int64_t *rows, int scored)
 {
     FrameRec *fr = &s->frames[s->n_folded];
     fr->scored = (uint8_t)scored;
-    fr->v[F_MOTION_SAD] = vq_motion_sad_score(&s->layout, rows, 1.0, 10000.0);
+    fr->v[F_MOTION_SAD] = vq_motion_sad_score(&s->layout, rows, s->motion_fps_weight, s->motion_max_val);
     if (s->n_folded == 0)
         fr->v[F_MOTION_SAD] = 0.0;
     if (scored) {
@@ -363,7 +406,8 @@ static void complete_frame(VqSession *s, int64_t i)
     FrameRec *fr = &s->frames[i];
     int64_t n = s->n_folded;
     double m2, m3;
-    vq_motion2_at(i, n, &s->frames[0].v[F_MOTION_SAD], sizeof(FrameRec) / sizeof(double), &m2, &m3);
+    vq_motion2_at_opts(i, n, &s->frames[0].v[F_MOTION_SAD], sizeof(FrameRec) / sizeof(double),
+                       &s->motion2_opt, &m2, &m3);
     fr->v[F_MOTION2] = m2;
     fr->v[F_MOTION3] = m3;
     if (fr->scored) {

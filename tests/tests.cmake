@@ -94,6 +94,6 @@ if(VQ_FFMPEG)
       set_tests_properties(e2e_${gname}_${mode} PROPERTIES SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
-  add_test(NAME e2e_bad_input COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_errors.sh ${VQ_FFMPEG}
+  add_test(NAME e2e_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_errors.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${CMAKE_BINARY_DIR}/out)
 endif()

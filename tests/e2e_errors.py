@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Bad input through ffmpeg: each case must exit non-zero (never by a signal)
+with a message that names vqcuda and the cause; inputs of different length
+must score the common frames and say so.
+    e2e_errors.py FFMPEG CLIPS_DIR OUT_DIR"""
+import json
+import os
+import subprocess
+import sys
+
+ff, clips, out = sys.argv[1:4]
+os.makedirs(out, exist_ok=True)
+dis = os.path.join(clips, "birds720_crf30.mp4")
+ref = os.path.join(clips, "birds720_ref.mp4")
+bad_model = os.path.join(out, "malformed_model.json")
+with open(bad_model, "w") as f:
+    f.write('{"model_dict": {"model_type": "LIBSVMNUSVR", "feature_names": [')
+
+def run(lavfi, extra_in=()):
+    cmd = [ff, "-nostdin", "-hide_banner", "-v", "error", *extra_in, "-i", dis, "-i", ref,
+           "-lavfi", lavfi, "-f", "null", "-"]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+cases = [
+    ("different sizes", "[0:v]scale=640:360[d];[d][1:v]vqcuda", ["size"]),
+    ("different bit depth", "[0:v]format=yuv420p10le[d];[1:v]format=yuv420p[r];[d][r]vqcuda", ["format"]),
+    ("different subsampling", "[0:v]format=yuv444p[d];[1:v]format=yuv420p[r];[d][r]vqcuda", ["format"]),
+    ("below 33x33", "[0:v]scale=32:32[d];[1:v]scale=32:32[r];[d][r]vqcuda", ["33x33"]),
+    ("missing model", "[0:v][1:v]vqcuda=model=path=/nonexistent/model.json", ["/nonexistent/model.json"]),
+    ("malformed model", "[0:v][1:v]vqcuda=model=path=" + bad_model, ["malformed_model.json"]),
+    ("unknown log_fmt", "[0:v][1:v]vqcuda=log_fmt=yaml:log_path=" + os.path.join(out, "x.yaml"), ["log_fmt"]),
+    ("unknown device", "[0:v][1:v]vqcuda=device=tpu", ["device"]),
+    ("unknown model version", "[0:v][1:v]vqcuda=model=version=vmaf_v9", ["vmaf_v9"]),
+]
+failed = 0
+for name, lavfi, words in cases:
+    r = run(lavfi)
+    msg = r.stderr
+    ok = r.returncode > 0 and "vqcuda" in msg and all(w.lower() in msg.lower() for w in words)
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {r.returncode}: {msg.strip().splitlines()[-1] if msg.strip() else '(no message)'}")
+    failed += not ok
+
+# different lengths: the common frames are scored, and a warning says so
+log = os.path.join(out, "short.json")
+cmd = [ff, "-nostdin", "-hide_banner", "-v", "warning", "-i", dis, "-t", "0.5", "-i", ref,
+       "-lavfi", f"[0:v][1:v]vqcuda=log_path={log}", "-f", "null", "-"]
+r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+nframes = len(json.load(open(log))["frames"]) if r.returncode == 0 and os.path.exists(log) else -1
+ok = r.returncode == 0 and 0 < nframes < 31 and "vqcuda" in r.stderr and "frames" in r.stderr
+print(f"{'ok  ' if ok else 'FAIL'} different lengths: exit {r.returncode}, {nframes} frames scored: "
+      f"{r.stderr.strip().splitlines()[-1] if r.stderr.strip() else '(no message)'}")
+failed += not ok
+print(f"{len(cases) + 1 - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -640,6 +640,8 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
         free(col);
     }
     d.version = vqcuda_version();
+    d.width = s->fmt.width;
+    d.height = s->fmt.height;
     ret = vq_log_write(path, fmt, &d);
     if (ret < 0)
         ret = fail(s, VQ_EINVAL, "cannot write log '%s': %s", path, strerror(errno));

@@ -19,7 +19,7 @@ say() { echo "$*" | tee -a "$summary"; }
 say "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 
 say "== parity (CUDA kernels vs CPU executor)"
-"$build/lib/vqparity" --sizes 6 >"$out/parity.log" 2>&1
+"$build/libvqcuda/vqparity" --sizes 6 >"$out/parity.log" 2>&1
 say "parity exit $?: $(tail -1 "$out/parity.log")"
 
 say "== golden pairs on the GPU path"
@@ -42,7 +42,7 @@ raw=/tmp/vqraw
 "$root/tests/decode_raw.sh" "$ff" "$data/clips" "$raw" >/dev/null 2>&1
 while read -r pair ref dis size fmt as; do
     [ "$as" = - ] && as=
-    "$root/tests/lib_golden.sh" "$build/lib/vqscore" "$raw/$ref.yuv" "$raw/$dis.yuv" "$size" "$fmt" "$as" cuda \
+    "$root/tests/lib_golden.sh" "$build/libvqcuda/vqscore" "$raw/$ref.yuv" "$raw/$dis.yuv" "$size" "$fmt" "$as" cuda \
         "$data/golden/$pair.json" "$out/lib" >"$out/lib_${pair}_${as:-planar}.log" 2>&1
     say "lib $pair ${as:-planar} exit $?: $(grep -h exact "$out/lib_${pair}_${as:-planar}.log")"
 done <<'LIST'

@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# Build a static ffmpeg 7.1 with the vqcuda filter.
+#
+#   scripts/build-ffmpeg.sh [BUILD_DIR]        (default: build/ in the repo)
+#
+# Result: BUILD_DIR/ffmpeg/ffmpeg.  Re-running is cheap: downloads are cached
+# in BUILD_DIR/src, the patch and configure are redone only when they change,
+# and make rebuilds what changed (the filter is a symlink to filter/).
+#
+# Environment (all optional):
+#   FFMPEG_SRC     FFmpeg 7.1 source: a tarball or a directory (not modified)
+#   NVCODEC_SRC    nv-codec-headers >= 12.1.14: a tarball or a directory
+#   VQCUDA_PREFIX  an installed libvqcuda (lib/pkgconfig/libvqcuda.pc) to use
+#                  instead of building this repo's
+#   JOBS           parallel make jobs (default: nproc)
+#
+# Without FFMPEG_SRC / NVCODEC_SRC the sources come from Debian trixie (which
+# has FFmpeg 7.1) through apt-get source, with a private apt state and the
+# mirror this machine's apt already uses; the system's apt setup is untouched.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${1:-$REPO/build}
+mkdir -p "$BUILD_DIR"
+BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
+SRC=$BUILD_DIR/src                 # downloaded tarballs (cache)
+DEPS=$BUILD_DIR/deps               # nv-codec-headers, libvqcuda
+FFSRC=$BUILD_DIR/ffmpeg-src        # patched FFmpeg tree, built in place
+OUT=$BUILD_DIR/ffmpeg
+PATCH=$REPO/patches/ffmpeg-7.1-vqcuda.patch
+JOBS=${JOBS:-$(nproc)}
+START=$(date +%s)
+
+log() { printf '== %s\n' "$*" >&2; }
+die() { printf 'build-ffmpeg: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else die "need root for: $*"
+    fi
+}
+
+# --- (a) build tools -------------------------------------------------------
+install_tools() {
+    local pkgs=(make gcc g++ nasm pkg-config xz-utils dpkg-dev cmake patch)
+    local missing=() p
+    for p in "${pkgs[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing ${missing[*]}"
+    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
+        as_root apt-get update
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    fi
+}
+
+# --- (b) sources ----------------------------------------------------------
+# The first Debian (non-security) mirror in this machine's apt configuration.
+debian_mirror() {
+    local f uri
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        # deb822 stanzas: the URIs of a "deb" stanza whose suites are not -security
+        uri=$(awk '
+            function flush() { if (types ~ /deb/ && suites !~ /security/ && uris != "") { print uris; exit } types = suites = uris = "" }
+            /^[[:space:]]*$/ { flush(); next }
+            /^Types:/  { types = $0 }
+            /^Suites:/ { suites = $0 }
+            /^URIs:/   { uris = $2 }
+            END { flush() }' "$f")
+        [ -n "$uri" ] && { echo "$uri"; return 0; }
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        uri=$(awk '$1 == "deb" && $0 !~ /security/ {
+                     for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\//) { print $i; exit } }' "$f")
+        [ -n "$uri" ] && { echo "$uri"; return 0; }
+    done
+    die "no Debian mirror found in /etc/apt; set FFMPEG_SRC and NVCODEC_SRC"
+}
+
+# apt-get source --download-only into $SRC, with apt state of our own.
+apt_source() {
+    local d=$SRC/apt mirror
+    mkdir -p "$d/parts" "$d/lists/partial" "$d/cache/archives/partial"
+    local apt=(apt-get -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/parts"
+               -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache")
+    [ "$(id -u)" -eq 0 ] && apt+=(-o APT::Sandbox::User=root)
+    if [ ! -f "$d/parts/trixie-src.sources" ]; then
+        mirror=$(debian_mirror)
+        printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$mirror" > "$d/parts/trixie-src.sources"
+    fi
+    if [ ! -f "$d/updated" ]; then
+        "${apt[@]}" update >&2
+        touch "$d/updated"
+    fi
+    # the .debian.tar of some packages is missing on mirrors: only the orig matters
+    (cd "$SRC" && "${apt[@]}" source --download-only "$@" >&2) || true
+}
+
+# newest cached orig tarball whose name starts with $1 (not its .asc), or nothing
+cached() {
+    local f newest=
+    for f in "$SRC/$1"*.orig.tar.xz "$SRC/$1"*.orig.tar.gz "$SRC/$1"*.orig.tar.bz2; do
+        [ -f "$f" ] && newest=$(printf '%s\n' "$newest" "$f" | sort -V | tail -n1)
+    done
+    echo "$newest"
+}
+
+ffmpeg_tarball() {
+    local t
+    t=$(cached ffmpeg_7.1)
+    if [ -z "$t" ]; then
+        log "fetching FFmpeg 7.1 source (Debian trixie)"
+        apt_source ffmpeg
+        t=$(cached ffmpeg_7.1)
+    fi
+    [ -n "$t" ] || die "could not get ffmpeg_7.1*.orig.tar.* (set FFMPEG_SRC)"
+    echo "$t"
+}
+
+nvcodec_tarball() {
+    local t
+    t=$(cached nv-codec-headers_)
+    if [ -z "$t" ]; then
+        log "fetching nv-codec-headers (Debian trixie)"
+        apt_source nv-codec-headers
+        t=$(cached nv-codec-headers_)
+    fi
+    [ -n "$t" ] || die "could not get nv-codec-headers_*.orig.tar.* (set NVCODEC_SRC)"
+    echo "$t"
+}
+
+# unpack a tarball or copy a directory into $2 (its top directory stripped)
+unpack() {
+    local from=$1 to=$2
+    rm -rf "$to.tmp" && mkdir -p "$to.tmp"
+    if [ -d "$from" ]; then
+        cp -a "$from/." "$to.tmp/"
+    else
+        tar -xf "$from" -C "$to.tmp" --strip-components=1
+    fi
+    rm -rf "$to" && mv "$to.tmp" "$to"
+}
+
+# --- (c) nv-codec-headers ---------------------------------------------------
+install_nvcodec() {
+    local from=${NVCODEC_SRC:-} stamp=$DEPS/.nvcodec-from
+    [ -n "$from" ] || from=$(nvcodec_tarball)
+    if [ -f "$DEPS/lib/pkgconfig/ffnvcodec.pc" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$from" ]; then
+        return 0
+    fi
+    log "installing nv-codec-headers from $from"
+    unpack "$from" "$BUILD_DIR/nv-codec-headers"
+    make -C "$BUILD_DIR/nv-codec-headers" PREFIX="$DEPS" install >&2
+    echo "$from" > "$stamp"
+}
+
+# --- (d) libvqcuda ----------------------------------------------------------
+build_libvqcuda() {
+    if [ -n "${VQCUDA_PREFIX:-}" ]; then
+        [ -f "$VQCUDA_PREFIX/lib/pkgconfig/libvqcuda.pc" ] ||
+            die "VQCUDA_PREFIX=$VQCUDA_PREFIX has no lib/pkgconfig/libvqcuda.pc"
+        VQ_PKGCONFIG=$VQCUDA_PREFIX/lib/pkgconfig
+        VQ_ARCHIVE=$VQCUDA_PREFIX/lib/libvqcuda.a
+        return 0
+    fi
+    log "building libvqcuda"
+    cmake -S "$REPO" -B "$BUILD_DIR/libvqcuda" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_INSTALL_PREFIX="$DEPS" -DCMAKE_INSTALL_LIBDIR=lib \
+        -DVQ_BUILD_TESTS=OFF >&2
+    cmake --build "$BUILD_DIR/libvqcuda" -j "$JOBS" >&2
+    cmake --install "$BUILD_DIR/libvqcuda" >&2
+    # ffmpeg must link the archive: with the .so beside it, -lvqcuda takes the .so
+    rm -f "$DEPS"/lib/libvqcuda.so*
+    VQ_PKGCONFIG=$DEPS/lib/pkgconfig
+    VQ_ARCHIVE=$DEPS/lib/libvqcuda.a
+}
+
+# --- (e) FFmpeg -------------------------------------------------------------
+prepare_ffmpeg() {
+    local from=${FFMPEG_SRC:-} stamp=$FFSRC/.vqcuda-source applied=$FFSRC/.vqcuda-applied.patch
+    [ -n "$from" ] || from=$(ffmpeg_tarball)
+    if [ ! -f "$FFSRC/configure" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$from" ]; then
+        log "unpacking FFmpeg from $from"
+        unpack "$from" "$FFSRC"
+        echo "$from" > "$stamp"
+    fi
+    case "$(cat "$FFSRC/RELEASE" 2>/dev/null)" in
+        7.1*) ;;
+        *) die "$from is FFmpeg $(cat "$FFSRC/RELEASE" 2>/dev/null || echo '?'), not 7.1" ;;
+    esac
+
+    # the patch: apply it once; if it changed since, swap the old one for it
+    if [ -f "$applied" ] && ! cmp -s "$applied" "$PATCH"; then
+        log "patch changed: reverting the old one"
+        (cd "$FFSRC" && patch -p1 -R -s -f < "$applied") || die "cannot revert the old patch"
+        rm -f "$applied"
+    fi
+    if (cd "$FFSRC" && patch -p1 -R --dry-run -s -f < "$PATCH" >/dev/null 2>&1); then
+        :   # already applied
+    else
+        log "applying $(basename "$PATCH")"
+        (cd "$FFSRC" && patch -p1 -s -f < "$PATCH") || die "patch does not apply to $from"
+    fi
+    cp "$PATCH" "$applied"
+
+    # one copy of the filter source: the repo's
+    ln -sfn "$REPO/filter/vf_vqcuda.c" "$FFSRC/libavfilter/vf_vqcuda.c"
+}
+
+configure_ffmpeg() {
+    local filters=vqcuda,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2
+    local extra=()
+    # scale_cuda's kernels need a CUDA compiler: clang (free) if there is one
+    if command -v clang >/dev/null; then
+        filters=$filters,scale_cuda
+        extra+=(--enable-cuda-llvm)
+    fi
+    # shellcheck disable=SC2054  # the commas are configure's list syntax
+    CONFIGURE_ARGS=(
+        --pkg-config-flags=--static --enable-static --disable-shared
+        --disable-autodetect --disable-everything --disable-doc --disable-debug
+        --disable-programs --enable-ffmpeg
+        --enable-ffnvcodec --enable-cuda --enable-nvdec "${extra[@]}"
+        --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo
+        --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
+        --enable-parser=h264,hevc,av1,vp9
+        --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc
+        --enable-muxer=rawvideo,yuv4mpegpipe,null,framecrc,h264,hevc
+        --enable-encoder=rawvideo,wrapped_avframe
+        --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb
+        --enable-protocol=file,pipe
+        "--enable-filter=$filters"
+        --enable-libvqcuda
+    )
+    export PKG_CONFIG_PATH=$VQ_PKGCONFIG:$DEPS/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+    local want="${CONFIGURE_ARGS[*]} PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
+    if [ -f "$FFSRC/ffbuild/config.mak" ] && [ "$(cat "$FFSRC/.vqcuda-configured" 2>/dev/null)" = "$want" ] &&
+       [ "$FFSRC/ffbuild/config.mak" -nt "$FFSRC/configure" ]; then
+        return 0
+    fi
+    log "configuring FFmpeg"
+    log "./configure ${CONFIGURE_ARGS[*]}"
+    rm -f "$FFSRC/.vqcuda-configured"
+    (cd "$FFSRC" && ./configure "${CONFIGURE_ARGS[@]}" >&2) ||
+        die "configure failed: see $FFSRC/ffbuild/config.log"
+    echo "$want" > "$FFSRC/.vqcuda-configured"
+}
+
+build_ffmpeg() {
+    # make knows nothing of libvqcuda.a: relink when it is newer
+    if [ -f "$FFSRC/ffmpeg_g" ] && [ "$VQ_ARCHIVE" -nt "$FFSRC/ffmpeg_g" ]; then
+        rm -f "$FFSRC/ffmpeg_g" "$FFSRC/ffmpeg"
+    fi
+    log "make -j$JOBS"
+    make -C "$FFSRC" -j "$JOBS" ffmpeg >&2
+    mkdir -p "$OUT"
+    cp -f "$FFSRC/ffmpeg" "$OUT/ffmpeg.tmp" && mv -f "$OUT/ffmpeg.tmp" "$OUT/ffmpeg"
+}
+
+install_tools
+mkdir -p "$SRC" "$DEPS"
+install_nvcodec
+build_libvqcuda
+prepare_ffmpeg
+configure_ffmpeg
+build_ffmpeg
+"$OUT/ffmpeg" -hide_banner -h filter=vqcuda >/dev/null ||
+    die "the built ffmpeg does not know the vqcuda filter"
+log "done in $(( $(date +%s) - START ))s: $OUT/ffmpeg"

@@ -67,6 +67,13 @@ if command -v compute-sanitizer >/dev/null; then
     done
 fi
 
+if command -v ncu >/dev/null; then
+    say "== ncu: time and DRAM bytes of each kernel, second of two 1080p nv12 pairs"
+    ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+        "$build/libvqcuda/vqparity" --profile >"$out/ncu.csv" 2>"$out/ncu.err"
+    python3 "$root/scripts/ncu-table.py" "$out/ncu.csv" | tee -a "$summary"
+fi
+
 say "== bench"
 "$root/scripts/bench" "$build" "$out/bench" >"$out/bench.log" 2>&1
 cat "$out/bench/bench.txt" | tee -a "$summary"

@@ -26,15 +26,7 @@ struct VqVifCpu {
 
 static VqPlaneView vif_image_view(const VqVifCpu *v, int s, int which)
 {
-    VqPlaneView p;
-    p.data = (const uint8_t *)v->img[s][which];
-    p.pitch = (ptrdiff_t)v->sw[s] * sizeof(uint16_t);
-    p.w = v->sw[s];
-    p.h = v->sh[s];
-    p.bytes = 2;
-    p.shift = 0;
-    p.step = 1;
-    return p;
+    return vq_packed_u16_view(v->img[s][which], v->sw[s], v->sh[s]);
 }
 
 static bool vif_views_ok(const VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int bpc)

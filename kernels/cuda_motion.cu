@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_reduce.cuh"
 #include "motion.h"
 #include "motion_exec.h"
 
@@ -17,40 +18,20 @@ struct VqMotionCuda {
     int w, h;
     int have_prev;      /* host-side: 0 until a frame was queued for copying */
     uint16_t *d_prev;   /* previous reference luma, w x h, packed */
-    int32_t *d_y;       /* vertical pass, w x h (one row per block) */
+    int32_t *d_y;       /* vertical pass, w x h, for rows too wide for shared memory */
 };
 
-static __device__ unsigned long long block_sum_u64(unsigned long long v)
-{
-    __shared__ unsigned long long s[MOTION_BLOCK];
-    s[threadIdx.x] = v;
-    __syncthreads();
-    for (int o = MOTION_BLOCK / 2; o > 0; o >>= 1) {
-        if ((int)threadIdx.x < o)
-            s[threadIdx.x] += s[threadIdx.x + o];
-        __syncthreads();
-    }
-    return s[0];
-}
+/* Rows up to this width keep the vertical pass in shared memory (beside the
+ * reduction's 2 KB, under the default 48 KB); wider ones use d_y. */
+#define MOTION_SHARED_MAX_W ((48 * 1024 - MOTION_BLOCK * 8) / 4)
 
-static __host__ __device__ VqPlaneView packed_u16_view(const uint16_t *d, int w, int h)
-{
-    VqPlaneView v;
-    v.data = (const uint8_t *)d;
-    v.pitch = (ptrdiff_t)w * 2;
-    v.w = w;
-    v.h = h;
-    v.bytes = 2;
-    v.shift = 0;
-    v.step = 1;
-    return v;
-}
-
+template <bool SHARED>
 __global__ void motion_row_sad_kernel(VqPlaneView prev, VqPlaneView cur, int w, int h, int bpc,
                                       int32_t *y, int64_t *row_sad)
 {
+    extern __shared__ int32_t y_shared[];
     const int i = blockIdx.x;
-    int32_t *y_row = y + (size_t)i * w;
+    int32_t *y_row = SHARED ? y_shared : y + (size_t)i * w;
     unsigned long long sum = 0;
     int j;
 
@@ -58,10 +39,10 @@ __global__ void motion_row_sad_kernel(VqPlaneView prev, VqPlaneView cur, int w, 
         return;     /* whole block: no barrier is skipped by part of it */
     for (j = threadIdx.x; j < w; j += MOTION_BLOCK)
         y_row[j] = vq_motion_vblur_diff(prev, cur, i, j, h, bpc);
-    __syncthreads();    /* makes the block's global writes of y_row visible to it */
+    __syncthreads();    /* makes the block's writes of y_row visible to it */
     for (j = threadIdx.x; j < w; j += MOTION_BLOCK)
         sum += vq_motion_hblur_abs(y_row, j, w);
-    sum = block_sum_u64(sum);
+    sum = vq_block_sum_u64<MOTION_BLOCK>(sum);
     if (threadIdx.x == 0)
         row_sad[i] = (int64_t)sum;
 }
@@ -87,7 +68,7 @@ extern "C" int vq_motion_cuda_alloc(VqMotionCuda **pm, int w, int h)
     m->w = w;
     m->h = h;
     e = cudaMalloc((void **)&m->d_prev, (size_t)w * h * sizeof(*m->d_prev));
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && w > MOTION_SHARED_MAX_W)
         e = cudaMalloc((void **)&m->d_y, (size_t)w * h * sizeof(*m->d_y));
     if (e != cudaSuccess) {
         vq_motion_cuda_free(m);
@@ -120,8 +101,13 @@ extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, con
         if (e != cudaSuccess)
             return (int)e;
     } else {
-        motion_row_sad_kernel<<<m->h, MOTION_BLOCK, 0, st>>>(packed_u16_view(m->d_prev, m->w, m->h),
-                                                              cur, m->w, m->h, bpc, m->d_y, row_sad);
+        const VqPlaneView prev = vq_packed_u16_view(m->d_prev, m->w, m->h);
+        if (m->w <= MOTION_SHARED_MAX_W)
+            motion_row_sad_kernel<true><<<m->h, MOTION_BLOCK, (size_t)m->w * sizeof(int32_t), st>>>(
+                prev, cur, m->w, m->h, bpc, NULL, row_sad);
+        else
+            motion_row_sad_kernel<false><<<m->h, MOTION_BLOCK, 0, st>>>(prev, cur, m->w, m->h, bpc,
+                                                                        m->d_y, row_sad);
         e = cudaGetLastError();
         if (e != cudaSuccess)
             return (int)e;

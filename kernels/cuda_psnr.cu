@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_reduce.cuh"
 #include "psnr.h"
 #include "psnr_exec.h"
 
@@ -18,19 +19,6 @@ struct PsnrPlanes {
     int64_t *out[3];
 };
 
-static __device__ unsigned long long block_sum_u64(unsigned long long v)
-{
-    __shared__ unsigned long long s[PSNR_BLOCK];
-    s[threadIdx.x] = v;
-    __syncthreads();
-    for (int o = PSNR_BLOCK / 2; o > 0; o >>= 1) {
-        if ((int)threadIdx.x < o)
-            s[threadIdx.x] += s[threadIdx.x + o];
-        __syncthreads();
-    }
-    return s[0];
-}
-
 __global__ void psnr_row_sse_kernel(PsnrPlanes pl, int bpc)
 {
     const int p = blockIdx.y;
@@ -41,7 +29,7 @@ __global__ void psnr_row_sse_kernel(PsnrPlanes pl, int bpc)
         return;     /* whole block: no barrier is skipped by part of it */
     for (int j = threadIdx.x; j < pl.w[p]; j += PSNR_BLOCK)
         sum += vq_psnr_sq_err(vq_sample(pl.ref[p], i, j), vq_sample(pl.dis[p], i, j), bpc);
-    sum = block_sum_u64(sum);
+    sum = vq_block_sum_u64<PSNR_BLOCK>(sum);
     if (threadIdx.x == 0)
         pl.out[p][i] = (int64_t)sum;
 }

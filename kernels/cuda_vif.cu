@@ -150,15 +150,7 @@ struct VqVifCuda {
 
 static VqPlaneView vif_image_view(const VqVifCuda *v, int s, int which)
 {
-    VqPlaneView p;
-    p.data = (const uint8_t *)v->d_img[s][which];
-    p.pitch = (ptrdiff_t)v->sw[s] * sizeof(uint16_t);
-    p.w = v->sw[s];
-    p.h = v->sh[s];
-    p.bytes = 2;
-    p.shift = 0;
-    p.step = 1;
-    return p;
+    return vq_packed_u16_view(v->d_img[s][which], v->sw[s], v->sh[s]);
 }
 
 /* down-sampling into scale S (S >= 1), then the statistics of scale S */

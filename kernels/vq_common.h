@@ -46,6 +46,20 @@ VQ_HD uint32_t vq_sample(const VqPlaneView v, int i, int j)
     return (uint32_t)(((const uint16_t *)row)[(ptrdiff_t)j * v.step] >> v.shift);
 }
 
+/* A view of one of our own intermediate images: packed rows of uint16. */
+VQ_HD VqPlaneView vq_packed_u16_view(const uint16_t *data, int w, int h)
+{
+    VqPlaneView v;
+    v.data = (const uint8_t *)data;
+    v.pitch = (ptrdiff_t)w * 2;
+    v.w = w;
+    v.h = h;
+    v.bytes = 2;
+    v.shift = 0;
+    v.step = 1;
+    return v;
+}
+
 /* reflect-101: -k -> k, n-1+k -> n-1-k (the edge sample is not repeated) */
 VQ_HD int vq_reflect101(int idx, int n)
 {

@@ -19,7 +19,11 @@ launch = OrderedDict()
 for r in rows[head + 1:]:
     if len(r) < len(cols):
         continue
-    k = launch.setdefault(int(r[ID]), {"name": r[NAME].split("(")[0].split("<")[0][:40]})
+    name = r[NAME].split("(")[0]
+    if name.startswith("void "):
+        name = name[5:]
+    name = name.replace("(anonymous namespace)::", "")
+    k = launch.setdefault(int(r[ID]), {"name": name[:40]})
     v = float(r[VAL].replace(",", ""))
     unit = r[UNIT]
     scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "nsecond": 1e-3, "msecond": 1e3, "ms": 1e3,

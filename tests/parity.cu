@@ -151,35 +151,66 @@ static const char *section_name(const VqRowLayout &l, size_t idx, int *row)
 static const int64_t POISON = (int64_t)0x7ead7ead7ead7eadLL;
 #define GUARD 64
 
-/* Run both executors over a 3-frame sequence; compare every frame's buffer. */
-static int check(const Layout &L, int w, int h, const uint16_t *table, VqAdmCuda *adm_c, int *launch_ok)
-{
+/* Everything one frame size needs: the row layout, ADM parameters and the
+ * four features' CUDA states. */
+struct GpuSet {
     VqRowLayout l;
-    int nplanes = 3;
-    int cw = (w + L.sw) >> L.sw, ch = (h + L.sh) >> L.sh;
-    vq_row_layout_init(&l, w, h, cw, ch);
-    VqAdmOptions ao;
-    vq_adm_options_default(&ao);
     VqAdmParams ap;
-    if (vq_adm_params_init(&ap, w, h, L.bpc, &ao) < 0) {
-        printf("  %s %dx%d: adm params refused\n", L.name, w, h);
+    VqVifCuda *vif = nullptr;
+    VqAdmCuda *adm = nullptr;
+    VqMotionCuda *motion = nullptr;
+    VqPsnrCuda *psnr = nullptr;
+    int64_t *d_rows = nullptr;
+
+    int init(const Layout &L, int w, int h, const uint16_t *table, size_t guard)
+    {
+        vq_row_layout_init(&l, w, h, w >> L.sw, h >> L.sh);
+        VqAdmOptions ao;
+        vq_adm_options_default(&ao);
+        if (vq_adm_params_init(&ap, w, h, L.bpc, &ao) < 0)
+            return -1;
+        CK((cudaError_t)vq_vif_cuda_alloc(&vif, w, h, table));
+        CK((cudaError_t)vq_adm_cuda_alloc(&adm, w, h));
+        CK((cudaError_t)vq_motion_cuda_alloc(&motion, w, h));
+        CK((cudaError_t)vq_psnr_cuda_alloc(&psnr, w, h));
+        CK(cudaMalloc(&d_rows, (l.total + guard) * sizeof(int64_t)));
+        return 0;
+    }
+    /* one frame pair, every feature (feature < 0) or one of them */
+    void run(const Layout &L, const VqPlaneView rd[3], const VqPlaneView dd[3], cudaStream_t st, int feature = -1)
+    {
+        if (feature < 0 || feature == 0)
+            CK((cudaError_t)vq_motion_cuda_run(motion, rd[0], L.bpc, &l, d_rows, st));
+        if (feature < 0 || feature == 1)
+            CK((cudaError_t)vq_vif_cuda_run(vif, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st));
+        if (feature < 0 || feature == 2)
+            CK((cudaError_t)vq_adm_cuda_run(adm, rd[0], dd[0], L.bpc, &ap, &l, d_rows, st));
+        if (feature < 0 || feature == 3)
+            CK((cudaError_t)vq_psnr_cuda_run(psnr, rd, dd, 3, L.bpc, &l, d_rows, st));
+    }
+    ~GpuSet()
+    {
+        cudaFree(d_rows);
+        vq_vif_cuda_free(vif);
+        vq_adm_cuda_free(adm);
+        vq_motion_cuda_free(motion);
+        vq_psnr_cuda_free(psnr);
+    }
+};
+
+/* Run both executors over a 3-frame sequence; compare every frame's buffer. */
+static int check(const Layout &L, int w, int h, const uint16_t *table)
+{
+    GpuSet g;
+    if (g.init(L, w, h, table, GUARD) < 0) {
+        printf("FAIL %s %dx%d: adm params refused\n", L.name, w, h);
         return 1;
     }
-    (void)adm_c;
+    const VqRowLayout &l = g.l;
     VqVifCpu *vc = vq_vif_cpu_alloc(w, h);
     VqAdmCpu *ac = vq_adm_cpu_alloc(w, h);
     VqMotionCpu *mc = vq_motion_cpu_alloc(w, h);
-    VqVifCuda *vg;
-    VqAdmCuda *ag;
-    VqMotionCuda *mg;
-    VqPsnrCuda *pg;
-    CK((cudaError_t)vq_vif_cuda_alloc(&vg, w, h, table));
-    CK((cudaError_t)vq_adm_cuda_alloc(&ag, w, h));
-    CK((cudaError_t)vq_motion_cuda_alloc(&mg, w, h));
-    CK((cudaError_t)vq_psnr_cuda_alloc(&pg, w, h));
     std::vector<int64_t> cpu(l.total), gpu(l.total + GUARD);
-    int64_t *d_rows;
-    CK(cudaMalloc(&d_rows, (l.total + GUARD) * sizeof(int64_t)));
     int bad = 0;
     Frame ref[3], dis[3];
     for (int n = 0; n < 3 && !bad; n++) {
@@ -193,19 +224,17 @@ static int check(const Layout &L, int w, int h, const uint16_t *table, VqAdmCuda
         std::fill(cpu.begin(), cpu.end(), 0);
         vq_motion_cpu_run(mc, rh[0], L.bpc, &l, cpu.data());
         vq_vif_cpu_run(vc, rh[0], dh[0], L.bpc, 100.0, table, &l, cpu.data());
-        vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &ap, &l, cpu.data());
-        vq_psnr_cpu_run(rh, dh, nplanes, L.bpc, &l, cpu.data());
+        vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &g.ap, &l, cpu.data());
+        vq_psnr_cpu_run(rh, dh, 3, L.bpc, &l, cpu.data());
 
+        /* poison everything, zero the sums (the executor does that), run */
         std::fill(gpu.begin(), gpu.end(), POISON);
-        CK(cudaMemcpy(d_rows, gpu.data(), gpu.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
-        CK(cudaMemset(d_rows, 0, l.total * sizeof(int64_t)));
-        CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, 0));
-        CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, 0));
-        CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, 0));
-        CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, nplanes, L.bpc, &l, d_rows, 0));
+        CK(cudaMemcpy(g.d_rows, gpu.data(), gpu.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
+        CK(cudaMemset(g.d_rows, 0, l.total * sizeof(int64_t)));
+        g.run(L, rd, dd, 0);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(gpu.data(), d_rows, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(gpu.data(), g.d_rows, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
         for (size_t k = 0; k < l.total + GUARD; k++) {
             int64_t want = k < l.total ? cpu[k] : POISON;
             if (gpu[k] != want) {
@@ -222,44 +251,26 @@ static int check(const Layout &L, int w, int h, const uint16_t *table, VqAdmCuda
         free_frame(ref[n]);
         free_frame(dis[n]);
     }
-    cudaFree(d_rows);
     vq_vif_cpu_free(vc);
     vq_adm_cpu_free(ac);
     vq_motion_cpu_free(mc);
-    vq_vif_cuda_free(vg);
-    vq_adm_cuda_free(ag);
-    vq_motion_cuda_free(mg);
-    vq_psnr_cuda_free(pg);
-    *launch_ok = 1;
     return bad;
 }
 
-/* GPU time of each feature per frame pair (CUDA events, after a warm-up). */
+/* GPU time of each feature per frame pair (CUDA events, after a warm-up),
+ * and the launches one pair takes (a captured graph's nodes). */
 static void bench(const Layout &L, int w, int h, const uint16_t *table)
 {
-    VqRowLayout l;
-    int cw = (w + L.sw) >> L.sw, ch = (h + L.sh) >> L.sh;
-    vq_row_layout_init(&l, w, h, cw, ch);
-    VqAdmOptions ao;
-    vq_adm_options_default(&ao);
-    VqAdmParams ap;
-    vq_adm_params_init(&ap, w, h, L.bpc, &ao);
-    VqVifCuda *vg;
-    VqAdmCuda *ag;
-    VqMotionCuda *mg;
-    VqPsnrCuda *pg;
-    CK((cudaError_t)vq_vif_cuda_alloc(&vg, w, h, table));
-    CK((cudaError_t)vq_adm_cuda_alloc(&ag, w, h));
-    CK((cudaError_t)vq_motion_cuda_alloc(&mg, w, h));
-    CK((cudaError_t)vq_psnr_cuda_alloc(&pg, w, h));
+    GpuSet g;
+    if (g.init(L, w, h, table, 0) < 0)
+        return;
+    const VqRowLayout &l = g.l;
     Frame ref, dis;
     make_frame(ref, L, w, h, nullptr, 0);
     make_frame(dis, L, w, h, &ref, 8);
     VqPlaneView rd[3], dd[3];
     views(ref, L, w, h, 1, rd);
     views(dis, L, w, h, 1, dd);
-    int64_t *d_rows;
-    CK(cudaMalloc(&d_rows, l.total * sizeof(int64_t)));
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
     cudaEvent_t e0, e1;
@@ -271,27 +282,17 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
     for (int f = 0; f < 4; f++) {
         for (int pass = 0; pass < 2; pass++) {   /* pass 0: warm-up */
             CK(cudaEventRecord(e0, st));
-            for (int r = 0; r < reps; r++) {
-                switch (f) {
-                case 0: CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, st)); break;
-                case 1: CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st)); break;
-                case 2: CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, st)); break;
-                case 3: CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, 3, L.bpc, &l, d_rows, st)); break;
-                }
-            }
+            for (int r = 0; r < reps; r++)
+                g.run(L, rd, dd, st, f);
             CK(cudaEventRecord(e1, st));
             CK(cudaEventSynchronize(e1));
             CK(cudaEventElapsedTime(&ms[f], e0, e1));
         }
         ms[f] /= reps;
     }
-    /* launches per frame pair: capture one pair's work into a graph and count its nodes */
     cudaGraph_t graph;
     CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-    CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, st));
-    CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st));
-    CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, st));
-    CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, 3, L.bpc, &l, d_rows, st));
+    g.run(L, rd, dd, st);
     CK(cudaStreamEndCapture(st, &graph));
     size_t nnodes = 0;
     CK(cudaGraphGetNodes(graph, NULL, &nnodes));
@@ -304,7 +305,7 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
         if (t == cudaGraphNodeTypeKernel) kernels++; else others++;
     }
     CK(cudaGraphDestroy(graph));
-    double luma = (double)w * h * L.bytes, chroma = 2.0 * cw * ch * L.bytes;
+    double luma = (double)w * h * L.bytes, chroma = 2.0 * l.cw * l.ch * L.bytes;
     /* fewest bytes each must read: motion 1 luma plane (+ its copy), vif/adm 2, psnr 2 frames */
     double need[4] = { 2 * luma, 2 * luma, 2 * luma, 2 * (luma + chroma) };
     double total = 0;
@@ -317,46 +318,27 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
            " (+1 memset, 1 copy to the host: the executor)\n", total * 1e3, kernels, others);
     free_frame(ref);
     free_frame(dis);
-    cudaFree(d_rows);
-    vq_vif_cuda_free(vg);
-    vq_adm_cuda_free(ag);
-    vq_motion_cuda_free(mg);
-    vq_psnr_cuda_free(pg);
+    cudaStreamDestroy(st);
 }
 
 /* Two frame pairs through every feature (the first one warms up), for ncu. */
 static void bench_profile(const Layout &L, int w, int h, const uint16_t *table)
 {
-    VqRowLayout l;
-    int cw = (w + L.sw) >> L.sw, ch = (h + L.sh) >> L.sh;
-    vq_row_layout_init(&l, w, h, cw, ch);
-    VqAdmOptions ao;
-    vq_adm_options_default(&ao);
-    VqAdmParams ap;
-    vq_adm_params_init(&ap, w, h, L.bpc, &ao);
-    VqVifCuda *vg;
-    VqAdmCuda *ag;
-    VqMotionCuda *mg;
-    VqPsnrCuda *pg;
-    CK((cudaError_t)vq_vif_cuda_alloc(&vg, w, h, table));
-    CK((cudaError_t)vq_adm_cuda_alloc(&ag, w, h));
-    CK((cudaError_t)vq_motion_cuda_alloc(&mg, w, h));
-    CK((cudaError_t)vq_psnr_cuda_alloc(&pg, w, h));
+    GpuSet g;
+    if (g.init(L, w, h, table, 0) < 0)
+        return;
     Frame ref, dis;
     make_frame(ref, L, w, h, nullptr, 0);
     make_frame(dis, L, w, h, &ref, 8);
     VqPlaneView rd[3], dd[3];
     views(ref, L, w, h, 1, rd);
     views(dis, L, w, h, 1, dd);
-    int64_t *d_rows;
-    CK(cudaMalloc(&d_rows, l.total * sizeof(int64_t)));
     for (int pass = 0; pass < 2; pass++) {
-        CK((cudaError_t)vq_motion_cuda_run(mg, rd[0], L.bpc, &l, d_rows, 0));
-        CK((cudaError_t)vq_vif_cuda_run(vg, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, 0));
-        CK((cudaError_t)vq_adm_cuda_run(ag, rd[0], dd[0], L.bpc, &ap, &l, d_rows, 0));
-        CK((cudaError_t)vq_psnr_cuda_run(pg, rd, dd, 3, L.bpc, &l, d_rows, 0));
+        g.run(L, rd, dd, 0);
         CK(cudaDeviceSynchronize());
     }
+    free_frame(ref);
+    free_frame(dis);
     printf("profile %s %dx%d: 2 pairs run\n", L.name, w, h);
 }
 
@@ -399,8 +381,7 @@ int main(int argc, char **argv)
         for (const Layout &L : layouts) {
             if (sz.first >= 3840 && L.bpc != 8 && L.bpc != 10)
                 continue;   /* keep the run short: 4K at 8 and 10 bit */
-            int ok = 0;
-            fails += check(L, sz.first, sz.second, table, nullptr, &ok);
+            fails += check(L, sz.first, sz.second, table);
             runs++;
         }
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);

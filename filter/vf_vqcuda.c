@@ -632,6 +632,7 @@ static int open_session(AVFilterContext *ctx)
     cfg.n_subsample   = s->n_subsample;
     cfg.enable_psnr   = s->psnr;
     cfg.threads       = s->n_threads;
+    cfg.keep_frames   = !!s->log_path;   /* else memory stays flat on long jobs */
 #if CONFIG_CUDA
     if (s->cu) {
         cfg.cuda_stream = s->hwctx->stream;

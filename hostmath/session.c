@@ -63,9 +63,7 @@ static const struct { const char *name; int f; } model_features[] = {
 typedef struct FrameRec {
     double v[F_COUNT];
     uint8_t scored;     /* VIF/ADM/PSNR ran (n_subsample) */
-    uint8_t complete;   /* motion2/3 and the model are known */
 } FrameRec;
-_Static_assert(sizeof(FrameRec) % sizeof(double) == 0, "motion2 reads v[] with a stride in doubles");
 
 struct VqSession {
     VqConfig cfg;
@@ -94,11 +92,21 @@ struct VqSession {
     VqMotionCpu *motion_cpu;
     int64_t *rows;
 
+    /* frames[i - base] for base <= i < n_submitted; without keep_frames the
+     * received ones are dropped, so a long job holds a few frames only */
     FrameRec *frames;
     size_t cap;
+    int64_t base;
     int64_t n_submitted, n_folded, n_received;
+    VqMotion2 motion2;             /* motion2/3 of frame n-1 once frame n is folded */
+    struct RunningPool {           /* libvmaf's pooling, one received frame at a time */
+        double sum, i_sum, min, max;
+        unsigned count;            /* unsigned, as libvmaf's: n / i_sum converts it */
+    } pool[F_COUNT];
     int flushed;
 };
+
+#define FRAME(s, i) (&(s)->frames[(i) - (s)->base])
 
 static int fail(VqSession *s, int code, const char *fmt, ...)
 {
@@ -121,6 +129,7 @@ void vq_config_default(VqConfig *cfg)
     cfg->n_subsample = 1;
     cfg->enable_psnr = 1;
     cfg->threads = 1;
+    cfg->keep_frames = 1;
 }
 
 const char *vq_session_error(const VqSession *s)
@@ -218,6 +227,7 @@ static int apply_model_options(VqSession *s)
     s->motion2_opt.blend_offset = o->motion_blend_offset;
     s->motion2_opt.max_val = o->motion_max_val;
     s->motion2_opt.moving_average = o->motion_moving_average;
+    vq_motion2_init(&s->motion2, &s->motion2_opt);
     s->motion_fps_weight = o->motion_fps_weight;
     s->motion_max_val = o->motion_max_val;
     return VQ_OK;
@@ -355,17 +365,22 @@ fail:
     return ret;
 }
 
+/* Room for frames up to index n - 1; drops received frames unless kept. */
 static int grow_frames(VqSession *s, int64_t n)
 {
-    if ((size_t)n <= s->cap)
+    if (!s->cfg.keep_frames && s->n_received - s->base >= 256) {
+        int64_t drop = s->n_received - s->base;
+        memmove(s->frames, s->frames + drop, (size_t)(n - 1 - s->n_received) * sizeof(*s->frames));
+        s->base = s->n_received;
+    }
+    if ((size_t)(n - s->base) <= s->cap)
         return 0;
     size_t cap = s->cap ? s->cap * 2 : 256;
-    while (cap < (size_t)n)
+    while (cap < (size_t)(n - s->base))
         cap *= 2;
     FrameRec *f = realloc(s->frames, cap * sizeof(*f));
     if (!f)
         return fail(s, VQ_ENOMEM, "out of memory");
-    memset(f + s->cap, 0, (cap - s->cap) * sizeof(*f));
     s->frames = f;
     s->cap = cap;
     return 0;
@@ -374,11 +389,17 @@ static int grow_frames(VqSession *s, int64_t n)
 /* Row sums of frame n_folded -> its features (all but motion2/3 and vmaf). */
 static void fold_frame(VqSession *s, const int64_t *rows, int scored)
 {
-    FrameRec *fr = &s->frames[s->n_folded];
+    FrameRec *fr = FRAME(s, s->n_folded);
+    int64_t idx;
+    double m2, m3;
     fr->scored = (uint8_t)scored;
     fr->v[F_MOTION_SAD] = vq_motion_sad_score(&s->layout, rows, s->motion_fps_weight, s->motion_max_val);
     if (s->n_folded == 0)
         fr->v[F_MOTION_SAD] = 0.0;
+    if (vq_motion2_push(&s->motion2, fr->v[F_MOTION_SAD], &idx, &m2, &m3)) {
+        FRAME(s, idx)->v[F_MOTION2] = m2;
+        FRAME(s, idx)->v[F_MOTION3] = m3;
+    }
     if (scored) {
         double vif[4], psnr[3];
         VqAdmScores adm;
@@ -400,24 +421,28 @@ static void fold_frame(VqSession *s, const int64_t *rows, int scored)
     s->n_folded++;
 }
 
-/* motion2/motion3 of frame i (libvmaf computes them at flush; frame i needs i+1). */
+/* The model's score of frame i (its motion2 is known), and the running pools. */
 static void complete_frame(VqSession *s, int64_t i)
 {
-    FrameRec *fr = &s->frames[i];
-    int64_t n = s->n_folded;
-    double m2, m3;
-    vq_motion2_at_opts(i, n, &s->frames[0].v[F_MOTION_SAD], sizeof(FrameRec) / sizeof(double),
-                       &s->motion2_opt, &m2, &m3);
-    fr->v[F_MOTION2] = m2;
-    fr->v[F_MOTION3] = m3;
-    if (fr->scored) {
-        double feat[VQ_MODEL_MAX_FEATURES];
-        int nf = vq_model_feature_count(s->model);
-        for (int k = 0; k < nf; k++)
-            feat[k] = fr->v[s->model_f[k]];
-        vq_model_predict(s->model, feat, &fr->v[F_VMAF]);
+    FrameRec *fr = FRAME(s, i);
+    if (!fr->scored)
+        return;
+    double feat[VQ_MODEL_MAX_FEATURES];
+    int nf = vq_model_feature_count(s->model);
+    for (int k = 0; k < nf; k++)
+        feat[k] = fr->v[s->model_f[k]];
+    vq_model_predict(s->model, feat, &fr->v[F_VMAF]);
+    for (int f = 0; f < F_COUNT; f++) {
+        struct RunningPool *p = &s->pool[f];
+        const double v = fr->v[f];
+        p->sum += v;
+        p->i_sum += 1. / (v + 1.);
+        if (!p->count || v < p->min)
+            p->min = v;
+        if (!p->count || v > p->max)
+            p->max = v;
+        p->count++;
     }
-    fr->complete = 1;
 }
 
 typedef struct VifJob {
@@ -466,7 +491,7 @@ static int collect_cuda(VqSession *s)
     int ret = vq_cuda_exec_collect(s->cuda, &rows, err, sizeof(err));
     if (ret < 0)
         return fail(s, ret, "cuda executor: %s", err);
-    fold_frame(s, rows, s->frames[s->n_folded].scored);
+    fold_frame(s, rows, FRAME(s, s->n_folded)->scored);
     return VQ_OK;
 }
 
@@ -486,7 +511,8 @@ int vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis)
     if (ref->on_device && !s->use_cuda)
         return fail(s, VQ_EINVAL, "device pictures need the cuda executor (device=cpu was asked for)");
     score = s->n_submitted % s->cfg.n_subsample == 0;
-    s->frames[s->n_submitted].scored = (uint8_t)score;
+    memset(FRAME(s, s->n_submitted), 0, sizeof(FrameRec));
+    FRAME(s, s->n_submitted)->scored = (uint8_t)score;
     if (!s->use_cuda) {
         ret = run_cpu(s, ref, dis, score);
     } else {
@@ -512,8 +538,18 @@ int vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis)
 int vq_session_flush(VqSession *s)
 {
     int ret = VQ_OK;
+    int64_t idx;
+    double m2, m3;
+    if (s->flushed)
+        return VQ_OK;
     while (s->use_cuda && ret >= 0 && vq_cuda_exec_in_flight(s->cuda) > 0)
         ret = collect_cuda(s);
+    if (ret < 0)
+        return ret;
+    if (vq_motion2_flush(&s->motion2, &idx, &m2, &m3)) {
+        FRAME(s, idx)->v[F_MOTION2] = m2;
+        FRAME(s, idx)->v[F_MOTION3] = m3;
+    }
     s->flushed = 1;
     return ret;
 }
@@ -527,9 +563,8 @@ int vq_session_receive(VqSession *s, VqFrameResult *out)
     /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too) */
     if (!s->flushed && i + 1 >= s->n_folded)
         return VQ_EAGAIN;
-    fr = &s->frames[i];
-    if (!fr->complete)
-        complete_frame(s, i);
+    fr = FRAME(s, i);
+    complete_frame(s, i);
     out->index = i;
     out->n = 0;
     if (fr->scored) {
@@ -553,36 +588,24 @@ static int feature_by_name(const VqSession *s, const char *name)
     return -1;
 }
 
-/* values of feature f over the received, scored frames, in frame order */
-static double *gather(VqSession *s, int f, size_t *n)
+static void pooled_of(const VqSession *s, int f, VqPooled *out)
 {
-    double *v = malloc((s->n_received + 1) * sizeof(*v));
-    *n = 0;
-    if (!v)
-        return NULL;
-    for (int64_t i = 0; i < s->n_received; i++)
-        if (s->frames[i].scored)
-            v[(*n)++] = s->frames[i].v[f];
-    return v;
+    const struct RunningPool *p = &s->pool[f];
+    out->min = p->min;
+    out->max = p->max;
+    out->mean = p->sum / p->count;
+    out->harmonic_mean = p->count / p->i_sum - 1.0;
 }
 
 int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out)
 {
-    size_t n;
     int f = feature_by_name(s, name);
-    double *v;
     VqPooled p;
     if (f < 0)
         return fail(s, VQ_EINVAL, "no feature named '%s'", name);
-    v = gather(s, f, &n);
-    if (!v)
-        return fail(s, VQ_ENOMEM, "out of memory");
-    if (!n) {
-        free(v);
+    if (!s->pool[f].count)
         return fail(s, VQ_EINVAL, "no frame was scored");
-    }
-    vq_pool(v, n, &p);
-    free(v);
+    pooled_of(s, f, &p);
     switch (pool) {
     case VQ_POOL_MIN: *out = p.min; break;
     case VQ_POOL_MAX: *out = p.max; break;
@@ -598,11 +621,13 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
     int ret, nf = 0, fidx[F_COUNT];
     size_t nframes = 0;
     memset(&d, 0, sizeof(d));
+    if (!s->cfg.keep_frames)
+        return fail(s, VQ_EINVAL, "the session was opened without keep_frames: no per-frame log");
     for (int f = 0; f < F_COUNT; f++)
         if (s->present[f])
             fidx[nf++] = f;
     for (int64_t i = 0; i < s->n_received; i++)
-        nframes += s->frames[i].scored;
+        nframes += FRAME(s, i)->scored;
     d.n_features = nf;
     d.n_frames = nframes;
     d.names = calloc(nf, sizeof(*d.names));
@@ -618,27 +643,17 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
     {
         size_t r = 0;
         for (int64_t i = 0; i < s->n_received; i++) {
-            if (!s->frames[i].scored)
+            if (!FRAME(s, i)->scored)
                 continue;
             d.frame_num[r] = i;
             for (int k = 0; k < nf; k++)
-                d.values[r * nf + k] = s->frames[i].v[fidx[k]];
+                d.values[r * nf + k] = FRAME(s, i)->v[fidx[k]];
             r++;
         }
     }
-    if (nframes) {
-        double *col = malloc(nframes * sizeof(*col));
-        if (!col) {
-            ret = fail(s, VQ_ENOMEM, "out of memory");
-            goto end;
-        }
-        for (int k = 0; k < nf; k++) {
-            for (size_t r = 0; r < nframes; r++)
-                col[r] = d.values[r * nf + k];
-            vq_pool(col, nframes, &d.pooled[k]);
-        }
-        free(col);
-    }
+    if (nframes)
+        for (int k = 0; k < nf; k++)
+            pooled_of(s, fidx[k], &d.pooled[k]);
     d.version = vqcuda_version();
     d.width = s->fmt.width;
     d.height = s->fmt.height;

@@ -66,6 +66,8 @@ typedef struct VqConfig {
     int n_subsample;         /* score every n-th frame (motion still sees all); 1 = all */
     int enable_psnr;         /* also compute psnr_y/cb/cr */
     int threads;             /* CPU executor threads; 0 = 1 */
+    int keep_frames;         /* keep every frame's values for vq_session_write_log (default 1);
+                                0: only the running pools, so memory stays flat on long jobs */
     void *cuda_stream;       /* CUstream to run on; the caller's CUcontext must be current */
 } VqConfig;
 

@@ -1,0 +1,172 @@
+// The session API: results in frame order, flat memory on long jobs
+// (keep_frames = 0 gives the same per-frame results and pooled values as
+// keeping every frame), and errors returned, never aborted on.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "vqcuda.h"
+
+namespace {
+
+VqConfig config(int w, int h, int keep)
+{
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = w;
+    c.format.height = h;
+    c.format.bitdepth = 8;
+    c.format.bytes_per_sample = 1;
+    c.format.chroma_shift_w = 1;
+    c.format.chroma_shift_h = 1;
+    c.format.layout = VQ_LAYOUT_PLANAR;
+    c.executor = VQ_EXECUTOR_CPU;
+    c.keep_frames = keep;
+    return c;
+}
+
+struct Yuv {
+    std::vector<uint8_t> p[3];
+    VqPicture pic;
+    Yuv(int w, int h, std::mt19937 &rng, const Yuv *base, int noise)
+    {
+        int cw = w / 2, ch = h / 2;
+        int sz[3] = { w * h, cw * ch, cw * ch };
+        for (int k = 0; k < 3; k++) {
+            p[k].resize(sz[k]);
+            for (int i = 0; i < sz[k]; i++) {
+                int v = base ? base->p[k][i] + (int)(rng() % (2 * noise + 1)) - noise
+                             : (int)((i * 7 + (i / w) * 3) % 200 + rng() % 40);
+                p[k][i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+        memset(&pic, 0, sizeof(pic));
+        pic.data[0] = p[0].data();
+        pic.data[1] = p[1].data();
+        pic.data[2] = p[2].data();
+        pic.linesize[0] = w;
+        pic.linesize[1] = pic.linesize[2] = cw;
+    }
+};
+
+}  // namespace
+
+TEST(Session, LongRunWithoutKeptFramesMatchesKeptFrames)
+{
+    const int w = 64, h = 48, n = 700;   // past the 256-frame window more than twice
+    VqConfig ca = config(w, h, 1), cb = config(w, h, 0);
+    char err[256];
+    VqSession *a = nullptr, *b = nullptr;
+    ASSERT_EQ(vq_session_open(&a, &ca, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_open(&b, &cb, err, sizeof(err)), VQ_OK) << err;
+    std::mt19937 rng(1234);
+    Yuv ref0(w, h, rng, nullptr, 0);
+    int64_t next_a = 0, next_b = 0;
+    std::vector<double> vmaf_a;
+    auto drain = [&](VqSession *s, int64_t &next, std::vector<double> *keep, std::vector<double> *cmp) {
+        VqFrameResult r;
+        int ret;
+        while ((ret = vq_session_receive(s, &r)) == VQ_OK) {
+            ASSERT_EQ(r.index, next) << "results out of order";
+            ASSERT_GT(r.n, 0);
+            ASSERT_STREQ(r.name[r.n - 1], "vmaf");
+            if (keep) {
+                keep->push_back(r.value[r.n - 1]);
+            }
+            if (cmp) {
+                ASSERT_EQ(r.value[r.n - 1], (*cmp)[next]) << "frame " << next;
+            }
+            next++;
+        }
+        ASSERT_TRUE(ret == VQ_EAGAIN || ret == VQ_EOF);
+    };
+    for (int i = 0; i < n; i++) {
+        Yuv ref(w, h, rng, &ref0, 2 + i % 5);   // motion that changes from frame to frame
+        Yuv dis(w, h, rng, &ref, 1 + i % 7);
+        ASSERT_EQ(vq_session_submit(a, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(a);
+        ASSERT_EQ(vq_session_submit(b, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(b);
+        drain(a, next_a, &vmaf_a, nullptr);
+        drain(b, next_b, nullptr, &vmaf_a);
+    }
+    ASSERT_EQ(vq_session_flush(a), VQ_OK);
+    ASSERT_EQ(vq_session_flush(b), VQ_OK);
+    drain(a, next_a, &vmaf_a, nullptr);
+    drain(b, next_b, nullptr, &vmaf_a);
+    EXPECT_EQ(next_a, n);
+    EXPECT_EQ(next_b, n);
+    VqFrameResult r;
+    EXPECT_EQ(vq_session_receive(a, &r), VQ_EOF);
+    const char *names[] = { "vmaf", "integer_adm2", "integer_motion2", "psnr_cb" };
+    for (const char *name : names)
+        for (int pool = VQ_POOL_MEAN; pool <= VQ_POOL_HARMONIC_MEAN; pool++) {
+            double va, vb;
+            ASSERT_EQ(vq_session_pooled(a, name, (VqPool)pool, &va), VQ_OK);
+            ASSERT_EQ(vq_session_pooled(b, name, (VqPool)pool, &vb), VQ_OK);
+            EXPECT_EQ(va, vb) << name << " pool " << pool;
+        }
+    // the pooled mean is the sequential double sum over frame order
+    double sum = 0;
+    for (double v : vmaf_a)
+        sum += v;
+    double mean;
+    ASSERT_EQ(vq_session_pooled(a, "vmaf", VQ_POOL_MEAN, &mean), VQ_OK);
+    EXPECT_EQ(mean, sum / n);
+    // no per-frame log without kept frames, and the reason is given
+    EXPECT_EQ(vq_session_write_log(b, "/dev/null", VQ_LOG_JSON), VQ_EINVAL);
+    EXPECT_NE(std::strstr(vq_session_error(b), "keep_frames"), nullptr);
+    vq_session_close(&a);
+    vq_session_close(&b);
+    EXPECT_EQ(a, nullptr);
+}
+
+TEST(Session, RefusesWhatTheReferenceCannotScore)
+{
+    char err[256];
+    VqSession *s = nullptr;
+    VqConfig c = config(32, 48, 1);
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_NE(std::strstr(err, "33x33"), nullptr) << err;
+    c = config(64, 32, 1);
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    c = config(64, 48, 1);
+    c.format.bitdepth = 9;
+    c.format.bytes_per_sample = 2;
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    c = config(64, 48, 1);
+    c.model_path = "/nonexistent/model.json";
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EMODEL);
+    EXPECT_NE(std::strstr(err, "/nonexistent/model.json"), nullptr) << err;
+    c = config(64, 48, 1);
+    c.model_version = "vmaf_v9";
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EMODEL);
+}
+
+TEST(Session, MisuseIsAnErrorNotACrash)
+{
+    char err[256];
+    VqSession *s = nullptr;
+    VqConfig c = config(64, 48, 1);
+    ASSERT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK);
+    std::mt19937 rng(7);
+    Yuv a(64, 48, rng, nullptr, 0), b(64, 48, rng, &a, 3);
+    EXPECT_EQ(vq_session_submit(s, &a.pic, nullptr), VQ_EINVAL);
+    VqPicture dev = a.pic;
+    dev.on_device = 1;
+    EXPECT_EQ(vq_session_submit(s, &dev, &dev), VQ_EINVAL);   // device pictures, CPU executor
+    double v;
+    EXPECT_EQ(vq_session_pooled(s, "vmaf", VQ_POOL_MEAN, &v), VQ_EINVAL);   // nothing scored
+    EXPECT_EQ(vq_session_pooled(s, "no_such_feature", VQ_POOL_MEAN, &v), VQ_EINVAL);
+    ASSERT_EQ(vq_session_submit(s, &a.pic, &b.pic), VQ_OK);
+    ASSERT_EQ(vq_session_flush(s), VQ_OK);
+    EXPECT_EQ(vq_session_submit(s, &a.pic, &b.pic), VQ_EINVAL);   // after flush
+    VqFrameResult r;
+    ASSERT_EQ(vq_session_receive(s, &r), VQ_OK);
+    EXPECT_EQ(r.index, 0);
+    EXPECT_EQ(vq_session_receive(s, &r), VQ_EOF);
+    vq_session_close(&s);
+    vq_session_close(&s);   // twice is harmless
+}

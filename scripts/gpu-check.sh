@@ -62,7 +62,7 @@ if command -v compute-sanitizer >/dev/null; then
                 "$ff" -nostdin -v error -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$1.mp4" \
                 -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$2.mp4" -frames:v 6 \
                 -lavfi "[0:v][1:v]vqcuda" -f null - >"$out/san_${tool}_$1.log" 2>&1
-            say "$tool $1: exit $? $(grep -h 'ERROR SUMMARY' "$out/san_${tool}_$1.log" | tail -1)"
+            say "$tool $1: exit $? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_$1.log" | tail -1)"
         done
     done
 fi

@@ -476,6 +476,16 @@ enum {
     VQ_ADM_IN_NPLANES
 };
 
+/* The working planes both executors keep: int32, the scale-0 band size,
+ * reused by every scale (pitch = the band width). */
+enum {
+    VQ_ADM_PLANE_A_REF0, VQ_ADM_PLANE_A_REF1,     /* A bands, ping-pong */
+    VQ_ADM_PLANE_A_DIS0, VQ_ADM_PLANE_A_DIS1,
+    VQ_ADM_PLANE_REF_H, VQ_ADM_PLANE_REF_V, VQ_ADM_PLANE_REF_D,   /* ref bands for den */
+    VQ_ADM_PLANE_IN0,                             /* VQ_ADM_IN_NPLANES planes */
+    VQ_ADM_PLANE_COUNT = VQ_ADM_PLANE_IN0 + VQ_ADM_IN_NPLANES
+};
+
 VQ_HD void vq_adm_pixel_terms(const int32_t *const *in, const int32_t *ref_h,
                               const int32_t *ref_v, const int32_t *ref_d, ptrdiff_t stride,
                               const VqAdmParams *p, int scale, int i, int j,

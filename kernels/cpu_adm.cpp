@@ -8,18 +8,10 @@
 #include "adm.h"
 #include "adm_exec.h"
 
-/* scale 0 band sized int32 planes, reused by every scale (pitch = band width) */
-enum {
-    PLANE_A_REF0, PLANE_A_REF1, PLANE_A_DIS0, PLANE_A_DIS1,   /* A bands, ping-pong */
-    PLANE_REF_H, PLANE_REF_V, PLANE_REF_D,                    /* ref bands for den */
-    PLANE_IN0,                                                /* VQ_ADM_IN_NPLANES */
-    PLANE_COUNT = PLANE_IN0 + VQ_ADM_IN_NPLANES
-};
-
 struct VqAdmCpu {
     int w, h;
     size_t plane_size;
-    int32_t *plane[PLANE_COUNT];
+    int32_t *plane[VQ_ADM_PLANE_COUNT];
 };
 
 VqAdmCpu *vq_adm_cpu_alloc(int w, int h)
@@ -34,7 +26,7 @@ VqAdmCpu *vq_adm_cpu_alloc(int w, int h)
     c->w = w;
     c->h = h;
     c->plane_size = (size_t)((w + 1) / 2) * (size_t)((h + 1) / 2);
-    for (k = 0; k < PLANE_COUNT; k++) {
+    for (k = 0; k < VQ_ADM_PLANE_COUNT; k++) {
         c->plane[k] = (int32_t *)malloc(c->plane_size * sizeof(int32_t));
         if (!c->plane[k]) {
             vq_adm_cpu_free(c);
@@ -49,7 +41,7 @@ void vq_adm_cpu_free(VqAdmCpu *c)
     int k;
     if (!c)
         return;
-    for (k = 0; k < PLANE_COUNT; k++)
+    for (k = 0; k < VQ_ADM_PLANE_COUNT; k++)
         free(c->plane[k]);
     free(c);
 }
@@ -77,26 +69,26 @@ static void stage_dwt_decouple(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis,
                 r = vq_adm_dwt0_sample(ref, p->bpc, i, j);
                 d = vq_adm_dwt0_sample(dis, p->bpc, i, j);
             } else {
-                r = vq_adm_dwt_s123_sample(pl[PLANE_A_REF0 + prev], in_stride, sp->in_w,
+                r = vq_adm_dwt_s123_sample(pl[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp->in_w,
                                            sp->in_h, scale, i, j);
-                d = vq_adm_dwt_s123_sample(pl[PLANE_A_DIS0 + prev], in_stride, sp->in_w,
+                d = vq_adm_dwt_s123_sample(pl[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp->in_w,
                                            sp->in_h, scale, i, j);
             }
-            pl[PLANE_A_REF0 + cur][o] = r.a;
-            pl[PLANE_A_DIS0 + cur][o] = d.a;
-            pl[PLANE_REF_H][o] = r.h;
-            pl[PLANE_REF_V][o] = r.v;
-            pl[PLANE_REF_D][o] = r.d;
+            pl[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
+            pl[VQ_ADM_PLANE_A_DIS0 + cur][o] = d.a;
+            pl[VQ_ADM_PLANE_REF_H][o] = r.h;
+            pl[VQ_ADM_PLANE_REF_V][o] = r.v;
+            pl[VQ_ADM_PLANE_REF_D][o] = r.d;
             if (inside(&sp->dec, i, j)) {
                 const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, p, scale);
                 for (k = 0; k < 3; k++) {
-                    pl[PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
-                    pl[PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
+                    pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
+                    pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
                 }
-                pl[PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
-                pl[PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
-                pl[PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
-                pl[PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
             }
         }
     }
@@ -112,15 +104,15 @@ static void stage_row_sums(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout 
     int i, j, k;
 
     for (k = 0; k < VQ_ADM_IN_NPLANES; k++)
-        in[k] = c->plane[PLANE_IN0 + k];
+        in[k] = c->plane[VQ_ADM_PLANE_IN0 + k];
     for (i = 0; i < sp->h; i++) {
         uint64_t sum[VQ_ADM_NSUMS] = { 0 };
         int64_t *out = rows + l->adm_off[scale] + (size_t)i * VQ_ADM_NSUMS;
         if (i >= sp->cm.top && i < sp->cm.bottom) {
             for (j = sp->cm.left; j < sp->cm.right; j++) {
                 uint64_t t[VQ_ADM_NSUMS];
-                vq_adm_pixel_terms(in, c->plane[PLANE_REF_H], c->plane[PLANE_REF_V],
-                                   c->plane[PLANE_REF_D], stride, p, scale, i, j, t);
+                vq_adm_pixel_terms(in, c->plane[VQ_ADM_PLANE_REF_H], c->plane[VQ_ADM_PLANE_REF_V],
+                                   c->plane[VQ_ADM_PLANE_REF_D], stride, p, scale, i, j, t);
                 for (k = 0; k < VQ_ADM_NSUMS; k++)
                     sum[k] += t[k];
             }

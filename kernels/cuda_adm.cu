@@ -19,16 +19,8 @@
 
 namespace {
 
-/* int32 planes of the scale 0 band size, reused by every scale (pitch = band width) */
-enum {
-    PLANE_A_REF0, PLANE_A_REF1, PLANE_A_DIS0, PLANE_A_DIS1,   /* A bands, ping-pong */
-    PLANE_REF_H, PLANE_REF_V, PLANE_REF_D,                    /* ref bands for den */
-    PLANE_IN0,                                                /* VQ_ADM_IN_NPLANES */
-    PLANE_COUNT = PLANE_IN0 + VQ_ADM_IN_NPLANES
-};
-
 struct AdmPlanes {
-    int32_t *p[PLANE_COUNT];
+    int32_t *p[VQ_ADM_PLANE_COUNT];
 };
 
 constexpr int kDwtBlockX = 32, kDwtBlockY = 8;
@@ -52,29 +44,29 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
         d = vq_adm_dwt0_sample(dis, p.bpc, i, j);
     } else {
         const ptrdiff_t in_stride = p.s[SCALE ? SCALE - 1 : 0].w;
-        r = vq_adm_dwt_s123_sample(pl.p[PLANE_A_REF0 + prev], in_stride, sp.in_w, sp.in_h,
+        r = vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp.in_w, sp.in_h,
                                    SCALE, i, j);
-        d = vq_adm_dwt_s123_sample(pl.p[PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h,
+        d = vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h,
                                    SCALE, i, j);
     }
-    pl.p[PLANE_A_REF0 + cur][o] = r.a;
-    pl.p[PLANE_A_DIS0 + cur][o] = d.a;
-    pl.p[PLANE_REF_H][o] = r.h;
-    pl.p[PLANE_REF_V][o] = r.v;
-    pl.p[PLANE_REF_D][o] = r.d;
+    pl.p[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
+    pl.p[VQ_ADM_PLANE_A_DIS0 + cur][o] = d.a;
+    pl.p[VQ_ADM_PLANE_REF_H][o] = r.h;
+    pl.p[VQ_ADM_PLANE_REF_V][o] = r.v;
+    pl.p[VQ_ADM_PLANE_REF_D][o] = r.d;
 
     if (i < sp.dec.top || i >= sp.dec.bottom || j < sp.dec.left || j >= sp.dec.right)
         return;
     const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, &p, SCALE);
 #pragma unroll
     for (int k = 0; k < 3; k++) {
-        pl.p[PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
-        pl.p[PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
+        pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
+        pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
     }
-    pl.p[PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
-    pl.p[PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
-    pl.p[PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
-    pl.p[PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
+    pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
+    pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
+    pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
+    pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
 }
 
 /* launched with kRowThreads threads, one block per band row */
@@ -96,10 +88,10 @@ adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows)
         const int32_t *in[VQ_ADM_IN_NPLANES];
 #pragma unroll
         for (int k = 0; k < VQ_ADM_IN_NPLANES; k++)
-            in[k] = pl.p[PLANE_IN0 + k];
+            in[k] = pl.p[VQ_ADM_PLANE_IN0 + k];
         for (int j = sp.cm.left + threadIdx.x; j < sp.cm.right; j += kRowThreads) {
             uint64_t t[VQ_ADM_NSUMS];
-            vq_adm_pixel_terms(in, pl.p[PLANE_REF_H], pl.p[PLANE_REF_V], pl.p[PLANE_REF_D],
+            vq_adm_pixel_terms(in, pl.p[VQ_ADM_PLANE_REF_H], pl.p[VQ_ADM_PLANE_REF_V], pl.p[VQ_ADM_PLANE_REF_D],
                                sp.w, &p, SCALE, i, j, t);
 #pragma unroll
             for (int k = 0; k < VQ_ADM_NSUMS; k++)
@@ -156,14 +148,14 @@ extern "C" int vq_adm_cuda_alloc(VqAdmCuda **out, int w, int h)
     if (!c)
         return cudaErrorMemoryAllocation;
     const size_t plane = (size_t)((w + 1) / 2) * (size_t)((h + 1) / 2);
-    cudaError_t err = cudaMalloc((void **)&c->block, plane * PLANE_COUNT * sizeof(int32_t));
+    cudaError_t err = cudaMalloc((void **)&c->block, plane * VQ_ADM_PLANE_COUNT * sizeof(int32_t));
     if (err != cudaSuccess) {
         delete c;
         return err;
     }
     c->w = w;
     c->h = h;
-    for (int k = 0; k < PLANE_COUNT; k++)
+    for (int k = 0; k < VQ_ADM_PLANE_COUNT; k++)
         c->planes.p[k] = c->block + (size_t)k * plane;
     *out = c;
     return 0;

@@ -151,6 +151,16 @@ static const char *section_name(const VqRowLayout &l, size_t idx, int *row)
 static const int64_t POISON = (int64_t)0x7ead7ead7ead7eadLL;
 #define GUARD 64
 
+/* A reference and a distorted frame on the device, for timing. */
+static void make_device_pair(const Layout &L, int w, int h, Frame &ref, Frame &dis, VqPlaneView rd[3],
+                             VqPlaneView dd[3])
+{
+    make_frame(ref, L, w, h, nullptr, 0);
+    make_frame(dis, L, w, h, &ref, 8);
+    views(ref, L, w, h, 1, rd);
+    views(dis, L, w, h, 1, dd);
+}
+
 /* Everything one frame size needs: the row layout, ADM parameters and the
  * four features' CUDA states. */
 struct GpuSet {
@@ -266,11 +276,8 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
         return;
     const VqRowLayout &l = g.l;
     Frame ref, dis;
-    make_frame(ref, L, w, h, nullptr, 0);
-    make_frame(dis, L, w, h, &ref, 8);
     VqPlaneView rd[3], dd[3];
-    views(ref, L, w, h, 1, rd);
-    views(dis, L, w, h, 1, dd);
+    make_device_pair(L, w, h, ref, dis, rd, dd);
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
     cudaEvent_t e0, e1;
@@ -328,11 +335,8 @@ static void bench_profile(const Layout &L, int w, int h, const uint16_t *table)
     if (g.init(L, w, h, table, 0) < 0)
         return;
     Frame ref, dis;
-    make_frame(ref, L, w, h, nullptr, 0);
-    make_frame(dis, L, w, h, &ref, 8);
     VqPlaneView rd[3], dd[3];
-    views(ref, L, w, h, 1, rd);
-    views(dis, L, w, h, 1, dd);
+    make_device_pair(L, w, h, ref, dis, rd, dd);
     for (int pass = 0; pass < 2; pass++) {
         g.run(L, rd, dd, 0);
         CK(cudaDeviceSynchronize());

@@ -79,8 +79,8 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
             for (int j = 0; j < cols; j++) {
                 int v;
                 if (base) {
-                    int b = L.bytes == 1 ? base->host[p][i * f.pitch[p] + j]
-                                         : ((const uint16_t *)&base->host[p][i * f.pitch[p]])[j] >> L.shift;
+                    int b = L.bytes == 1 ? base->host[p][i * base->pitch[p] + j]
+                                         : ((const uint16_t *)&base->host[p][i * base->pitch[p]])[j] >> L.shift;
                     v = b + (int)(rnd() % (2 * noise + 1)) - noise;
                 } else {
                     /* smooth content with edges: gradients plus blocks plus noise */

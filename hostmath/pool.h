@@ -17,6 +17,18 @@ typedef struct VqPooled {
     double min, max, mean, harmonic_mean;
 } VqPooled;
 
+/* The running form: add the frames' values one at a time, in frame order
+ * (what a session does as results go out), then read the pooled values. */
+typedef struct VqPoolAcc {
+    double min, max, sum, i_sum;
+    unsigned count;     /* unsigned, as libvmaf's pic_cnt: n / i_sum converts it */
+} VqPoolAcc;
+
+void vq_pool_acc_init(VqPoolAcc *a);
+void vq_pool_acc_add(VqPoolAcc *a, double v);
+/* 0, or VQ_EINVAL when nothing was added (libvmaf has no value to give then) */
+int  vq_pool_acc_get(const VqPoolAcc *a, VqPooled *out);
+
 /* values v[0], v[stride], ... of n frames (the scored ones, in frame order).
  * 0, or VQ_EINVAL for n == 0 (libvmaf has no value to give then). */
 int vq_pool(const double *v, size_t n, VqPooled *out);

@@ -99,10 +99,7 @@ struct VqSession {
     int64_t base;
     int64_t n_submitted, n_folded, n_received;
     VqMotion2 motion2;             /* motion2/3 of frame n-1 once frame n is folded */
-    struct RunningPool {           /* libvmaf's pooling, one received frame at a time */
-        double sum, i_sum, min, max;
-        unsigned count;            /* unsigned, as libvmaf's: n / i_sum converts it */
-    } pool[F_COUNT];
+    VqPoolAcc pool[F_COUNT];       /* libvmaf's pooling, one received frame at a time */
     int flushed;
 };
 
@@ -308,6 +305,8 @@ int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t e
     }
     s->cfg = *cfg;
     s->fmt = cfg->format;
+    for (int f = 0; f < F_COUNT; f++)
+        vq_pool_acc_init(&s->pool[f]);
     if (s->cfg.n_subsample < 1)
         s->cfg.n_subsample = 1;
     if ((ret = check_format(s, &s->fmt)) < 0)
@@ -432,17 +431,8 @@ static void complete_frame(VqSession *s, int64_t i)
     for (int k = 0; k < nf; k++)
         feat[k] = fr->v[s->model_f[k]];
     vq_model_predict(s->model, feat, &fr->v[F_VMAF]);
-    for (int f = 0; f < F_COUNT; f++) {
-        struct RunningPool *p = &s->pool[f];
-        const double v = fr->v[f];
-        p->sum += v;
-        p->i_sum += 1. / (v + 1.);
-        if (!p->count || v < p->min)
-            p->min = v;
-        if (!p->count || v > p->max)
-            p->max = v;
-        p->count++;
-    }
+    for (int f = 0; f < F_COUNT; f++)
+        vq_pool_acc_add(&s->pool[f], fr->v[f]);
 }
 
 typedef struct VifJob {
@@ -588,24 +578,14 @@ static int feature_by_name(const VqSession *s, const char *name)
     return -1;
 }
 
-static void pooled_of(const VqSession *s, int f, VqPooled *out)
-{
-    const struct RunningPool *p = &s->pool[f];
-    out->min = p->min;
-    out->max = p->max;
-    out->mean = p->sum / p->count;
-    out->harmonic_mean = p->count / p->i_sum - 1.0;
-}
-
 int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out)
 {
     int f = feature_by_name(s, name);
     VqPooled p;
     if (f < 0)
         return fail(s, VQ_EINVAL, "no feature named '%s'", name);
-    if (!s->pool[f].count)
+    if (vq_pool_acc_get(&s->pool[f], &p) < 0)
         return fail(s, VQ_EINVAL, "no frame was scored");
-    pooled_of(s, f, &p);
     switch (pool) {
     case VQ_POOL_MIN: *out = p.min; break;
     case VQ_POOL_MAX: *out = p.max; break;
@@ -653,7 +633,7 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
     }
     if (nframes)
         for (int k = 0; k < nf; k++)
-            pooled_of(s, fidx[k], &d.pooled[k]);
+            vq_pool_acc_get(&s->pool[fidx[k]], &d.pooled[k]);
     d.version = vqcuda_version();
     d.width = s->fmt.width;
     d.height = s->fmt.height;

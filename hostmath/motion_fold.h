@@ -61,16 +61,6 @@ void vq_motion2_init(VqMotion2 *m, const VqMotion2Opts *opt /* NULL: defaults */
 int  vq_motion2_push(VqMotion2 *m, double sad, int64_t *index, double *motion2, double *motion3);
 int  vq_motion2_flush(VqMotion2 *m, int64_t *index, double *motion2, double *motion3);
 
-/*
- * The same values by random access: motion2/motion3 of frame i of n frames
- * whose SAD scores are sad[k * stride] (stride in doubles).  Frame i needs
- * frames i-1 .. i+1 only (i+1 when it exists: n says whether it does).
- */
-void vq_motion2_at(int64_t i, int64_t n, const double *sad, size_t stride,
-                   double *motion2, double *motion3);
-void vq_motion2_at_opts(int64_t i, int64_t n, const double *sad, size_t stride,
-                        const VqMotion2Opts *opt, double *motion2, double *motion3);
-
 #ifdef __cplusplus
 }
 #endif

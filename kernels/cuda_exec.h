@@ -23,7 +23,6 @@ extern "C" {
 typedef struct VqCudaExecConfig {
     int w, h, bpc;
     int nplanes;                 /* planes scored by psnr: 1 or 3 (0: no psnr) */
-    int psnr_planes_w[3], psnr_planes_h[3];
     VqRowLayout layout;
     VqAdmParams adm;
     double vif_egl;

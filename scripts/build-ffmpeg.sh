@@ -170,9 +170,13 @@ build_libvqcuda() {
         return 0
     fi
     log "building libvqcuda"
+    # scripts/test.sh shares this tree with the tests on: leave that choice as
+    # it is, and only start a new tree without them
+    local tests=()
+    [ -f "$BUILD_DIR/libvqcuda/CMakeCache.txt" ] || tests=(-DVQ_BUILD_TESTS=OFF)
     cmake -S "$REPO" -B "$BUILD_DIR/libvqcuda" -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_INSTALL_PREFIX="$DEPS" -DCMAKE_INSTALL_LIBDIR=lib \
-        -DVQ_BUILD_TESTS=OFF >&2
+        "${tests[@]}" >&2
     cmake --build "$BUILD_DIR/libvqcuda" -j "$JOBS" >&2
     cmake --install "$BUILD_DIR/libvqcuda" >&2
     # ffmpeg must link the archive: with the .so beside it, -lvqcuda takes the .so

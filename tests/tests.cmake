@@ -97,3 +97,10 @@ if(VQ_FFMPEG)
   add_test(NAME e2e_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_errors.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${CMAKE_BINARY_DIR}/out)
 endif()
+
+# Per-feature test additions (parity programs, extra unit tests): one file per
+# feature under tests/cmake/, so that features can be added independently.
+file(GLOB VQ_TEST_CMAKE_PARTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cmake/*.cmake)
+foreach(part ${VQ_TEST_CMAKE_PARTS})
+  include(${part})
+endforeach()

@@ -46,8 +46,8 @@ struct VqCudaExec {
     int own_stream;
     Slot slot[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
-    VqVifCuda *vif;
-    VqAdmCuda *adm;
+    VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
+    VqAdmCuda *adm;             /* likewise for ADM */
     VqMotionCuda *motion;
     VqPsnrCuda *psnr;
 };
@@ -95,18 +95,20 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     }
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
-        CHECK(cudaMalloc(&s->d_rows, cfg->layout.total * sizeof(int64_t)));
-        CHECK(cudaHostAlloc(&s->h_rows, cfg->layout.total * sizeof(int64_t), cudaHostAllocDefault));
+        CHECK(cudaMalloc(&s->d_rows, cfg->plan.total * sizeof(int64_t)));
+        CHECK(cudaHostAlloc(&s->h_rows, cfg->plan.total * sizeof(int64_t), cudaHostAllocDefault));
         CHECK(cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
     }
-    if ((ret = wrap(vq_vif_cuda_alloc(&e->vif, cfg->w, cfg->h, cfg->vif_log2_table), "vif alloc", err, errlen)) < 0)
+    const VqExecPlan *p = &cfg->plan;
+    if (p->n_vif &&
+        (ret = wrap(vq_vif_cuda_alloc(&e->vif, p->w, p->h, cfg->vif_log2_table), "vif alloc", err, errlen)) < 0)
         return ret;
-    if ((ret = wrap(vq_adm_cuda_alloc(&e->adm, cfg->w, cfg->h), "adm alloc", err, errlen)) < 0)
+    if (p->n_adm && (ret = wrap(vq_adm_cuda_alloc(&e->adm, p->w, p->h), "adm alloc", err, errlen)) < 0)
         return ret;
-    if ((ret = wrap(vq_motion_cuda_alloc(&e->motion, cfg->w, cfg->h), "motion alloc", err, errlen)) < 0)
+    if (p->motion && (ret = wrap(vq_motion_cuda_alloc(&e->motion, p->w, p->h), "motion alloc", err, errlen)) < 0)
         return ret;
-    if (cfg->nplanes &&
-        (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, cfg->w, cfg->h), "psnr alloc", err, errlen)) < 0)
+    if (p->nplanes &&
+        (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, p->w, p->h), "psnr alloc", err, errlen)) < 0)
         return ret;
     return VQ_OK;
 }
@@ -116,7 +118,7 @@ static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err
 {
     int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
     for (int kind = 0; kind < 2; kind++) {
-        int np = kind == 0 ? 1 : (e->cfg.nplanes == 3 ? chroma_planes : 0);
+        int np = kind == 0 ? 1 : (e->cfg.plan.nplanes == 3 ? chroma_planes : 0);
         for (int q = 0; q < np; q++) {
             VqPlaneView *pv = &v[kind == 0 ? 0 : 1 + q];
             size_t row_bytes = (size_t)pv->w * pv->bytes * pv->step;
@@ -147,7 +149,7 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
                                    int on_device, int score, char *err, size_t errlen)
 {
     VqPlaneView ref[3], dis[3];
-    const VqCudaExecConfig *c = &e->cfg;
+    const VqExecPlan *c = &e->cfg.plan;
     int ret;
     if (e->in_flight >= VQ_CUDA_PIPELINE_DEPTH) {
         snprintf(err, errlen, "pipeline full: collect first");
@@ -163,23 +165,26 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     /* no clearing here: each feature writes every element of its sections
      * (tests/parity.cu poisons the buffer to hold them to that); the sections
      * of features a subsampled frame skips are stale and never folded */
-    if ((ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->layout, s->d_rows, e->stream),
+    if (c->motion &&
+        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows, e->stream),
                     "motion kernels", err, errlen)) < 0)
         return ret;
     if (score) {
-        if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl, &c->layout, s->d_rows,
-                                        e->stream), "vif kernels", err, errlen)) < 0)
-            return ret;
-        if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm, &c->layout, s->d_rows,
-                                        e->stream), "adm kernels", err, errlen)) < 0)
-            return ret;
+        for (int k = 0; k < c->n_vif; k++)
+            if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k], &c->vif_layout[k],
+                                            s->d_rows, e->stream), "vif kernels", err, errlen)) < 0)
+                return ret;
+        for (int k = 0; k < c->n_adm; k++)
+            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
+                                            s->d_rows, e->stream), "adm kernels", err, errlen)) < 0)
+                return ret;
         if (c->nplanes &&
-            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->layout, s->d_rows,
+            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
                                          e->stream), "psnr kernels", err, errlen)) < 0)
             return ret;
     }
     CHECK(cudaGetLastError());
-    CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->layout.total * sizeof(int64_t),
+    CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t),
                           cudaMemcpyDeviceToHost, e->stream));
     CHECK(cudaEventRecord(s->done, e->stream));
     e->in_flight++;

@@ -11,8 +11,7 @@
 #include <stdint.h>
 
 #include "vq_common.h"
-#include "vq_rows.h"
-#include "adm_params.h"
+#include "exec_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,11 +20,7 @@ extern "C" {
 #define VQ_CUDA_PIPELINE_DEPTH 2
 
 typedef struct VqCudaExecConfig {
-    int w, h, bpc;
-    int nplanes;                 /* planes scored by psnr: 1 or 3 (0: no psnr) */
-    VqRowLayout layout;
-    VqAdmParams adm;
-    double vif_egl;
+    VqExecPlan plan;
     const uint16_t *vif_log2_table;  /* 65536 entries, built on the host */
     void *stream;                /* cudaStream_t; NULL: a stream of our own */
 } VqCudaExecConfig;

@@ -1,0 +1,35 @@
+/*
+ * cpu_exec.h - the CPU executor: runs every instance of a plan
+ * (exec_plan.h) on one frame pair with the cpu_*.cpp loops, on the calling
+ * thread and a pool of threads it keeps for the session.  Same buffer, same
+ * sections as the CUDA executor (tests/parity.cu holds them equal).
+ */
+#ifndef VQ_CPU_EXEC_H
+#define VQ_CPU_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec_plan.h"
+#include "vq_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct VqCpuExec VqCpuExec;
+
+/* threads: 1 runs everything on the caller's thread.  0, or VQ_ENOMEM /
+ * VQ_EINVAL (sizes the loops cannot take) with a message. */
+int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan, const uint16_t *vif_log2_table,
+                      int threads, char *err, size_t errlen);
+/* One pair, synchronously; *rows stays valid until the next run.
+ * score: VIF/ADM/PSNR too (0: motion only, frames n_subsample skips). */
+int  vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,
+                     const int64_t **rows, char *err, size_t errlen);
+void vq_cpu_exec_close(VqCpuExec **e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_CPU_EXEC_H */

@@ -1,0 +1,75 @@
+/*
+ * exec_plan.h - what an executor runs for every frame pair, and where in the
+ * per-frame row-sum buffer each run writes (kernels/vq_rows.h's sections,
+ * repeated once per feature instance).  Built once per session by
+ * hostmath/ (plan.cpp) from the models and features asked for; POD, so the
+ * CPU and CUDA executors take the same plan.
+ *
+ * Instances: VIF once per distinct enhancement gain limit, ADM once per
+ * distinct set of ADM parameters (vmaf + vmaf_neg in one run: two of each),
+ * motion and psnr at most once (their options act on the host only).  The
+ * reference's work is not yet shared between VIF or ADM instances.
+ */
+#ifndef VQ_EXEC_PLAN_H
+#define VQ_EXEC_PLAN_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "vq_rows.h"
+#include "adm_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQ_EXEC_MAX_INSTANCES 8
+
+typedef struct VqExecPlan {
+    int w, h, bpc;
+    int nplanes;                /* planes psnr scores: 0 (no psnr), 1 or 3 */
+    int motion;                 /* run integer motion (reference luma only) */
+    VqRowLayout base;           /* psnr, motion, and the sections of instance 0 */
+    int n_vif;
+    double vif_egl[VQ_EXEC_MAX_INSTANCES];
+    VqRowLayout vif_layout[VQ_EXEC_MAX_INSTANCES];   /* base with vif_off moved */
+    int n_adm;
+    VqAdmParams adm[VQ_EXEC_MAX_INSTANCES];
+    VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
+    size_t total;               /* int64 words per frame */
+} VqExecPlan;
+
+/* Lay out the sections of n_vif VIF and n_adm ADM instances after the base
+ * layout (instance 0 keeps the base's own sections). */
+static inline void vq_exec_plan_layout(VqExecPlan *p)
+{
+    const VqRowLayout *b = &p->base;
+    size_t vif_words = 0, adm_words = 0, off = b->total;
+    int s, k;
+    for (s = 0; s < VQ_VIF_SCALES; s++)
+        vif_words += (size_t)b->vif_h[s] * VQ_VIF_NSUMS;
+    for (s = 0; s < VQ_ADM_SCALES; s++)
+        adm_words += (size_t)b->adm_h[s] * VQ_ADM_NSUMS;
+    for (k = 0; k < p->n_vif; k++) {
+        p->vif_layout[k] = *b;
+        if (k) {
+            for (s = 0; s < VQ_VIF_SCALES; s++)
+                p->vif_layout[k].vif_off[s] = off + (b->vif_off[s] - b->vif_off[0]);
+            off += vif_words;
+        }
+    }
+    for (k = 0; k < p->n_adm; k++) {
+        p->adm_layout[k] = *b;
+        if (k) {
+            for (s = 0; s < VQ_ADM_SCALES; s++)
+                p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
+            off += adm_words;
+        }
+    }
+    p->total = off;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_EXEC_PLAN_H */

@@ -1,0 +1,274 @@
+/* feature_plan.cpp - see feature_plan.hpp. */
+#include "feature_plan.hpp"
+
+#include <cstring>
+
+#include "adm_params.h"
+#include "option_string.hpp"
+#include "vq_error.h"
+
+namespace vq {
+
+namespace {
+
+int output_index(const FeatureSpec &spec, const std::string &name)
+{
+    int k = 0;
+    for (const char *o : spec.outputs) {
+        if (name == o)
+            return k;
+        k++;
+    }
+    for (const char *o : spec.flush_outputs) {
+        if (name == o)
+            return k;
+        k++;
+    }
+    return -1;
+}
+
+bool is_true(const std::string &v)
+{
+    if (v == "true" || v == "1")
+        return true;
+    if (v == "false" || v == "0")
+        return false;
+    fail(VQ_EINVAL, "'%s' is not a boolean (true or false)", v.c_str());
+}
+
+VqAdmOptions adm_options(const FeatureOptions &o)
+{
+    VqAdmOptions a;
+    vq_adm_options_default(&a);
+    a.enhn_gain_limit = o.get("adm_enhn_gain_limit");
+    a.norm_view_dist = o.get("adm_norm_view_dist");
+    a.ref_display_height = (int)o.get("adm_ref_display_height");
+    a.noise_weight = o.get("adm_noise_weight");
+    a.dlm_weight = o.get("adm_dlm_weight");
+    a.min_val = o.get("adm_min_val");
+    return a;
+}
+
+}  // namespace
+
+FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const std::string &features,
+                         bool psnr)
+    : fmt_(fmt)
+{
+    std::memset(&exec_, 0, sizeof(exec_));
+    /* models, and the instances their features need, in order */
+    for (const KeyValues &kv : parse_option_sets(models.empty() ? "version=vmaf_v0.6.1" : models, "model")) {
+        std::string version, path, name = "vmaf";
+        unsigned flags = 0;
+        KeyValues overrides;
+        for (const auto &[key, value] : kv) {
+            if (key == "version")
+                version = value;
+            else if (key == "path")
+                path = value;
+            else if (key == "name")
+                name = value;
+            else if (key == "disable_clip")
+                flags |= is_true(value) ? (unsigned)MODEL_DISABLE_CLIP : 0u;
+            else if (key == "enable_transform")
+                flags |= is_true(value) ? (unsigned)MODEL_ENABLE_TRANSFORM : 0u;
+            else if (key.find('.') != std::string::npos)
+                overrides.emplace_back(key, value);
+            else
+                fail(VQ_EINVAL, "model option '%s' is unknown (version, path, name, disable_clip, "
+                     "enable_transform, or <feature>.<option>)", key.c_str());
+        }
+        if (version.empty() == path.empty())
+            fail(VQ_EINVAL, "model '%s': give exactly one of version= and path=", name.c_str());
+        if (name.empty())
+            fail(VQ_EINVAL, "a model's name is empty");
+        for (const ModelUse &m : models_)
+            if (m.name == name)
+                fail(VQ_EINVAL, "two models are named '%s': give each its own name=", name.c_str());
+        ModelUse use;
+        use.model = path.empty() ? Model::builtin(version, flags) : Model::from_file(path, flags);
+        use.name = name;
+        /* every override must name an extractor this model uses */
+        for (const auto &[key, value] : overrides) {
+            const std::string fex = key.substr(0, key.find('.'));
+            bool used = false;
+            for (const ModelFeature &f : use.model->features()) {
+                const FeatureSpec *s = extractor_providing(f.name);
+                used = used || (s && fex == s->name);
+            }
+            if (!find_extractor(fex))
+                fail(VQ_EINVAL, "model '%s': '%s': no feature extractor '%s' (vqcuda has: %s)",
+                     name.c_str(), key.c_str(), fex.c_str(), extractor_list().c_str());
+            if (!used)
+                fail(VQ_EINVAL, "model '%s': '%s': the model uses no %s feature", name.c_str(),
+                     key.c_str(), fex.c_str());
+        }
+        std::vector<std::pair<int, int>> inputs;
+        for (const ModelFeature &f : use.model->features()) {
+            const FeatureSpec *spec = extractor_providing(f.name);
+            if (!spec)
+                fail(VQ_EMODEL, "model '%s': feature '%s' is not computed by vqcuda (it has: %s)",
+                     name.c_str(), f.name.c_str(), extractor_list().c_str());
+            FeatureOptions o(*spec);
+            for (const auto &[k, v] : f.opts)
+                o.set(k, v, true);
+            for (const auto &[key, value] : overrides)
+                if (key.compare(0, key.find('.'), spec->name) == 0)
+                    o.set(key.substr(key.find('.') + 1), value, false);
+            inputs.emplace_back(add_instance(o), output_index(*spec, f.name));
+        }
+        model_inputs_.push_back(std::move(inputs));
+        models_.push_back(std::move(use));
+    }
+    /* feature=, then the psnr shorthand */
+    bool have_psnr = false;
+    if (!features.empty()) {
+        for (const KeyValues &kv : parse_option_sets(features, "feature")) {
+            const FeatureSpec *spec = nullptr;
+            for (const auto &[key, value] : kv)
+                if (key == "name" && !(spec = find_extractor(value)))
+                    fail(VQ_EINVAL, "feature '%s' is not supported (supported: %s)", value.c_str(),
+                         extractor_list().c_str());
+            if (!spec)
+                fail(VQ_EINVAL, "feature entry without name=");
+            FeatureOptions o(*spec);
+            for (const auto &[key, value] : kv)
+                if (key != "name")
+                    o.set(key, value, false);
+            have_psnr = have_psnr || spec->kind == FexKind::Psnr;
+            add_instance(o);
+        }
+    }
+    if (psnr && !have_psnr)
+        add_instance(FeatureOptions(*find_extractor("psnr")));
+    make_columns();
+    make_exec_plan();
+}
+
+int FeaturePlan::add_instance(FeatureOptions opts)
+{
+    opts.check_implemented();
+    for (size_t i = 0; i < instances_.size(); i++)
+        if (instances_[i].opts == opts)
+            return (int)i;
+    instances_.push_back(Instance{ std::move(opts), -1, -1, -1, 0 });
+    return (int)instances_.size() - 1;
+}
+
+int FeaturePlan::psnr_planes(const Instance &in) const
+{
+    if (fmt_.layout == VQ_LAYOUT_GRAY || !in.opts.get("enable_chroma"))
+        return 1;
+    return 3;
+}
+
+void FeaturePlan::make_columns()
+{
+    auto add = [this](std::string name) {
+        for (const std::string &c : columns_)
+            if (c == name)
+                fail(VQ_EINVAL, "two features are both named '%s' (the same extractor with options "
+                     "that do not change its names)", name.c_str());
+        columns_.push_back(std::move(name));
+        return (int)columns_.size() - 1;
+    };
+    for (Instance &in : instances_) {
+        const FeatureSpec &spec = in.opts.spec();
+        in.n_outputs = spec.kind == FexKind::Psnr ? psnr_planes(in) : (int)spec.outputs.size();
+        for (int k = 0; k < in.n_outputs; k++) {
+            const int c = add(in.opts.printed_name(spec.outputs[(size_t)k]));
+            if (k == 0)
+                in.first_col = c;
+        }
+    }
+    for (Instance &in : instances_)
+        for (size_t k = 0; k < in.opts.spec().flush_outputs.size(); k++) {
+            const int c = add(in.opts.printed_name(in.opts.spec().flush_outputs[k]));
+            if (k == 0)
+                in.first_flush_col = c;
+        }
+    for (size_t m = 0; m < models_.size(); m++) {
+        ModelUse &use = models_[m];
+        const std::vector<std::string> names = use.model->output_names(use.name);
+        for (size_t k = 0; k < names.size(); k++) {
+            const int c = add(names[k]);
+            if (k == 0)
+                use.first_col = c;
+        }
+        use.n_outputs = (int)names.size();
+        for (const auto &[inst, out] : model_inputs_[m]) {
+            const Instance &in = instances_[(size_t)inst];
+            const int n_frame = (int)in.opts.spec().outputs.size();
+            use.input_cols.push_back(out < n_frame ? in.first_col + out : in.first_flush_col + out - n_frame);
+        }
+    }
+}
+
+void FeaturePlan::make_exec_plan()
+{
+    VqExecPlan &p = exec_;
+    p.w = fmt_.width;
+    p.h = fmt_.height;
+    p.bpc = fmt_.bitdepth;
+    for (Instance &in : instances_) {
+        const FeatureOptions &o = in.opts;
+        switch (o.spec().kind) {
+        case FexKind::Vif: {
+            const double egl = o.get("vif_enhn_gain_limit");
+            int k = 0;
+            while (k < p.n_vif && p.vif_egl[k] != egl)
+                k++;
+            if (k == p.n_vif) {
+                if (p.n_vif == VQ_EXEC_MAX_INSTANCES)
+                    fail(VQ_EINVAL, "more than %d configurations of vif", VQ_EXEC_MAX_INSTANCES);
+                p.vif_egl[p.n_vif++] = egl;
+            }
+            in.exec_index = k;
+            break;
+        }
+        case FexKind::Adm: {
+            VqAdmParams a;
+            std::memset(&a, 0, sizeof(a));   /* compared with memcmp below: no stray padding */
+            const VqAdmOptions opt = adm_options(o);
+            if (vq_adm_params_init(&a, fmt_.width, fmt_.height, fmt_.bitdepth, &opt) < 0)
+                fail(VQ_EINVAL, "adm cannot score %dx%d %d-bit frames with these options (%s)",
+                     fmt_.width, fmt_.height, fmt_.bitdepth, o.suffix().c_str());
+            int k = 0;
+            while (k < p.n_adm && std::memcmp(&p.adm[k], &a, sizeof(a)))
+                k++;
+            if (k == p.n_adm) {
+                if (p.n_adm == VQ_EXEC_MAX_INSTANCES)
+                    fail(VQ_EINVAL, "more than %d configurations of adm", VQ_EXEC_MAX_INSTANCES);
+                p.adm[p.n_adm++] = a;
+            }
+            in.exec_index = k;
+            break;
+        }
+        case FexKind::Motion:
+            p.motion = 1;
+            break;
+        case FexKind::Psnr:
+            if (psnr_planes(in) > p.nplanes)
+                p.nplanes = psnr_planes(in);
+            break;
+        }
+    }
+    int cw = 0, ch = 0;
+    if (p.nplanes == 3) {
+        /* libvmaf's pictures have floor-sized chroma (w >> ss): psnr reads no more */
+        cw = fmt_.width >> fmt_.chroma_shift_w;
+        ch = fmt_.height >> fmt_.chroma_shift_h;
+    }
+    vq_row_layout_init(&p.base, fmt_.width, fmt_.height, cw, ch);
+    vq_exec_plan_layout(&p);
+}
+
+int FeaturePlan::column(const std::string &name) const
+{
+    for (size_t i = 0; i < columns_.size(); i++)
+        if (columns_[i] == name)
+            return (int)i;
+    return -1;
+}
+
+}  // namespace vq

@@ -1,0 +1,264 @@
+/* log_writer.cpp - see log_writer.hpp. */
+#include "log_writer.hpp"
+
+#include <cerrno>
+#include <clocale>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vq_error.h"
+
+namespace vq {
+
+namespace {
+
+const char *const pool_names[4] = { "min", "max", "mean", "harmonic_mean" };
+
+double pooled_value(const Pooled &p, int j)
+{
+    return j == 0 ? p.min : j == 1 ? p.max : j == 2 ? p.mean : p.harmonic_mean;
+}
+
+/* numbers in the C locale whatever the process's LC_NUMERIC */
+class CLocale {
+public:
+    CLocale() : c_(newlocale(LC_NUMERIC_MASK, "C", (locale_t)0)), old_(c_ ? uselocale(c_) : (locale_t)0) {}
+    ~CLocale()
+    {
+        if (c_) {
+            uselocale(old_);
+            freelocale(c_);
+        }
+    }
+
+private:
+    locale_t c_, old_;
+};
+
+struct Out {
+    FILE *f;
+    void put(const char *s) { std::fputs(s, f); }
+    void num(double v)
+    {
+        std::fprintf(f, "%.17g", v);
+    }
+    void json_num(double v)
+    {
+        if (std::isfinite(v))
+            num(v);
+        else
+            put("null");
+    }
+    void json_str(const std::string &s)
+    {
+        std::fputc('"', f);
+        for (unsigned char c : s) {
+            if (c == '"' || c == '\\')
+                std::fprintf(f, "\\%c", c);
+            else if (c < 0x20)
+                std::fprintf(f, "\\u%04x", c);
+            else
+                std::fputc(c, f);
+        }
+        std::fputc('"', f);
+    }
+    void xml(const std::string &s)
+    {
+        for (char c : s) {
+            switch (c) {
+            case '&': put("&amp;"); break;
+            case '<': put("&lt;"); break;
+            case '>': put("&gt;"); break;
+            case '"': put("&quot;"); break;
+            default: std::fputc(c, f); break;
+            }
+        }
+    }
+};
+
+void write_json(Out &o, const LogTable &t)
+{
+    const size_t nc = t.names.size();
+    o.put("{\n  \"version\": ");
+    o.json_str(t.version);
+    std::fprintf(o.f, ",\n  \"fps\": %.2f,\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    if (t.sections.size() > 1) {
+        /* where the size or format changed: each section scored as a title of its own */
+        o.put("  \"sections\": [");
+        for (size_t i = 0; i < t.sections.size(); i++)
+            std::fprintf(o.f, "%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
+                         i ? "," : "", (long long)t.sections[i].first_frame, t.sections[i].width,
+                         t.sections[i].height, t.sections[i].bitdepth);
+        o.put("\n  ],\n");
+    }
+    o.put("  \"frames\": [");
+    for (size_t i = 0; i < t.frame_num.size(); i++) {
+        std::fprintf(o.f, "%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
+                     (long long)t.frame_num[i]);
+        for (size_t k = 0; k < nc; k++) {
+            o.put("        ");
+            o.json_str(t.names[k]);
+            o.put(": ");
+            o.json_num(t.values[i * nc + k]);
+            o.put(k + 1 < nc ? ",\n" : "\n");
+        }
+        o.put("      }\n    }");
+    }
+    o.put("\n  ],\n  \"pooled_metrics\": {");
+    for (size_t k = 0; k < t.pooled.size() && k < nc; k++) {
+        o.put(k ? ",\n    " : "\n    ");
+        o.json_str(t.names[k]);
+        o.put(": {");
+        for (int j = 0; j < 4; j++) {
+            std::fprintf(o.f, "%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
+            o.json_num(pooled_value(t.pooled[k], j));
+        }
+        o.put("\n    }");
+    }
+    o.put("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n");
+}
+
+void write_xml(Out &o, const LogTable &t)
+{
+    const size_t nc = t.names.size();
+    o.put("<VMAF version=\"");
+    o.xml(t.version);
+    o.put("\">\n");
+    std::fprintf(o.f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
+    std::fprintf(o.f, "  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    for (size_t i = 0; i < t.frame_num.size(); i++) {
+        std::fprintf(o.f, "    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
+        for (size_t k = 0; k < nc; k++) {
+            o.xml(t.names[k]);
+            o.put("=\"");
+            o.num(t.values[i * nc + k]);
+            o.put("\" ");
+        }
+        o.put("/>\n");
+    }
+    o.put("  </frames>\n");
+    if (t.sections.size() > 1) {
+        o.put("  <sections>\n");
+        for (const LogSection &x : t.sections)
+            std::fprintf(o.f, "    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
+                         (long long)x.first_frame, x.width, x.height, x.bitdepth);
+        o.put("  </sections>\n");
+    }
+    o.put("  <pooled_metrics>\n");
+    for (size_t k = 0; k < t.pooled.size() && k < nc; k++) {
+        o.put("    <metric name=\"");
+        o.xml(t.names[k]);
+        o.put("\" ");
+        for (int j = 0; j < 4; j++) {
+            std::fprintf(o.f, "%s=\"", pool_names[j]);
+            o.num(pooled_value(t.pooled[k], j));
+            o.put("\" ");
+        }
+        o.put("/>\n");
+    }
+    o.put("  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n");
+}
+
+/* libvmaf's CSV: a header, one line per frame, no pooled values */
+void write_csv(Out &o, const LogTable &t)
+{
+    const size_t nc = t.names.size();
+    o.put("Frame,");
+    for (const std::string &n : t.names) {
+        o.put(n.c_str());
+        o.put(",");
+    }
+    o.put("\n");
+    for (size_t i = 0; i < t.frame_num.size(); i++) {
+        std::fprintf(o.f, "%lld,", (long long)t.frame_num[i]);
+        for (size_t k = 0; k < nc; k++) {
+            o.num(t.values[i * nc + k]);
+            o.put(",");
+        }
+        o.put("\n");
+    }
+}
+
+/* libvmaf's subtitle-like lines: {i}{i+1}frame: i|name: value|... */
+void write_sub(Out &o, const LogTable &t)
+{
+    const size_t nc = t.names.size();
+    for (size_t i = 0; i < t.frame_num.size(); i++) {
+        const long long n = (long long)t.frame_num[i];
+        std::fprintf(o.f, "{%lld}{%lld}frame: %lld|", n, n + 1, n);
+        for (size_t k = 0; k < nc; k++) {
+            o.put(t.names[k].c_str());
+            o.put(": ");
+            o.num(t.values[i * nc + k]);
+            o.put("|");
+        }
+        o.put("\n");
+    }
+}
+
+[[noreturn]] void io_fail(const std::string &path, int err)
+{
+    fail(VQ_EIO, "cannot write log '%s': %s", path.c_str(), std::strerror(err));
+}
+
+}  // namespace
+
+void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t)
+{
+    if (fmt != VQ_LOG_JSON && fmt != VQ_LOG_XML && fmt != VQ_LOG_CSV && fmt != VQ_LOG_SUB)
+        fail(VQ_EINVAL, "unknown log format %d", (int)fmt);
+    struct stat st;
+    const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    std::string tmp = path;
+    int fd = -1;
+    if (!in_place) {
+        tmp = path + ".XXXXXX";
+        fd = mkstemp(&tmp[0]);
+        if (fd < 0)
+            io_fail(path, errno);
+        /* the permissions a plain fopen would give (mkstemp makes 0600) */
+        const mode_t um = umask(0);
+        umask(um);
+        fchmod(fd, 0666 & ~um);
+    }
+    FILE *f = in_place ? std::fopen(path.c_str(), "w") : fdopen(fd, "w");
+    if (!f) {
+        const int e = errno;
+        if (!in_place) {
+            close(fd);
+            unlink(tmp.c_str());
+        }
+        io_fail(path, e);
+    }
+    {
+        CLocale c;
+        Out o{ f };
+        errno = 0;
+        switch (fmt) {
+        case VQ_LOG_JSON: write_json(o, t); break;
+        case VQ_LOG_XML: write_xml(o, t); break;
+        case VQ_LOG_CSV: write_csv(o, t); break;
+        default: write_sub(o, t); break;
+        }
+    }
+    int err = 0;
+    if (std::fflush(f) != 0 || std::ferror(f))
+        err = errno ? errno : EIO;
+    if (!err && !in_place && fsync(fileno(f)) != 0)
+        err = errno;
+    if (std::fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (!err && !in_place && std::rename(tmp.c_str(), path.c_str()) != 0)
+        err = errno;
+    if (err) {
+        if (!in_place)
+            unlink(tmp.c_str());
+        io_fail(path, err);
+    }
+}
+
+}  // namespace vq

@@ -1,0 +1,45 @@
+/*
+ * log_writer.hpp - libvmaf's log files (output.c: JSON, XML, CSV, SUB), laid
+ * out as libvmaf lays them out, except that every number is written "%.17g"
+ * (libvmaf: %.6f / %.16f), so that reading it back gives the identical
+ * double.  JSON writes NaN and infinities as null, as libvmaf does.
+ *
+ * The file is written beside its path and renamed into place, so that a
+ * failed or interrupted write never leaves a truncated log where a good
+ * one was; a path that is not a regular file (a FIFO, /dev/stdout) is
+ * written in place.
+ */
+#ifndef VQ_LOG_WRITER_HPP
+#define VQ_LOG_WRITER_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pool.hpp"
+#include "vqcuda.h"
+
+namespace vq {
+
+struct LogSection {
+    int64_t first_frame;
+    int width, height, bitdepth;
+};
+
+struct LogTable {
+    std::string version;
+    double fps = 0;
+    int width = 0, height = 0;
+    std::vector<std::string> names;         /* columns, in log order */
+    std::vector<int64_t> frame_num;         /* one per frame */
+    std::vector<double> values;             /* frames x columns, row-major */
+    std::vector<Pooled> pooled;             /* one per column, or empty */
+    std::vector<LogSection> sections;       /* written (JSON, XML) when more than one */
+};
+
+/* Throws vq::Error(VQ_EIO-like VQ_EINVAL) naming the path and the errno text. */
+void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t);
+
+}  // namespace vq
+
+#endif /* VQ_LOG_WRITER_HPP */

@@ -8,6 +8,7 @@
  * known only once frame N+1 was submitted, and the GPU executor folds frame
  * N while N+1 runs.  Every call returns 0 or a negative VQ_E* code; the
  * session keeps a message for the last error (vq_session_error()).
+ * Inside, the library is C++; no exception crosses this API.
  */
 #ifndef VQCUDA_H
 #define VQCUDA_H
@@ -34,6 +35,7 @@ enum VqError {
     VQ_ECUDA = -5,      /* a CUDA call failed (message names it) */
     VQ_ENODEV = -6,     /* executor cuda asked for, no usable GPU */
     VQ_EOF = -7,        /* flushed and every result was received */
+    VQ_EIO = -8,        /* a log could not be written (message names the path) */
 };
 
 enum VqExecutor {
@@ -59,12 +61,18 @@ typedef struct VqFormat {
 } VqFormat;
 
 typedef struct VqConfig {
+    unsigned struct_size;    /* sizeof(VqConfig): set by vq_config_default */
     VqFormat format;
     enum VqExecutor executor;
-    const char *model_path;  /* a libvmaf JSON model; NULL: built-in vmaf_v0.6.1 */
-    const char *model_version; /* built-in model name when model_path is NULL */
+    /* Models in libvmaf's filter syntax: "version=vmaf_v0.6.1" (built in) or
+     * "path=FILE.json", with ":name=", ":disable_clip=", ":enable_transform="
+     * and feature overrides ":motion.motion_force_zero=true"; several models
+     * separated by '|'.  NULL or "": version=vmaf_v0.6.1. */
+    const char *model;
+    /* More features, libvmaf's syntax: "name=psnr|name=vif:vif_enhn_gain_limit=1". */
+    const char *feature;
     int n_subsample;         /* score every n-th frame (motion still sees all); 1 = all */
-    int enable_psnr;         /* also compute psnr_y/cb/cr */
+    int enable_psnr;         /* also compute psnr_y/cb/cr (when feature= has no psnr) */
     int threads;             /* CPU executor threads; 0 = 1 */
     int keep_frames;         /* keep every frame's values for vq_session_write_log (default 1);
                                 0: only the running pools, so memory stays flat on long jobs */
@@ -80,13 +88,13 @@ typedef struct VqPicture {
     int on_device;           /* data[] are CUDA device pointers */
 } VqPicture;
 
-#define VQ_MAX_FEATURES 32
-
+/* One frame's values; the arrays belong to the session and stay valid until
+ * the next vq_session_receive or vq_session_close. */
 typedef struct VqFrameResult {
     int64_t index;                       /* frame number, from 0 */
-    int n;                               /* entries in name[] / value[] */
-    const char *name[VQ_MAX_FEATURES];   /* libvmaf's printed names, in its log order */
-    double value[VQ_MAX_FEATURES];
+    int n;                               /* entries in name[] / value[]; 0: not scored (n_subsample) */
+    const char *const *name;             /* libvmaf's printed names, in its log order */
+    const double *value;
 } VqFrameResult;
 
 typedef struct VqSession VqSession;
@@ -95,16 +103,27 @@ int  vq_session_open(VqSession **s, const VqConfig *cfg, char *errbuf, size_t er
 int  vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis);
 int  vq_session_receive(VqSession *s, VqFrameResult *out);
 int  vq_session_flush(VqSession *s);
+/* The frames from the next submit on have another size or format: what came
+ * before is scored as a title of its own (motion2 of its last frame is its
+ * own, as at a flush), and the new section starts afresh, motion included.
+ * Frame numbers, results and pools go on across sections; the JSON log lists
+ * the sections.  The models and features must give the same outputs. */
+int  vq_session_new_section(VqSession *s, const VqFormat *fmt);
 const char *vq_session_error(const VqSession *s);
 const char *vq_session_executor_name(const VqSession *s);
+/* The models, in the order given: the name of model i's first output
+ * ("vmaf", "vmaf_neg", ...); NULL past the last. */
+const char *vq_session_model_name(const VqSession *s, int i);
 void vq_session_close(VqSession **s);
 
 enum VqPool { VQ_POOL_MEAN, VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_HARMONIC_MEAN };
 /* Pooled value of one feature over the received frames (libvmaf's order and formulas). */
 int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out);
 
-enum VqLogFormat { VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV };
-/* Write libvmaf's log (after flush): every number written so it parses back exact. */
+enum VqLogFormat { VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV, VQ_LOG_SUB };
+/* Write libvmaf's log (after flush): every number written so it parses back
+ * exact.  Written beside path and renamed into place: an existing log is
+ * replaced only by a complete one.  VQ_EIO names the path and the cause. */
 int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
 
 #ifdef __cplusplus

@@ -137,11 +137,11 @@ TEST(Session, RefusesWhatTheReferenceCannotScore)
     c.format.bytes_per_sample = 2;
     EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
     c = config(64, 48, 1);
-    c.model_path = "/nonexistent/model.json";
+    c.model = "path=/nonexistent/model.json";
     EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EMODEL);
     EXPECT_NE(std::strstr(err, "/nonexistent/model.json"), nullptr) << err;
     c = config(64, 48, 1);
-    c.model_version = "vmaf_v9";
+    c.model = "version=vmaf_v9";
     EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EMODEL);
 }
 

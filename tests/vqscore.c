@@ -5,7 +5,9 @@
  * hand.  Writes libvmaf's JSON log.
  *
  *   vqscore -r ref.yuv -d dis.yuv -s 1920x1080 -f yuv420p [-a nv12|p010|p016]
- *           [-e cpu|cuda] [-m model.json] [-n frames] [-t threads] -o out.json
+ *           [-e cpu|cuda] [-m MODEL] [-F FEATURES] [-n frames] [-t threads] -o out.json
+ * MODEL and FEATURES in libvmaf's filter syntax (model=, feature=); a -m
+ * that names a .json file is path=FILE.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,9 +39,10 @@ typedef struct Pic {
 int main(int argc, char **argv)
 {
     const char *ref_path = NULL, *dis_path = NULL, *out = NULL, *model = NULL;
-    const char *pixfmt = "yuv420p", *as = NULL, *exec = "cpu";
+    const char *pixfmt = "yuv420p", *as = NULL, *exec = "cpu", *features = NULL;
+    char model_buf[4096];
     int w = 0, h = 0, nmax = -1, threads = 1, subsample = 1, opt;
-    while ((opt = getopt(argc, argv, "r:d:s:f:a:e:m:n:o:t:u:")) != -1) {
+    while ((opt = getopt(argc, argv, "r:d:s:f:a:e:m:F:n:o:t:u:")) != -1) {
         switch (opt) {
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
@@ -48,13 +51,14 @@ int main(int argc, char **argv)
         case 'a': as = optarg; break;
         case 'e': exec = optarg; break;
         case 'm': model = optarg; break;
+        case 'F': features = optarg; break;
         case 'n': nmax = atoi(optarg); break;
         case 'o': out = optarg; break;
         case 't': threads = atoi(optarg); break;
         case 'u': subsample = atoi(optarg); break;
         default:
             fprintf(stderr, "usage: vqscore -r ref.yuv -d dis.yuv -s WxH -f pixfmt [-a nv12|p010|p016] "
-                            "[-e cpu|cuda] [-m model.json] [-n frames] [-t threads] [-u n_subsample] -o out.json\n");
+                            "[-e cpu|cuda] [-m model] [-F features] [-n frames] [-t threads] [-u n_subsample] -o out.json\n");
             return 2;
         }
     }
@@ -87,7 +91,12 @@ int main(int argc, char **argv)
     cfg.format.chroma_shift_h = sh;
     cfg.format.layout = gray ? VQ_LAYOUT_GRAY : semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
     cfg.executor = !strcmp(exec, "cuda") ? VQ_EXECUTOR_CUDA : VQ_EXECUTOR_CPU;
-    cfg.model_path = model;
+    if (model && strlen(model) > 5 && !strcmp(model + strlen(model) - 5, ".json") && !strchr(model, '=')) {
+        snprintf(model_buf, sizeof(model_buf), "path=%s", model);
+        model = model_buf;
+    }
+    cfg.model = model;
+    cfg.feature = features;
     cfg.threads = threads;
     cfg.n_subsample = subsample;
 

@@ -1,0 +1,614 @@
+/*
+ * session.cpp - libvqcuda's public API (include/vqcuda.h): one scoring session.
+ *
+ * Per frame pair an executor (CPU loops or CUDA kernels, kernels/) fills the
+ * row-sum buffer laid out by the feature plan; this file folds it into each
+ * instance's outputs with hostmath/'s formulas, runs motion2/motion3 and the
+ * models once the next frame is known, pools, and hands results back in
+ * frame order.  Exceptions (vq::Error) stop at each extern "C" function.
+ */
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "vqcuda.h"
+#include "adm_fold.h"
+#include "cpu_exec.h"
+#include "cuda_exec.h"
+#include "feature_plan.hpp"
+#include "log_writer.hpp"
+#include "motion_fold.h"
+#include "pool.hpp"
+#include "psnr_fold.h"
+#include "vif_fold.h"
+#include "vq_error.h"
+
+namespace {
+
+using vq::fail;
+
+struct FrameRec {
+    std::vector<double> v;      /* one per column */
+    bool scored = false;        /* VIF/ADM/PSNR ran (n_subsample) */
+};
+
+struct MotionState {
+    int inst;
+    VqMotion2 m2;
+};
+
+/* A run of frames of one size and format, scored as a title of its own. */
+struct Section {
+    int64_t first_frame;
+    VqFormat fmt;
+};
+
+void check_format(const VqFormat &f)
+{
+    if (f.width < 33 || f.height < 33)
+        fail(VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such frames, so there "
+             "is no reference result to match", f.width, f.height);
+    if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
+        fail(VQ_EINVAL, "bit depth %d is not supported (8, 10, 12 or 16, as libvmaf's psnr)", f.bitdepth);
+    if (f.bytes_per_sample != (f.bitdepth > 8 ? 2 : 1))
+        fail(VQ_EINVAL, "%d-bit samples in %d bytes are not supported", f.bitdepth, f.bytes_per_sample);
+    if (f.chroma_shift_w < 0 || f.chroma_shift_w > 1 || f.chroma_shift_h < 0 || f.chroma_shift_h > 1)
+        fail(VQ_EINVAL, "chroma subsampling %d/%d is not supported", f.chroma_shift_w, f.chroma_shift_h);
+    if (f.layout < VQ_LAYOUT_PLANAR || f.layout > VQ_LAYOUT_GRAY)
+        fail(VQ_EINVAL, "unknown plane layout %d", (int)f.layout);
+    if (f.msb_aligned && f.bytes_per_sample != 2)
+        fail(VQ_EINVAL, "msb-aligned samples need 16-bit storage");
+}
+
+}  // namespace
+
+struct VqSession {
+    VqConfig cfg;
+    std::string model_str, feature_str;
+    VqFormat fmt;
+    std::string err;
+    std::unique_ptr<vq::FeaturePlan> plan;
+    std::vector<const char *> names;        /* column names, for results */
+    std::vector<double> result;             /* the last result's values */
+    std::vector<uint16_t> log2_table;
+    std::vector<MotionState> motion;
+    std::vector<Section> sections;
+    int64_t motion_final = 0;               /* frames whose motion2/3 are known */
+    bool use_cuda = false, executor_ready = false;
+    VqCudaExec *cuda = nullptr;
+    VqCpuExec *cpu = nullptr;
+
+    /* frames[i - base] for base <= i < n_submitted; without keep_frames the
+     * received ones are dropped, so a long job holds a few frames only */
+    std::deque<FrameRec> frames;
+    int64_t base = 0, n_submitted = 0, n_folded = 0, n_received = 0;
+    std::vector<vq::PoolAcc> pool;          /* libvmaf's pooling, per column */
+    bool flushed = false;
+    std::chrono::steady_clock::time_point t_start, t_end;
+
+    ~VqSession()
+    {
+        vq_cuda_exec_close(&cuda);
+        vq_cpu_exec_close(&cpu);
+    }
+    FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
+
+    void open();
+    void make_plan();
+    void end_section();
+    void new_section(const VqFormat &f);
+    void init_executor(bool on_device);
+    void views(const VqPicture *p, VqPlaneView v[3]) const;
+    void fold(const int64_t *rows, bool scored);
+    void complete(int64_t i);
+    void submit(const VqPicture *ref, const VqPicture *dis);
+    void collect_cuda();
+    void flush();
+    int receive(VqFrameResult *out);
+    void write_log(const char *path, VqLogFormat fmt);
+};
+
+void VqSession::open()
+{
+    if (cfg.n_subsample < 1)
+        cfg.n_subsample = 1;
+    make_plan();
+    for (const std::string &c : plan->columns())
+        names.push_back(c.c_str());
+    pool.resize(names.size());
+    log2_table.resize(65536);
+    vq_vif_log2_table(log2_table.data());
+    if (cfg.executor != VQ_EXECUTOR_AUTO)
+        init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
+}
+
+/* The plan and the per-instance host state for the section's format. */
+void VqSession::make_plan()
+{
+    check_format(fmt);
+    plan = std::make_unique<vq::FeaturePlan>(fmt, model_str, feature_str, cfg.enable_psnr != 0);
+    sections.push_back(Section{ n_submitted, fmt });
+    motion.clear();
+    for (size_t i = 0; i < plan->instances().size(); i++) {
+        const vq::Instance &in = plan->instances()[i];
+        if (in.opts.spec().kind != vq::FexKind::Motion)
+            continue;
+        VqMotion2Opts o;
+        vq_motion2_opts_default(&o);
+        o.blend_factor = in.opts.get("motion_blend_factor");
+        o.blend_offset = in.opts.get("motion_blend_offset");
+        o.max_val = in.opts.get("motion_max_val");
+        o.moving_average = in.opts.get("motion_moving_average") != 0;
+        MotionState st{ (int)i, {} };
+        vq_motion2_init(&st.m2, &o);
+        motion.push_back(st);
+    }
+}
+
+/* Everything submitted is folded and its motion2/3 made final, as at the
+ * end of a title. */
+void VqSession::end_section()
+{
+    while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
+        collect_cuda();
+    const int64_t first = sections.back().first_frame;
+    for (MotionState &ms : motion) {
+        int64_t idx;
+        double m2, m3;
+        const vq::Instance &in = plan->instances()[(size_t)ms.inst];
+        if (vq_motion2_flush(&ms.m2, &idx, &m2, &m3)) {
+            frame(first + idx).v[(size_t)in.first_flush_col] = m2;
+            frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
+        }
+    }
+    motion_final = n_folded;
+}
+
+/* A new size or format from the next frame on: what came before is scored
+ * as a title of its own; the next section starts afresh (motion too). */
+void VqSession::new_section(const VqFormat &f)
+{
+    if (flushed)
+        fail(VQ_EINVAL, "new section after flush");
+    if (n_submitted == sections.back().first_frame) {   /* nothing in this one yet */
+        sections.pop_back();
+    } else {
+        end_section();
+    }
+    const std::vector<std::string> before = plan->columns();
+    fmt = f;
+    make_plan();
+    if (plan->columns() != before)
+        fail(VQ_EINVAL, "the new format %dx%d gives other outputs than the one before (e.g. "
+             "chroma psnr): it cannot continue the same log", f.width, f.height);
+    names.clear();
+    for (const std::string &c : plan->columns())
+        names.push_back(c.c_str());
+    vq_cuda_exec_close(&cuda);
+    vq_cpu_exec_close(&cpu);
+    executor_ready = false;
+    if (cfg.executor != VQ_EXECUTOR_AUTO)
+        init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
+    else if (use_cuda)
+        init_executor(true);
+}
+
+/* CPU loops or CUDA kernels; AUTO decides on the first picture (device or
+ * host memory), and takes the GPU for host pictures too when one is usable. */
+void VqSession::init_executor(bool cuda_wanted)
+{
+    char e[512] = "";
+    int ret;
+    executor_ready = true;
+    if (cfg.executor == VQ_EXECUTOR_AUTO && !cuda_wanted)
+        cuda_wanted = vq_cuda_available(e, sizeof(e)) != 0;
+    use_cuda = cuda_wanted;
+    if (use_cuda) {
+        VqCudaExecConfig cc;
+        std::memset(&cc, 0, sizeof(cc));
+        cc.plan = plan->exec();
+        cc.vif_log2_table = log2_table.data();
+        cc.stream = cfg.cuda_stream;
+        if ((ret = vq_cuda_exec_open(&cuda, &cc, e, sizeof(e))) < 0)
+            fail(ret, "cuda executor: %s", e);
+        return;
+    }
+    if ((ret = vq_cpu_exec_open(&cpu, &plan->exec(), log2_table.data(), cfg.threads, e, sizeof(e))) < 0)
+        fail(ret, "cpu executor: %s", e);
+}
+
+void VqSession::views(const VqPicture *p, VqPlaneView v[3]) const
+{
+    for (int plane = 0; plane < 3; plane++) {
+        VqPlaneView &x = v[plane];
+        int idx = plane;
+        std::memset(&x, 0, sizeof(x));
+        x.bytes = fmt.bytes_per_sample;
+        x.shift = fmt.msb_aligned ? 16 - fmt.bitdepth : 0;
+        x.step = 1;
+        if (plane == 0) {
+            x.w = fmt.width;
+            x.h = fmt.height;
+        } else {
+            x.w = (fmt.width + (1 << fmt.chroma_shift_w) - 1) >> fmt.chroma_shift_w;
+            x.h = (fmt.height + (1 << fmt.chroma_shift_h) - 1) >> fmt.chroma_shift_h;
+            if (fmt.layout == VQ_LAYOUT_SEMIPLANAR) {
+                idx = 1;
+                x.step = 2;
+            }
+        }
+        x.data = (const uint8_t *)p->data[idx];
+        x.pitch = p->linesize[idx];
+        if (plane == 2 && fmt.layout == VQ_LAYOUT_SEMIPLANAR && x.data)
+            x.data += x.bytes;
+    }
+}
+
+/* Row sums of frame n_folded -> every instance's outputs (motion2/3 of the
+ * frame before, once this one's SAD is known). */
+void VqSession::fold(const int64_t *rows, bool scored)
+{
+    const VqExecPlan &ep = plan->exec();
+    FrameRec &fr = frame(n_folded);
+    const std::vector<vq::Instance> &inst = plan->instances();
+    const int64_t first = sections.back().first_frame;
+    for (MotionState &ms : motion) {
+        const vq::Instance &in = inst[(size_t)ms.inst];
+        double s = 0.0;
+        if (n_folded > first && !in.opts.get("motion_force_zero"))
+            s = vq_motion_sad_score(&ep.base, rows, in.opts.get("motion_fps_weight"),
+                                    in.opts.get("motion_max_val"));
+        fr.v[(size_t)in.first_col] = s;
+        int64_t idx;
+        double m2, m3;
+        if (vq_motion2_push(&ms.m2, s, &idx, &m2, &m3)) {
+            frame(first + idx).v[(size_t)in.first_flush_col] = m2;
+            frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
+        }
+    }
+    if (scored) {
+        for (const vq::Instance &in : inst) {
+            double *out = &fr.v[(size_t)in.first_col];
+            switch (in.opts.spec().kind) {
+            case vq::FexKind::Vif:
+                vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
+                break;
+            case vq::FexKind::Adm: {
+                VqAdmScores a;
+                vq_adm_fold(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, &a);
+                out[0] = a.adm2;
+                out[1] = a.aim;
+                out[2] = a.adm3;
+                for (int k = 0; k < 4; k++)
+                    out[3 + k] = a.scale[k];
+                break;
+            }
+            case vq::FexKind::Psnr: {
+                double p[3];
+                vq_psnr_fold(&ep.base, rows, in.n_outputs, fmt.bitdepth, p);
+                for (int k = 0; k < in.n_outputs; k++)
+                    out[k] = p[k];
+                break;
+            }
+            case vq::FexKind::Motion:
+                break;
+            }
+        }
+    }
+    n_folded++;
+    /* motion2 of a frame needs the next one's SAD */
+    motion_final = motion.empty() ? n_folded : n_folded - 1;
+}
+
+/* The models' scores of frame i (its motion2 is known), and the running pools. */
+void VqSession::complete(int64_t i)
+{
+    FrameRec &fr = frame(i);
+    if (!fr.scored)
+        return;
+    std::vector<double> in;
+    for (const vq::ModelUse &m : plan->models()) {
+        in.clear();
+        for (int c : m.input_cols)
+            in.push_back(fr.v[(size_t)c]);
+        m.model->predict(in.data(), &fr.v[(size_t)m.first_col]);
+    }
+    for (size_t c = 0; c < pool.size(); c++)
+        pool[c].add(fr.v[c]);
+}
+
+void VqSession::collect_cuda()
+{
+    const int64_t *rows;
+    char e[512] = "";
+    int ret = vq_cuda_exec_collect(cuda, &rows, e, sizeof(e));
+    if (ret < 0)
+        fail(ret, "cuda executor: %s", e);
+    fold(rows, frame(n_folded).scored);
+}
+
+void VqSession::submit(const VqPicture *ref, const VqPicture *dis)
+{
+    if (flushed)
+        fail(VQ_EINVAL, "submit after flush");
+    if (!ref || !dis || !ref->data[0] || !dis->data[0])
+        fail(VQ_EINVAL, "missing picture");
+    if (ref->on_device != dis->on_device)
+        fail(VQ_EINVAL, "one picture is in device memory, the other in host memory");
+    if (!executor_ready)
+        init_executor(ref->on_device != 0);
+    if (ref->on_device && !use_cuda)
+        fail(VQ_EINVAL, "device pictures need the cuda executor (device=cpu was asked for)");
+    if (!n_submitted)
+        t_start = std::chrono::steady_clock::now();
+    /* room for this frame; drop received frames unless they are kept */
+    if (!cfg.keep_frames)
+        while (base < n_received && base < n_folded - 1 && base < motion_final) {
+            frames.pop_front();
+            base++;
+        }
+    const bool score = n_submitted % cfg.n_subsample == 0;
+    FrameRec fr;
+    fr.v.assign(names.size(), 0.0);
+    fr.scored = score;
+    frames.push_back(std::move(fr));
+    VqPlaneView r[3], d[3];
+    views(ref, r);
+    views(dis, d);
+    char e[512] = "";
+    int ret;
+    if (!use_cuda) {
+        const int64_t *rows;
+        if ((ret = vq_cpu_exec_run(cpu, r, d, score, &rows, e, sizeof(e))) < 0) {
+            frames.pop_back();
+            fail(ret, "cpu executor: %s", e);
+        }
+        fold(rows, score);
+    } else {
+        if ((ret = vq_cuda_exec_submit(cuda, r, d, ref->on_device, score, e, sizeof(e))) < 0) {
+            frames.pop_back();
+            fail(ret, "cuda executor: %s", e);
+        }
+        /* fold the previous frame while this one runs */
+        while (vq_cuda_exec_in_flight(cuda) > 1)
+            collect_cuda();
+    }
+    n_submitted++;
+}
+
+void VqSession::flush()
+{
+    if (flushed)
+        return;
+    end_section();
+    flushed = true;
+    t_end = std::chrono::steady_clock::now();
+}
+
+int VqSession::receive(VqFrameResult *out)
+{
+    const int64_t i = n_received;
+    if (i >= n_folded)
+        return flushed ? VQ_EOF : VQ_EAGAIN;
+    /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too) */
+    if (i >= motion_final)
+        return VQ_EAGAIN;
+    complete(i);
+    FrameRec &fr = frame(i);
+    out->index = i;
+    out->n = fr.scored ? (int)names.size() : 0;
+    result = fr.v;
+    out->name = names.data();
+    out->value = result.data();
+    n_received++;
+    return VQ_OK;
+}
+
+/* The log as it stands; before flush, as if the input ended here (the last
+ * frames' motion2/3 and scores made final on a copy: the session goes on). */
+void VqSession::write_log(const char *path, VqLogFormat fmt_)
+{
+    if (!cfg.keep_frames)
+        fail(VQ_EINVAL, "the session was opened without keep_frames: no per-frame log");
+    if (!path)
+        fail(VQ_EINVAL, "no log path");
+    while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
+        collect_cuda();
+    std::deque<FrameRec> live;
+    std::vector<vq::PoolAcc> live_pool;
+    const int64_t live_received = n_received;
+    if (!flushed) {
+        live = frames;
+        live_pool = pool;
+        std::vector<MotionState> m = motion;
+        const int64_t first = sections.back().first_frame;
+        for (MotionState &ms : m) {
+            int64_t idx;
+            double m2, m3;
+            const vq::Instance &in = plan->instances()[(size_t)ms.inst];
+            if (vq_motion2_flush(&ms.m2, &idx, &m2, &m3)) {
+                frame(first + idx).v[(size_t)in.first_flush_col] = m2;
+                frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
+            }
+        }
+        for (; n_received < n_folded; n_received++)
+            complete(n_received);
+    }
+    vq::LogTable t;
+    t.version = vqcuda_version();
+    t.width = fmt.width;
+    t.height = fmt.height;
+    t.names = plan->columns();
+    for (int64_t i = base; i < n_received; i++) {
+        const FrameRec &fr = frame(i);
+        if (!fr.scored)
+            continue;
+        t.frame_num.push_back(i);
+        t.values.insert(t.values.end(), fr.v.begin(), fr.v.end());
+    }
+    for (const Section &x : sections)
+        t.sections.push_back(vq::LogSection{ x.first_frame, x.fmt.width, x.fmt.height, x.fmt.bitdepth });
+    if (!t.frame_num.empty())
+        for (const vq::PoolAcc &p : pool)
+            t.pooled.push_back(p.get());
+    const double secs = std::chrono::duration<double>((flushed ? t_end : std::chrono::steady_clock::now()) -
+                                                      t_start).count();
+    t.fps = secs > 0 ? (double)n_folded / secs : 0.0;
+    if (!flushed) {     /* back to where the session stands */
+        frames.swap(live);
+        pool.swap(live_pool);
+        n_received = live_received;
+    }
+    vq::write_log(path, fmt_, t);
+}
+
+/* ---- the C API --------------------------------------------------------- */
+
+namespace {
+
+template <typename F> int guarded(VqSession *s, F &&fn)
+{
+    if (!s)
+        return VQ_EINVAL;
+    try {
+        fn();
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        s->err = e.what();
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        s->err = "out of memory";
+        return VQ_ENOMEM;
+    } catch (const std::exception &e) {
+        s->err = e.what();
+        return VQ_EINVAL;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *vqcuda_version(void)
+{
+    return VQ_VERSION_STRING;
+}
+
+void vq_config_default(VqConfig *cfg)
+{
+    std::memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->executor = VQ_EXECUTOR_AUTO;
+    cfg->n_subsample = 1;
+    cfg->enable_psnr = 1;
+    cfg->threads = 1;
+    cfg->keep_frames = 1;
+}
+
+const char *vq_session_error(const VqSession *s)
+{
+    return s ? s->err.c_str() : "no session";
+}
+
+const char *vq_session_executor_name(const VqSession *s)
+{
+    return !s ? "none" : s->use_cuda ? "cuda" : "cpu";
+}
+
+const char *vq_session_model_name(const VqSession *s, int i)
+{
+    if (!s || !s->plan || i < 0 || (size_t)i >= s->plan->models().size())
+        return nullptr;
+    return s->names[(size_t)s->plan->models()[(size_t)i].first_col];
+}
+
+int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t errlen)
+{
+    *out = nullptr;
+    if (!cfg || cfg->struct_size != sizeof(VqConfig)) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "VqConfig of another libvqcuda version (call vq_config_default)");
+        return VQ_EINVAL;
+    }
+    VqSession *s = new (std::nothrow) VqSession;
+    if (!s) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "out of memory");
+        return VQ_ENOMEM;
+    }
+    int ret = guarded(s, [&] {
+        s->cfg = *cfg;
+        s->fmt = cfg->format;
+        s->model_str = cfg->model ? cfg->model : "";
+        s->feature_str = cfg->feature ? cfg->feature : "";
+        s->cfg.model = s->cfg.feature = nullptr;
+        s->open();
+    });
+    if (ret < 0) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", s->err.c_str());
+        delete s;
+        return ret;
+    }
+    *out = s;
+    return VQ_OK;
+}
+
+int vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis)
+{
+    return guarded(s, [&] { s->submit(ref, dis); });
+}
+
+int vq_session_new_section(VqSession *s, const VqFormat *fmt)
+{
+    return guarded(s, [&] {
+        if (!fmt)
+            fail(VQ_EINVAL, "no format");
+        s->new_section(*fmt);
+    });
+}
+
+int vq_session_flush(VqSession *s)
+{
+    return guarded(s, [&] { s->flush(); });
+}
+
+int vq_session_receive(VqSession *s, VqFrameResult *out)
+{
+    int ret = VQ_OK;
+    const int g = guarded(s, [&] { ret = s->receive(out); });
+    return g < 0 ? g : ret;
+}
+
+int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out)
+{
+    return guarded(s, [&] {
+        const int c = name ? s->plan->column(name) : -1;
+        if (c < 0)
+            fail(VQ_EINVAL, "no feature named '%s'", name ? name : "(null)");
+        if (!s->pool[(size_t)c].count())
+            fail(VQ_EINVAL, "no frame was scored");
+        const vq::Pooled p = s->pool[(size_t)c].get();
+        *out = pool == VQ_POOL_MIN ? p.min : pool == VQ_POOL_MAX ? p.max
+             : pool == VQ_POOL_HARMONIC_MEAN ? p.harmonic_mean : p.mean;
+    });
+}
+
+int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
+{
+    return guarded(s, [&] { s->write_log(path, fmt); });
+}
+
+void vq_session_close(VqSession **ps)
+{
+    if (ps) {
+        delete *ps;
+        *ps = nullptr;
+    }
+}
+
+}  // extern "C"

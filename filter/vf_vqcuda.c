@@ -13,6 +13,7 @@
 #include "config_components.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <vqcuda.h>
 
 #include "libavutil/avstring.h"
@@ -23,6 +24,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
@@ -57,22 +59,24 @@ typedef struct VQCUDAContext {
     int log_fmt;
     int pool;
     char *model_cfg;
+    char *feature_cfg;
     int n_subsample;
     int n_threads;
     int device;
     int psnr;
     int bitdepth;
 
-    /* model, parsed from model_cfg */
-    char *model_path;
-    char *model_version;
-
     VqSession *session;
     VqFormat format;
+    enum AVPixelFormat sw_format;   /* of the frames being scored */
     AVFifo *pending;            /* PendingFrame, in output order */
     int64_t nb_submitted;
     int64_t nb_scored;          /* results received */
     int64_t nb_unpaired;        /* distorted frames without a new reference */
+    int64_t nb_mismatched;      /* pairs whose two frames differ in size or format */
+    int transition;             /* re-initialised with inputs of two sizes: score nothing */
+    int carried;                /* the session came from the instance before a re-init */
+    int log_written;
     int main_ended;             /* an event repeated the last distorted frame */
     int main_longer;            /* main frames left when framesync ended */
     int flushed;
@@ -132,78 +136,99 @@ static void cuda_pop(AVFilterContext *ctx)
 #endif
 }
 
-/* model: "version=NAME" or "path=FILE", ':'-separated key=value like libvmaf */
-static int parse_model(AVFilterContext *ctx)
+/* The log is written at the end, beside its path and renamed into place:
+ * find out now whether that can work, without touching what is there. */
+static int check_log_path(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    AVDictionary *dict = NULL;
-    const AVDictionaryEntry *e = NULL;
-    int ret;
+    char *dir = av_strdup(s->log_path), *slash;
+    int ret = 0;
 
-    if (!s->model_cfg || !*s->model_cfg) {
-        s->model_version = av_strdup("vmaf_v0.6.1");
-        return s->model_version ? 0 : AVERROR(ENOMEM);
+    if (!dir)
+        return AVERROR(ENOMEM);
+    slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (access(s->log_path, F_OK) == 0 ? access(s->log_path, W_OK) : access(dir, W_OK | X_OK)) {
+        ret = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "cannot write log_path %s: %s\n", s->log_path,
+               av_err2str(ret));
     }
-    if (strchr(s->model_cfg, '|')) {
-        av_log(ctx, AV_LOG_ERROR, "model '%s': only one model is supported\n",
-               s->model_cfg);
-        return AVERROR(EINVAL);
-    }
-    ret = av_dict_parse_string(&dict, s->model_cfg, "=", ":", 0);
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "model '%s' is not key=value[:key=value]\n",
-               s->model_cfg);
-        goto end;
-    }
-    while ((e = av_dict_iterate(dict, e))) {
-        char **dst = !strcmp(e->key, "version") ? &s->model_version :
-                     !strcmp(e->key, "path")    ? &s->model_path    : NULL;
-        if (dst) {
-            if (!(*dst = av_strdup(e->value))) {
-                ret = AVERROR(ENOMEM);
-                goto end;
-            }
-        } else if ((!strcmp(e->key, "disable_clip") ||
-                    !strcmp(e->key, "enable_transform")) &&
-                   (!strcmp(e->value, "false") || !strcmp(e->value, "0"))) {
-            continue;           /* libvmaf's defaults: nothing to change */
-        } else if (!strcmp(e->key, "name") && !strcmp(e->value, "vmaf")) {
-            continue;
-        } else {
-            av_log(ctx, AV_LOG_ERROR, "model option %s=%s is not supported "
-                   "(supported: version=NAME or path=FILE)\n", e->key, e->value);
-            ret = AVERROR(EINVAL);
-            goto end;
-        }
-    }
-    if (!!s->model_version == !!s->model_path) {
-        av_log(ctx, AV_LOG_ERROR, "model '%s': give exactly one of version= "
-               "and path=\n", s->model_cfg);
-        ret = AVERROR(EINVAL);
-    }
-end:
-    av_dict_free(&dict);
+    av_free(dir);
     return ret;
+}
+
+/*
+ * FFmpeg re-creates the filter graph when an input's frame size or format
+ * changes (unless -reinit_filter 0).  The session of the instance that goes
+ * away is kept here, under its log path, and the next instance with that
+ * path carries it on: frame numbers, pools and the log continue, and the
+ * frames after the change are a new section.  One process, one map.
+ */
+typedef struct Carried {
+    char *log_path;
+    VqSession *session;
+    int64_t nb_submitted, nb_scored, nb_mismatched;
+    struct Carried *next;
+} Carried;
+
+static AVMutex carried_lock = AV_MUTEX_INITIALIZER;
+static Carried *carried;
+
+static void carry_put(VQCUDAContext *s)
+{
+    Carried *c = av_mallocz(sizeof(*c));
+
+    if (!c || !(c->log_path = av_strdup(s->log_path))) {
+        av_free(c);
+        vq_session_close(&s->session);
+        return;
+    }
+    c->session       = s->session;
+    c->nb_submitted  = s->nb_submitted;
+    c->nb_scored     = s->nb_scored;
+    c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
+    s->session = NULL;
+    ff_mutex_lock(&carried_lock);
+    c->next = carried;
+    carried = c;
+    ff_mutex_unlock(&carried_lock);
+}
+
+static int carry_take(VQCUDAContext *s)
+{
+    Carried **p, *c = NULL;
+
+    ff_mutex_lock(&carried_lock);
+    for (p = &carried; *p; p = &(*p)->next)
+        if (!strcmp((*p)->log_path, s->log_path)) {
+            c = *p;
+            *p = c->next;
+            break;
+        }
+    ff_mutex_unlock(&carried_lock);
+    if (!c)
+        return 0;
+    s->session       = c->session;
+    s->nb_submitted  = c->nb_submitted;
+    s->nb_scored     = c->nb_scored;
+    s->nb_mismatched = c->nb_mismatched;
+    av_free(c->log_path);
+    av_free(c);
+    return 1;
 }
 
 static av_cold int init(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    int ret = parse_model(ctx);
+    int ret;
 
-    if (ret < 0)
+    if (s->log_path && (ret = check_log_path(ctx)) < 0)
         return ret;
-    if (s->log_path) {
-        /* the log is written at the end: find out now if it cannot be */
-        FILE *f = avpriv_fopen_utf8(s->log_path, "w");
-        if (!f) {
-            ret = AVERROR(errno);
-            av_log(ctx, AV_LOG_ERROR, "cannot write log_path %s: %s\n",
-                   s->log_path, av_err2str(ret));
-            return ret;
-        }
-        fclose(f);
-    }
     s->pending = av_fifo_alloc2(8, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
@@ -326,9 +351,31 @@ static void warn_unscored(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "the main input is longer than the "
                "reference input: its frames after the reference's end are "
                "dropped (shortest or eof_action=endall)\n");
-    if (s->nb_unpaired || s->main_ended || s->main_longer)
+    if (s->nb_mismatched)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" pairs were not scored: their main and "
+               "reference frames differ in size or format (the inputs changed at "
+               "different frames)\n", s->nb_mismatched);
+    if (s->nb_unpaired || s->main_ended || s->main_longer || s->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "scored the %"PRId64" common frames\n",
                s->nb_submitted);
+}
+
+static enum VqLogFormat log_format(const VQCUDAContext *s);
+
+static int write_log(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    int err;
+
+    if (!s->log_path || s->log_written || !s->session)
+        return 0;
+    s->log_written = 1;
+    if (!s->nb_submitted) {
+        av_log(ctx, AV_LOG_WARNING, "no frame was scored, %s not written\n", s->log_path);
+        return 0;
+    }
+    err = vq_session_write_log(s->session, s->log_path, log_format(s));
+    return err < 0 ? library_error(ctx, err, "vq_session_write_log") : 0;
 }
 
 /* Both inputs are done (or the main one is): score what is left, send it. */
@@ -348,6 +395,9 @@ static int finish_stream(AVFilterContext *ctx)
     if (ret >= 0)
         ret = release_frames(ctx, INT64_MAX, NULL);
     warn_unscored(ctx);
+    /* the log now, while a failure can still fail the run */
+    if (ret >= 0)
+        ret = write_log(ctx);
     /* framesync may have set EOF already; the frames queued on the link
      * above still reach the next filter before it sees the status. */
     if (!ff_outlink_get_status(outlink))
@@ -367,22 +417,57 @@ static void fill_picture(VqPicture *pic, const AVFrame *f, int on_device)
     pic->on_device = on_device;
 }
 
-static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *which)
-{
-    AVFilterLink *outlink = ctx->outputs[0];
+static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
+                       int w, int h, int hw, VqFormat *f);
 
-    if (f->width != outlink->w || f->height != outlink->h) {
-        av_log(ctx, AV_LOG_ERROR, "%s frame is %dx%d, the stream started at "
-               "%dx%d: size changes are not supported\n",
-               which, f->width, f->height, outlink->w, outlink->h);
+/* The software format of a frame (CUDA frames: their frames context's). */
+static enum AVPixelFormat frame_sw_format(const AVFrame *f)
+{
+    if (f->format == AV_PIX_FMT_CUDA && f->hw_frames_ctx)
+        return ((const AVHWFramesContext *)f->hw_frames_ctx->data)->sw_format;
+    return f->format;
+}
+
+/* 1: the pair can be scored (a new size or format on both: a new section
+ * first); 0: its frames differ from each other, it is passed on unscored. */
+static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+{
+    VQCUDAContext *s = ctx->priv;
+    enum AVPixelFormat fd = frame_sw_format(dist), fr = frame_sw_format(ref);
+    VqFormat nf;
+    int ret, err;
+
+    if (dist->width != ref->width || dist->height != ref->height || fd != fr ||
+        dist->format != ref->format) {
+        if (!s->nb_mismatched++)
+            av_log(ctx, AV_LOG_WARNING, "main frame %dx%d %s, reference frame %dx%d %s: "
+                   "such pairs are passed on unscored\n", dist->width, dist->height,
+                   av_get_pix_fmt_name(fd), ref->width, ref->height, av_get_pix_fmt_name(fr));
+        return 0;
+    }
+    if (dist->width == s->format.width && dist->height == s->format.height &&
+        fd == s->sw_format)
+        return 1;
+    /* both inputs changed at this frame: a section of its own from here */
+    if ((ret = fill_format(ctx, fd, dist->width, dist->height,
+                           dist->format == AV_PIX_FMT_CUDA, &nf)) < 0)
+        return ret;
+    if (nf.width < 33 || nf.height < 33) {
+        av_log(ctx, AV_LOG_ERROR, "frames changed to %dx%d: VMAF needs at least 33x33\n",
+               nf.width, nf.height);
         return AVERROR(EINVAL);
     }
-    if (f->format != outlink->format) {
-        av_log(ctx, AV_LOG_ERROR, "%s frame format changed to %s\n",
-               which, av_get_pix_fmt_name(f->format));
-        return AVERROR(EINVAL);
-    }
-    return 0;
+    av_log(ctx, AV_LOG_INFO, "frames changed to %dx%d %s at frame %"PRId64": scored as a "
+           "new section\n", nf.width, nf.height, av_get_pix_fmt_name(fd), s->nb_submitted);
+    if ((ret = cuda_push(ctx)) < 0)
+        return ret;
+    err = vq_session_new_section(s->session, &nf);
+    cuda_pop(ctx);
+    if (err < 0)
+        return library_error(ctx, err, "vq_session_new_section");
+    s->format    = nf;
+    s->sw_format = fd;
+    return 1;
 }
 
 static int do_vqcuda(FFFrameSync *fs)
@@ -406,9 +491,12 @@ static int do_vqcuda(FFFrameSync *fs)
         s->main_ended = 1;
         return 0;
     }
-    if ((ret = check_frame(ctx, dist, "main")) < 0) {
-        av_frame_free(&dist);
-        return ret;
+    /* re-initialised between a change of one input and of the other:
+     * nothing can be paired until both have changed */
+    if (s->transition) {
+        s->nb_mismatched++;
+        ret = queue_frame(ctx, dist, NULL, -1);
+        return ret < 0 ? ret : release_frames(ctx, -1, NULL);
     }
 
     /* No reference yet, or the last one again (shorter or slower reference):
@@ -420,9 +508,13 @@ static int do_vqcuda(FFFrameSync *fs)
     }
     s->last_ref     = ref;
     s->last_ref_pts = fs->in[1].pts;
-    if ((ret = check_frame(ctx, ref, "reference")) < 0) {
-        av_frame_free(&dist);
-        return ret;
+    if ((ret = check_pair(ctx, dist, ref)) <= 0) {
+        if (ret < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+        ret = queue_frame(ctx, dist, NULL, -1);
+        return ret < 0 ? ret : release_frames(ctx, -1, NULL);
     }
     if (dist->color_range != ref->color_range && !s->nb_submitted)
         av_log(ctx, AV_LOG_WARNING, "main and reference use different color "
@@ -511,6 +603,28 @@ static int query_formats(const AVFilterContext *ctx,
     return ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[1]->formats);
 }
 
+/* The link's frames come from the decoder: a buffer source, through filters
+ * that pass frames on unchanged. */
+static int link_from_decoder(const AVFilterLink *link)
+{
+    static const char *const unchanged[] = { "trim", "setpts", "settb", "null",
+                                             "select", "split", "fps" };
+    const AVFilterContext *src = link->src;
+
+    for (int hops = 0; src && hops < 64; hops++) {
+        int i;
+        if (!strcmp(src->filter->name, "buffer"))
+            return 1;
+        for (i = 0; i < FF_ARRAY_ELEMS(unchanged); i++)
+            if (!strcmp(src->filter->name, unchanged[i]))
+                break;
+        if (i == FF_ARRAY_ELEMS(unchanged) || src->nb_inputs != 1)
+            return 0;
+        src = src->inputs[0]->src;
+    }
+    return 0;
+}
+
 static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
                        int w, int h, int hw, VqFormat *f)
 {
@@ -539,19 +653,26 @@ static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
     f->chroma_shift_w   = desc->log2_chroma_w;
     f->chroma_shift_h   = desc->log2_chroma_h;
 
-    /* NVDEC returns 12-bit 4:2:0 video as p016, and 10/12-bit 4:4:4 as
-     * yuv444p16, with the samples in the high bits; nothing in the frame says
-     * so, hence the option.  NVDEC makes p016 only of 12-bit video (10-bit is
-     * p010), so that is the default for p016 CUDA frames. */
-    if (!bitdepth && hw && fmt == AV_PIX_FMT_P016) {
-        bitdepth = 12;
-        av_log(ctx, AV_LOG_VERBOSE, "p016 CUDA frames scored as 12-bit video "
-               "(NVDEC's output for 12-bit 4:2:0); set bitdepth=16 otherwise\n");
+    /* CUDA frames in p016 or yuv444p16 do not say how many of their 16 bits
+     * are used: NVDEC returns 12-bit 4:2:0 video as p016 (and 10-bit as p010,
+     * so p016 straight from the decoder is 12-bit), 10/12-bit 4:4:4 video as
+     * yuv444p16, and FFmpeg converts other formats to yuv444p16 in front of
+     * hwupload (changing the chroma too).  Never guess: only p016 from the
+     * decoder has a known depth; everything else needs bitdepth=. */
+    if (!bitdepth && hw && (fmt == AV_PIX_FMT_P016 || fmt == AV_PIX_FMT_YUV444P16)) {
+        if (fmt == AV_PIX_FMT_P016 && link_from_decoder(ctx->inputs[0]) &&
+            link_from_decoder(ctx->inputs[1])) {
+            bitdepth = 12;
+            av_log(ctx, AV_LOG_VERBOSE, "p016 CUDA frames from the decoder scored as 12-bit "
+                   "video (NVDEC's output for 12-bit 4:2:0); set bitdepth= otherwise\n");
+        } else {
+            av_log(ctx, AV_LOG_ERROR, "%s CUDA frames do not say their bit depth (NVDEC's "
+                   "%s, or a conversion by FFmpeg in front of hwupload): give bitdepth=10, 12 "
+                   "or 16, or score the software frames with device=cuda\n", desc->name,
+                   fmt == AV_PIX_FMT_P016 ? "12-bit 4:2:0" : "10/12-bit 4:4:4");
+            return AVERROR(EINVAL);
+        }
     }
-    if (!bitdepth && hw && fmt == AV_PIX_FMT_YUV444P16)
-        av_log(ctx, AV_LOG_WARNING, "yuv444p16 CUDA frames are scored as 16-bit "
-               "video; NVDEC gives 10- and 12-bit 4:4:4 video in this format: "
-               "set bitdepth=10 or 12 for those\n");
     if (bitdepth && bitdepth != depth) {
         if (depth != 16 || (bitdepth != 10 && bitdepth != 12)) {
             av_log(ctx, AV_LOG_ERROR, "bitdepth=%d does not fit pixel format "
@@ -627,8 +748,8 @@ static int open_session(AVFilterContext *ctx)
     vq_config_default(&cfg);
     cfg.format        = s->format;
     cfg.executor      = s->device;
-    cfg.model_path    = s->model_path;
-    cfg.model_version = s->model_version;
+    cfg.model         = s->model_cfg;
+    cfg.feature       = s->feature_cfg;
     cfg.n_subsample   = s->n_subsample;
     cfg.enable_psnr   = s->psnr;
     cfg.threads       = s->n_threads;
@@ -666,12 +787,26 @@ static int config_output(AVFilterLink *outlink)
     enum AVPixelFormat sw_format = mainlink->format;
     int ret;
 
-    if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
+    if (s->log_path && !s->session && carry_take(s)) {
+        s->carried = 1;
+        av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
+               "was re-created\n", s->log_path);
+    }
+    if (s->carried && (mainlink->w != reflink->w || mainlink->h != reflink->h ||
+                       mainlink->format != reflink->format)) {
+        /* FFmpeg re-created the graph for one input's change; the other's
+         * comes next, and with it another graph: pass frames on till then */
+        s->transition = 1;
+        av_log(ctx, AV_LOG_VERBOSE, "inputs of two sizes after a re-initialisation: "
+               "waiting for the other input's change\n");
+    } else if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
         av_log(ctx, AV_LOG_ERROR, "main (%dx%d) and reference (%dx%d) differ "
                "in size\n", mainlink->w, mainlink->h, reflink->w, reflink->h);
         return AVERROR(EINVAL);
     }
-    if (mainlink->format != reflink->format) {
+    if (s->transition) {
+        /* no formats to check, no session to change */
+    } else if (mainlink->format != reflink->format) {
         av_log(ctx, AV_LOG_ERROR, "main (%s) and reference (%s) differ in "
                "pixel format\n", av_get_pix_fmt_name(mainlink->format),
                av_get_pix_fmt_name(reflink->format));
@@ -691,11 +826,28 @@ static int config_output(AVFilterLink *outlink)
         return AVERROR(ENOSYS);
 #endif
     }
-    if ((ret = fill_format(ctx, sw_format, mainlink->w, mainlink->h,
-                           mainlink->format == AV_PIX_FMT_CUDA, &s->format)) < 0)
-        return ret;
-    if (!s->session && (ret = open_session(ctx)) < 0)
-        return ret;
+    if (!s->transition) {
+        VqFormat nf;
+        if ((ret = fill_format(ctx, sw_format, mainlink->w, mainlink->h,
+                               mainlink->format == AV_PIX_FMT_CUDA, &nf)) < 0)
+            return ret;
+        if (s->carried && memcmp(&nf, &s->format, sizeof(nf))) {
+            int err;
+            av_log(ctx, AV_LOG_INFO, "frames changed to %dx%d %s at frame %"PRId64": "
+                   "scored as a new section\n", nf.width, nf.height,
+                   av_get_pix_fmt_name(sw_format), s->nb_submitted);
+            if ((ret = cuda_push(ctx)) < 0)
+                return ret;
+            err = vq_session_new_section(s->session, &nf);
+            cuda_pop(ctx);
+            if (err < 0)
+                return library_error(ctx, err, "vq_session_new_section");
+        }
+        s->format    = nf;
+        s->sw_format = sw_format;
+        if (!s->session && (ret = open_session(ctx)) < 0)
+            return ret;
+    }
 
     ret = ff_framesync_init_dualinput(&s->fs, ctx);
     if (ret < 0)
@@ -753,6 +905,9 @@ static av_cold void uninit(AVFilterContext *ctx)
     VQCUDAContext *s = ctx->priv;
     static const char *const pool_names[] = { "mean", "min", "max",
                                               "harmonic_mean" };
+    /* going away before the end (FFmpeg re-creating the graph, or a stop):
+     * score what was submitted and keep the session for a next instance */
+    int carry = !s->eof_sent && s->session && s->log_path;
 
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
@@ -761,41 +916,39 @@ static av_cold void uninit(AVFilterContext *ctx)
         double score;
         int err;
 
-        if (!s->eof_sent) {
+        if (!s->eof_sent && !carry)
             flush_session(ctx);
+        if (!s->eof_sent)
             warn_unscored(ctx);
+        /* one line per model, as libvmaf's filter prints them (tools parse it) */
+        for (int i = 0; vq_session_model_name(s->session, i); i++) {
+            err = vq_session_pooled(s->session, vq_session_model_name(s->session, i),
+                                    s->pool, &score);
+            if (err < 0)
+                library_error(ctx, err, "vq_session_pooled");
+            else
+                av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
         }
-        err = vq_session_pooled(s->session, "vmaf", s->pool, &score);
-        if (err < 0)
-            library_error(ctx, err, "vq_session_pooled");
-        else
-            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
         av_log(ctx, AV_LOG_VERBOSE, "pool %s over %"PRId64" scored frames\n",
                pool_names[s->pool], s->nb_scored);
-
-        if (s->log_path) {
-            err = vq_session_write_log(s->session, s->log_path, log_format(s));
-            if (err < 0)
-                library_error(ctx, err, "vq_session_write_log");
-        }
-    } else if (s->session && s->log_path) {
-        av_log(ctx, AV_LOG_WARNING, "no frame was scored, %s not written\n",
-               s->log_path);
     }
+    /* what an early stop left (as if the input ended here; a session carried
+     * on by a next instance goes on unchanged); a normal end wrote it in
+     * activate() */
+    write_log(ctx);
 
     if (s->session) {
-        if (cuda_push(ctx) >= 0) {
+        int pushed = cuda_push(ctx) >= 0;
+        if (carry)
+            carry_put(s);
+        else
             vq_session_close(&s->session);
+        if (pushed)
             cuda_pop(ctx);
-        } else {
-            vq_session_close(&s->session);
-        }
     }
     if (s->pending)
         release_frames(ctx, INT64_MAX, NULL);   /* closing: frees them */
     av_fifo_freep2(&s->pending);
-    av_freep(&s->model_path);
-    av_freep(&s->model_version);
 #if CONFIG_CUDA
     s->cu    = NULL;
     s->hwctx = NULL;
@@ -808,29 +961,35 @@ static av_cold void uninit(AVFilterContext *ctx)
 
 static const AVOption vqcuda_options[] = {
     { "log_path", "write libvmaf's per-frame log to this file", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "log format (auto: from log_path's extension, else xml)", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_AUTO }, LOG_FMT_AUTO, VQ_LOG_CSV, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "log format (auto: from log_path's extension, else xml)", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_AUTO }, LOG_FMT_AUTO, VQ_LOG_SUB, FLAGS, .unit = "log_fmt" },
         { "auto", "from the extension of log_path", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_AUTO }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "json", "libvmaf's JSON log",             0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_JSON },  0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_XML },   0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV },   0, 0, FLAGS, .unit = "log_fmt" },
+        { "sub",  "libvmaf's subtitle-style log",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_SUB },   0, 0, FLAGS, .unit = "log_fmt" },
     { "pool", "pooling of the VMAF score logged at the end", OFFSET(pool), AV_OPT_TYPE_INT, { .i64 = VQ_POOL_MEAN }, VQ_POOL_MEAN, VQ_POOL_HARMONIC_MEAN, FLAGS, .unit = "pool" },
         { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MEAN },          0, 0, FLAGS, .unit = "pool" },
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
         { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
         { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
-    { "model", "model: version=NAME (built in) or path=FILE (libvmaf JSON)", OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "model", "models, libvmaf's syntax: version=NAME (built in) or path=FILE, with :name=, :disable_clip=, :enable_transform=, :FEATURE.OPTION=; several separated by |", OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "feature", "more features, libvmaf's syntax: name=psnr|name=NAME:OPTION=VALUE", OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "n_subsample", "score every n-th frame", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "n_threads", "CPU executor threads (0: one)", OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "device", "where to compute", OFFSET(device), AV_OPT_TYPE_INT, { .i64 = VQ_EXECUTOR_AUTO }, VQ_EXECUTOR_AUTO, VQ_EXECUTOR_CUDA, FLAGS, .unit = "device" },
-        { "auto", "the GPU for CUDA frames, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_AUTO }, 0, 0, FLAGS, .unit = "device" },
+        { "auto", "the GPU when one is usable (software frames are uploaded), else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_AUTO }, 0, 0, FLAGS, .unit = "device" },
         { "cuda", "the GPU (software frames are uploaded)", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CUDA }, 0, 0, FLAGS, .unit = "device" },
         { "cpu",  "the CPU",                                0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CPU },  0, 0, FLAGS, .unit = "device" },
     { "psnr", "also compute psnr_y, psnr_cb, psnr_cr", OFFSET(psnr), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
-    { "bitdepth", "bits per sample when the format's 16 bits hold fewer, high-aligned (10 or 12 for NVDEC's yuv444p16); 0: the format's, but 12 for p016 CUDA frames", OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
+    { "bitdepth", "bits per sample when the format's 16 bits hold fewer, high-aligned (10 or 12 for NVDEC's yuv444p16; 16 for real 16-bit); 0: the format's, 12 for p016 CUDA frames straight from the decoder; other yuv444p16/p016 CUDA frames need it", OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { NULL }
 };
 
 FRAMESYNC_DEFINE_CLASS(vqcuda, VQCUDAContext, fs);
+#if CONFIG_LIBVMAF_FILTER && !CONFIG_LIBVMAF
+/* The same filter under libvmaf's name, for tools that hardcode it. */
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VQCUDAContext, fs, vqcuda_options);
+#endif
 
 static const AVFilterPad vqcuda_inputs[] = {
     {
@@ -866,3 +1025,21 @@ const AVFilter ff_vf_vqcuda = {
     .flags          = AVFILTER_FLAG_METADATA_ONLY,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
+
+#if CONFIG_LIBVMAF_FILTER && !CONFIG_LIBVMAF
+const AVFilter ff_vf_libvmaf = {
+    .name           = "libvmaf",
+    .description    = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams, on the GPU or the CPU."),
+    .preinit        = libvmaf_framesync_preinit,
+    .init           = init,
+    .uninit         = uninit,
+    .activate       = activate,
+    .priv_size      = sizeof(VQCUDAContext),
+    .priv_class     = &libvmaf_class,
+    FILTER_INPUTS(vqcuda_inputs),
+    FILTER_OUTPUTS(vqcuda_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+    .flags          = AVFILTER_FLAG_METADATA_ONLY,
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};
+#endif

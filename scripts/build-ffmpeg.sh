@@ -218,7 +218,7 @@ prepare_ffmpeg() {
 }
 
 configure_ffmpeg() {
-    local filters=vqcuda,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2
+    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat
     local extra=()
     # scale_cuda's kernels need a CUDA compiler: clang (free) if there is one
     if command -v clang >/dev/null; then
@@ -229,7 +229,7 @@ configure_ffmpeg() {
     CONFIGURE_ARGS=(
         --pkg-config-flags=--static --enable-static --disable-shared
         --disable-autodetect --disable-everything --disable-doc --disable-debug
-        --disable-programs --enable-ffmpeg
+        --disable-programs --enable-ffmpeg --enable-ffprobe
         --enable-ffnvcodec --enable-cuda --enable-nvdec "${extra[@]}"
         --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo
         --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
@@ -262,9 +262,12 @@ build_ffmpeg() {
         rm -f "$FFSRC/ffmpeg_g" "$FFSRC/ffmpeg"
     fi
     log "make -j$JOBS"
-    make -C "$FFSRC" -j "$JOBS" ffmpeg >&2
+    make -C "$FFSRC" -j "$JOBS" ffmpeg ffprobe >&2
     mkdir -p "$OUT"
-    cp -f "$FFSRC/ffmpeg" "$OUT/ffmpeg.tmp" && mv -f "$OUT/ffmpeg.tmp" "$OUT/ffmpeg"
+    local p
+    for p in ffmpeg ffprobe; do
+        cp -f "$FFSRC/$p" "$OUT/$p.tmp" && mv -f "$OUT/$p.tmp" "$OUT/$p"
+    done
 }
 
 install_tools
@@ -274,6 +277,8 @@ build_libvqcuda
 prepare_ffmpeg
 configure_ffmpeg
 build_ffmpeg
-"$OUT/ffmpeg" -hide_banner -h filter=vqcuda >/dev/null ||
-    die "the built ffmpeg does not know the vqcuda filter"
+for f in vqcuda libvmaf; do
+    "$OUT/ffmpeg" -hide_banner -h filter=$f >/dev/null ||
+        die "the built ffmpeg does not know the $f filter"
+done
 log "done in $(( $(date +%s) - START ))s: $OUT/ffmpeg"

@@ -15,6 +15,9 @@ ref = os.path.join(clips, "birds720_ref.mp4")
 bad_model = os.path.join(out, "malformed_model.json")
 with open(bad_model, "w") as f:
     f.write('{"model_dict": {"model_type": "LIBSVMNUSVR", "feature_names": [')
+wrong_type = os.path.join(out, "wrong_type_model.json")
+with open(wrong_type, "w") as f:
+    f.write('{"model_dict": {"model_type": "LIBSVMNUSVR", "feature_names": 7}}')
 
 def run(lavfi, extra_in=()):
     cmd = [ff, "-nostdin", "-hide_banner", "-v", "error", *extra_in, "-i", dis, "-i", ref,
@@ -31,12 +34,22 @@ cases = [
     ("unknown log_fmt", "[0:v][1:v]vqcuda=log_fmt=yaml:log_path=" + os.path.join(out, "x.yaml"), ["log_fmt"]),
     ("unknown device", "[0:v][1:v]vqcuda=device=tpu", ["device"]),
     ("unknown model version", "[0:v][1:v]vqcuda=model=version=vmaf_v9", ["vmaf_v9"]),
+    ("model of the wrong type", "[0:v][1:v]vqcuda=model=path=" + wrong_type, ["wrong_type_model.json"]),
+    ("override of an unknown feature", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:nosuch.opt=1", ["nosuch"]),
+    ("override of an unknown option", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:motion.no_such_opt=1", ["no_such_opt"]),
+    ("override value out of range", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:vif.vif_enhn_gain_limit=0.5", ["vif_enhn_gain_limit", "0.5"]),
+    ("option vqcuda does not implement", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:adm.adm_csf_mode=1", ["adm_csf_mode", "not implemented"]),
+    ("two models with one name", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1|version=vmaf_v0.6.1neg", ["named 'vmaf'"]),
+    ("unsupported feature", "[0:v][1:v]vqcuda=feature=name=float_vif", ["float_vif", "supported"]),
+    ("unknown model key", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:colour=blue", ["colour"]),
+    ("libvmaf name, same checks", "[0:v][1:v]libvmaf=model=version=vmaf_v9", ["vmaf_v9"]),
 ]
 failed = 0
 for name, lavfi, words in cases:
     r = run(lavfi)
     msg = r.stderr
-    ok = r.returncode > 0 and "vqcuda" in msg and all(w.lower() in msg.lower() for w in words)
+    named = "vqcuda" in msg or (lavfi.find("libvmaf=") >= 0 and "libvmaf" in msg)
+    ok = r.returncode > 0 and named and all(w.lower() in msg.lower() for w in words)
     print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {r.returncode}: {msg.strip().splitlines()[-1] if msg.strip() else '(no message)'}")
     failed += not ok
 

@@ -1,30 +1,35 @@
 #!/bin/bash
-# End-to-end golden test: run ffmpeg with the vqcuda filter on a clip pair and
-# compare its JSON log with libvmaf's (every frame, key and pooled value, ==).
-#   e2e_golden.sh FFMPEG CLIPS_DIR GOLDEN_JSON MODE OUT_DIR [MODEL_JSON]
+# End-to-end golden test: run ffmpeg with the vqcuda filter on a clip pair,
+# asking for what the golden log holds (tests/golden_args.py reads the
+# reference's arguments from it), and compare its JSON log with libvmaf's
+# (every frame, key and pooled value, ==).
+#   e2e_golden.sh FFMPEG CLIPS_DIR GOLDEN_JSON MODE OUT_DIR
 # MODE: cpu      software decoding, CPU executor
 #       cuda     NVDEC frames (-hwaccel cuda) for mp4, hwupload for FFV1 mkv,
 #                software frames uploaded by the library where CUDA frames
 #                cannot carry the format (4:2:2)
-# Exit 77 (ctest skip) when MODE needs a GPU and there is none, or the model is absent.
+# Exit 77 (ctest skip, reason printed) when MODE needs a GPU and there is none,
+# or the golden needs what vqcuda does not implement yet.
 set -euo pipefail
-ff=$1 clips=$2 golden=$3 mode=$4 out=$5 model=${6:-}
+ff=$1 clips=$2 golden=$3 mode=$4 out=$5
+here=$(dirname "$0")
 name=$(basename "$golden" .json)
 mkdir -p "$out"
 log=$out/$name.$mode.json
 ref=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference"])' "$golden")
 dis=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["distorted"])' "$golden")
-opts="log_path=$log"
-if [ -n "$model" ]; then
-    if [ ! -f "$model" ]; then echo "SKIP: model $model not present"; exit 77; fi
-    opts="$opts:model=path=$model"
-fi
+rc=0
+args=$(python3 "$here/golden_args.py" "$golden") || rc=$?
+if [ $rc -eq 77 ]; then echo "$args"; exit 77; fi
+[ $rc -eq 0 ] || exit $rc
+opts="log_path=$log:$args"
 if [ "$mode" = cuda ]; then
     if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
         echo "SKIP: no NVIDIA GPU on this machine"; exit 77
     fi
 fi
 pix=$("$ff" -hide_banner -i "$ref" 2>&1 | grep -o 'Video: [^,]*, [a-z0-9]*' | head -1 | awk '{print $NF}' || true)
+rm -f "$log"
 set -x
 case $mode in
 cpu)
@@ -50,4 +55,4 @@ cuda)
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
 set +x
-python3 "$(dirname "$0")/compare_golden.py" "$log" "$golden"
+python3 "$here/compare_golden.py" "$log" "$golden"

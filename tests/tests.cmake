@@ -17,6 +17,10 @@ if(VQ_FFMPEG)
   set_tests_properties(decode_raw PROPERTIES FIXTURES_SETUP raw)
 endif()
 
+# One ctest test per GoogleTest case, so that a case that skips (GTEST_SKIP:
+# a golden or raw frame not at hand) shows as skipped with its reason, not as
+# a passed binary.
+include(GoogleTest)
 file(GLOB VQ_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.cpp)
 foreach(src ${VQ_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
@@ -27,11 +31,12 @@ foreach(src ${VQ_UNIT_TESTS})
   if(VQ_ENABLE_CUDA)
     set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
-  add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${VQ_TEST_ENV}" SKIP_RETURN_CODE 77)
+  set(props ENVIRONMENT "${VQ_TEST_ENV}")
   if(VQ_FFMPEG)
-    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED raw)
+    list(APPEND props FIXTURES_REQUIRED raw)
   endif()
+  gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_MODE PRE_TEST
+                       PROPERTIES ${props})
 endforeach()
 
 # GPU parity tool (checkasm-style): CUDA executor == CPU executor, row by row.
@@ -83,14 +88,10 @@ if(VQ_FFMPEG)
   foreach(g ${VQ_GOLDENS})
     get_filename_component(gname ${g} NAME)
     string(REGEX REPLACE "\\.json$" "" gname ${gname})
-    set(model)
-    if(gname MATCHES "^([^.]+)\\.(.+)$")
-      set(model ${VQ_MODELS_DIR}/${CMAKE_MATCH_2}.json)
-    endif()
     foreach(mode cpu cuda)
       add_test(NAME e2e_${gname}_${mode}
                COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_golden.sh ${VQ_FFMPEG} ${VQ_DATA}/clips ${g}
-                       ${mode} ${CMAKE_BINARY_DIR}/out ${model})
+                       ${mode} ${CMAKE_BINARY_DIR}/out)
       set_tests_properties(e2e_${gname}_${mode} PROPERTIES SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
@@ -104,3 +105,12 @@ file(GLOB VQ_TEST_CMAKE_PARTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cmake/
 foreach(part ${VQ_TEST_CMAKE_PARTS})
   include(${part})
 endforeach()
+
+# A tool that speaks libvmaf's interface, unmodified (issue: drop-in).
+if(VQ_FFMPEG)
+  foreach(pair dog1080 birds720)
+    add_test(NAME e2e_fqm_${pair} COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_fqm.sh ${VQ_FFMPEG}
+             ${VQ_DATA}/clips ${VQ_DATA}/golden/${pair}.json ${CMAKE_BINARY_DIR}/out)
+    set_tests_properties(e2e_fqm_${pair} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK fqm_venv)
+  endforeach()
+endif()

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The vqcuda filter options that ask for what a golden log holds, from the
+arguments the reference was run with (oracle_args: libvmaf's vmaf tool's
+-m / --feature) or, for the older files, its "model" key and whether psnr is
+in it.  Prints the options (filtergraph-escaped) on stdout; exits 77 with a
+reason when the golden needs a feature vqcuda does not implement yet.
+
+    golden_args.py GOLDEN.json"""
+import json
+import shlex
+import sys
+
+SUPPORTED = {"psnr"}   # features beside the models' own (vif, adm, motion)
+
+
+def main():
+    g = json.load(open(sys.argv[1]))
+    if "distorted_upscaled_by" in g:
+        print("SKIP: a ladder rung (upscaled rendition): needs vqcuda's inputs=N and scaler, not implemented yet")
+        return 77
+    models, features = [], []
+    args = shlex.split(g.get("oracle_args") or "")
+    i = 0
+    while i < len(args):
+        if args[i] in ("-m", "--model"):
+            models.append(args[i + 1])
+            i += 2
+        elif args[i] == "--feature":
+            features.append(args[i + 1])
+            i += 2
+        else:
+            print(f"golden_args: unknown oracle argument {args[i]}", file=sys.stderr)
+            return 2
+    if not models:
+        models = ["version=" + g.get("model", "vmaf_v0.6.1")]
+    if not g.get("oracle_args"):
+        has_psnr = any("psnr_y" in f["metrics"] for f in g["frames"])
+        features = ["psnr"] if has_psnr else []
+    missing = [f for f in features if f.split(":")[0] not in SUPPORTED]
+    if missing:
+        print(f"SKIP: the golden needs {', '.join(missing)}, not implemented yet")
+        return 77
+    esc = lambda s: s.replace("\\", "\\\\").replace(":", "\\:")
+    opts = ["model=" + esc("|".join(models)), "psnr=0"]
+    if features:
+        opts.append("feature=" + esc("|".join("name=" + f for f in features)))
+    print(":".join(opts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,8 @@
 /*
- * json.h - a small JSON reader (RFC 8259): the whole text into a tree.
- * Enough for libvmaf's model files and its logs (the golden files in the
- * tests).  Numbers keep their text, and their value is strtod's ("C"
- * locale), i.e. the correctly rounded double, as libvmaf's reader gets.
+ * json.h - a JSON text into a tree, for C callers (the tests read golden
+ * logs with it): nlohmann-json's SAX parser underneath (json.cpp).  Numbers
+ * keep their text, and their value is strtod's ("C" locale), the correctly
+ * rounded double.  Nesting deeper than 1000 levels is refused.
  */
 #ifndef VQ_JSON_H
 #define VQ_JSON_H

@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
-"""Generate hostmath/model_vmaf_v0_6_1.c, the built-in vmaf_v0.6.1 model,
-from libvmaf's model file (read, never copied into the project).
+"""Generate hostmath/model_builtin_tables.cpp, the built-in models, from
+libvmaf's model files (read, never copied into the project).
 
-    scripts/gen-model-table.py [--model ../shared/models/vmaf_v0.6.1.json]
-                               [--out hostmath/model_vmaf_v0_6_1.c]
+    scripts/gen-model-table.py [--models ../shared/models] [--out hostmath/model_builtin_tables.cpp]
+
+Models, in libvmaf's built-in order: vmaf_v0.6.1, vmaf_b_v0.6.3 (a bootstrap
+collection of 21 models), vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg.
+
+The form (hostmath/model_impl.hpp Builtin*): per model its features (name,
+feature_opts_dicts entry normalised as libvmaf's dictionary stores it,
+slope, intercept), output slope/intercept, clip, score_transform, libsvm
+header, and per support vector its coefficient and a row number; the rows
+(index:value lists) are shared by every model, since bootstrap members and
+the neg variants reuse the same training points (5381 support vectors, 699
+distinct rows).
 
 Numbers are written with repr(), the shortest text that reads back as the
-same double; Python's float() and the C compiler both round correctly, as
-strtod (libvmaf's reader) does.  The libsvm text is split the way libvmaf's
-svm.cpp reads it.  tests/test_model.cpp checks that the table equals what
-the run-time loader reads from the JSON file.
+same double; Python's float() and the C++ compiler round correctly, as
+strtod (libvmaf's JSON reader and libstdc++'s istream >> double) does.
+Option numbers go through the C library's strtof and "%g", as libvmaf's
+dictionary does.  tests/test_model.cpp checks the tables against the JSON
+files read by the run-time loader.
 """
 import argparse
+import ctypes
 import json
 import os
 import sys
@@ -19,25 +31,56 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
+MODELS = ["vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg"]
 SVM_TYPES = ["c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr"]
-SVM_TYPE_ENUM = ["VQ_SVM_C_SVC", "VQ_SVM_NU_SVC", "VQ_SVM_ONE_CLASS",
-                 "VQ_SVM_EPSILON_SVR", "VQ_SVM_NU_SVR"]
 KERNELS = ["linear", "polynomial", "rbf", "sigmoid", "precomputed"]
-KERNEL_ENUM = ["VQ_SVM_LINEAR", "VQ_SVM_POLY", "VQ_SVM_RBF", "VQ_SVM_SIGMOID",
-               "VQ_SVM_PRECOMPUTED"]
+MODEL_TYPES = {"LIBSVMNUSVR": "TYPE_SVM_NUSVR", "BOOTSTRAP_LIBSVMNUSVR": "TYPE_BOOTSTRAP_SVM_NUSVR",
+               "RESIDUEBOOTSTRAP_LIBSVMNUSVR": "TYPE_RESIDUE_BOOTSTRAP_SVM_NUSVR"}
+NORMS = {"none": "NORM_NONE", "linear_rescale": "NORM_LINEAR_RESCALE"}
+
+libc = ctypes.CDLL(None)
+libc.strtof.restype = ctypes.c_float
+libc.strtof.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
+libc.snprintf.restype = ctypes.c_int
 
 
 def die(msg):
     sys.exit("gen-model-table: " + msg)
 
 
+class Num:
+    """a JSON number with its text (json_get_number: strtod of the text)"""
+
+    def __init__(self, text):
+        self.text = text
+        self.value = float(text)
+
+
 def num(x):
-    """a C double literal that reads back as exactly x"""
+    """a C++ double literal that reads back as exactly x"""
+    if isinstance(x, Num):
+        x = x.value
     x = float(x)
     r = repr(x)
     if r in ("inf", "-inf", "nan"):
-        die("non-finite number in the model")
+        die("non-finite number in a model")
     return r
+
+
+def cstr(s):
+    if any(c in s for c in '"\\\n') or not s.isprintable():
+        die("unexpected character in string %r" % s)
+    return '"%s"' % s
+
+
+def dict_number(text):
+    """dict.c VMAF_DICT_NORMALIZE_NUMERICAL_VALUES: "%g" of strtof(text)"""
+    b = text.encode()
+    end = ctypes.c_char_p()
+    f = libc.strtof(b, ctypes.byref(end))
+    buf = ctypes.create_string_buffer(64)
+    libc.snprintf(buf, 64, b"%g", ctypes.c_double(f))
+    return buf.value.decode()
 
 
 def parse_svm(text):
@@ -68,7 +111,7 @@ def parse_svm(text):
         pos += 1  # get(): drop one character
         return tok
 
-    hdr = {}
+    hdr = {"degree": 0, "gamma": 0.0, "coef0": 0.0}
     while True:
         w = word()
         if w is None or w == "SV":
@@ -83,6 +126,8 @@ def parse_svm(text):
             die("unexpected word %r in the libsvm header" % w)
     if hdr.get("nr_class") != 2:
         die("only 2-class (regression) models")
+    if hdr["svm_type"] not in ("nu_svr", "epsilon_svr", "one_class"):
+        die("only regression models")
     lines = text[pos:].split("\n")
     svs = []
     for i in range(hdr["total_sv"]):
@@ -92,111 +137,206 @@ def parse_svm(text):
         for t in toks[1:]:
             idx, val = t.split(":")
             nodes.append((int(idx), float(val)))
-        svs.append((coef, nodes))
+        svs.append((coef, tuple(nodes)))
     return hdr, svs
 
 
-def generate(model_path):
-    with open(model_path) as f:
-        root = json.load(f)
-    md = root["model_dict"]
-    if md.get("model_type", "LIBSVMNUSVR") != "LIBSVMNUSVR":
-        die("model_type must be LIBSVMNUSVR")
-    if md.get("feature_opts_dicts"):
-        die("feature_opts_dicts: not handled by this generator (load such models by path)")
-    if md["norm_type"] != "linear_rescale":
-        die("norm_type must be linear_rescale")
+def read_sub(md):
+    """one model_dict, as the tables need it"""
     names = md["feature_names"]
-    slopes = md["slopes"]
-    intercepts = md["intercepts"]
-    if len(slopes) < len(names) + 1 or len(intercepts) < len(names) + 1:
+    opts = md.get("feature_opts_dicts") or []
+    norm = md["norm_type"]
+    slopes = md.get("slopes") or []
+    intercepts = md.get("intercepts") or []
+    if norm == "linear_rescale" and (len(slopes) < len(names) + 1 or len(intercepts) < len(names) + 1):
         die("slopes/intercepts too short")
+    if "chroma_correction_parameter" in md:
+        die("chroma_correction_parameter: not supported")
+    feats = []
+    for k, nm in enumerate(names):
+        o = []
+        for key, v in (opts[k].items() if k < len(opts) else []):
+            if isinstance(v, bool):
+                o.append((key, "true" if v else "false"))
+            elif isinstance(v, Num):
+                o.append((key, dict_number(v.text)))
+            elif isinstance(v, str):
+                o.append((key, v))
+            else:
+                die("feature_opts_dicts value of type %s" % type(v))
+        feats.append((nm, tuple(o), num(slopes[k + 1]) if slopes else "0.0",
+                      num(intercepts[k + 1]) if intercepts else "0.0"))
+    st = md.get("score_transform")
+    tf = {"present": st is not None}
+    if st is not None:
+        tf["enabled"] = st.get("enabled") is True
+        for p in ("p0", "p1", "p2"):
+            if p in st:
+                if not isinstance(st[p], Num):
+                    die("score_transform.%s is not a number" % p)
+                tf[p] = st[p]
+        if "knots" in st:
+            tf["knots"] = [[x for x in kn] for kn in st["knots"]]
+            if len(tf["knots"]) > 10 or any(len(kn) > 2 for kn in tf["knots"]):
+                die("bad knots")
+        tf["out_lte_in"] = st.get("out_lte_in") == "true"
+        tf["out_gte_in"] = st.get("out_gte_in") == "true"
     clip = md.get("score_clip")
-    st = md.get("score_transform") or {}
     hdr, svs = parse_svm(md["model"])
+    return {
+        "type": MODEL_TYPES[md.get("model_type")] if "model_type" in md else "TYPE_UNKNOWN",
+        "norm": NORMS[norm],
+        "slope": num(slopes[0]) if slopes else "0.0",
+        "intercept": num(intercepts[0]) if intercepts else "0.0",
+        "features": tuple(feats),
+        "clip": None if clip is None else (num(clip[0]), num(clip[1])),
+        "tf": tf,
+        "hdr": hdr,
+        "svs": svs,
+    }
+
+
+def transform_init(tf):
+    if not tf["present"]:
+        return "{}"
+    knots = tf.get("knots")
+    kn = ", ".join("{ %s, %s }" % (num(k[0]) if len(k) > 0 else "0.0", num(k[1]) if len(k) > 1 else "0.0")
+                   for k in knots or [])
+    b = lambda v: "true" if v else "false"
+    return ("{ true, %s, %s, %s, %s, %s, %s, %s, %s, %d, { %s }, %s, %s }" %
+            (b(tf["enabled"]), b("p0" in tf), b("p1" in tf), b("p2" in tf),
+             num(tf["p0"]) if "p0" in tf else "0.0", num(tf["p1"]) if "p1" in tf else "0.0",
+             num(tf["p2"]) if "p2" in tf else "0.0", b(knots is not None), len(knots or []), kn,
+             b(tf["out_lte_in"]), b(tf["out_gte_in"])))
+
+
+def ident(s):
+    return "".join(c if c.isalnum() else "_" for c in s)
+
+
+def generate(models_dir):
+    loaded = []
+    for name in MODELS:
+        path = os.path.join(models_dir, name + ".json")
+        with open(path) as f:
+            root = json.load(f, parse_float=Num, parse_int=Num)
+        if "model_dict" in root:
+            loaded.append((name, False, [read_sub(root["model_dict"])]))
+        else:
+            subs = []
+            while str(len(subs)) in root:
+                subs.append(read_sub(root[str(len(subs))]["model_dict"]))
+            if len(subs) < 2:
+                die("%s: neither a model nor a collection" % name)
+            loaded.append((name, True, subs))
+
+    rows, row_id = [], {}
+    feat_tabs, coef_tabs, rowref_tabs = {}, {}, {}
+    body = []
+    w = body.append
+
+    def table(tabs, key, prefix):
+        if key not in tabs:
+            tabs[key] = "%s%d" % (prefix, len(tabs))
+        return tabs[key]
+
+    for name, coll, subs in loaded:
+        for s in subs:
+            for _, nodes in s["svs"]:
+                if nodes not in row_id:
+                    row_id[nodes] = len(rows)
+                    rows.append(nodes)
+            s["coef_tab"] = table(coef_tabs, tuple(num(c) for c, _ in s["svs"]), "coef")
+            s["row_tab"] = table(rowref_tabs, tuple(row_id[nd] for _, nd in s["svs"]), "rows")
+            s["feat_tab"] = table(feat_tabs, s["features"], "features")
 
     out = []
-    w = out.append
-    base = os.path.basename(model_path)
-    w("/*")
-    w(" * model_vmaf_v0_6_1.c - GENERATED by scripts/gen-model-table.py from libvmaf's")
-    w(" * %s; DO NOT EDIT.  The built-in vmaf_v0.6.1 model in" % base)
-    w(" * vqcuda's own form (hostmath/model.h VqModelData); tests/test_model.cpp")
-    w(" * checks it against the JSON file read by the run-time loader.")
-    w(" */")
-    w('#include "model.h"')
-    w("")
-    w("static const VqModelFeature features[%d] = {" % len(names))
-    for k, nm in enumerate(names):
-        w('    { "%s", %s, %s, 0, 0 },' % (nm, num(slopes[k + 1]), num(intercepts[k + 1])))
-    w("};")
-    w("")
-    w("static const double sv_coef[%d] = {" % len(svs))
-    for i in range(0, len(svs), 8):
-        w("    " + " ".join(num(c) + "," for c, _ in svs[i:i + 8]))
-    w("};")
-    w("")
-    starts = []
-    total = 0
-    for _, nodes in svs:
+    o = out.append
+    o("/*")
+    o(" * model_builtin_tables.cpp - GENERATED by scripts/gen-model-table.py from")
+    o(" * libvmaf's %s; DO NOT EDIT." % ", ".join(n + ".json" for n in MODELS))
+    o(" * The built-in models in vqcuda's own form (model_impl.hpp); tests/test_model.cpp")
+    o(" * checks them against the JSON files read by the run-time loader.")
+    o(" */")
+    o('#include "model_impl.hpp"')
+    o("")
+    o("namespace vq {")
+    o("namespace model_detail {")
+    o("")
+    o("/* every support vector row (index, value), each ended by index -1 */")
+    o("const SvmNode builtin_nodes[] = {")
+    starts, total = [], 0
+    for r, nodes in enumerate(rows):
         starts.append(total)
         total += len(nodes) + 1
-    w("static const uint32_t sv_start[%d] = {" % len(svs))
+        o("    " + " ".join("{ %d, %s }," % (ix, num(v)) for ix, v in nodes) + " { -1, 0.0 },")
+    o("};")
+    o("")
+    o("const uint32_t builtin_row_start[] = {")
     for i in range(0, len(starts), 12):
-        w("    " + " ".join("%d," % s for s in starts[i:i + 12]))
-    w("};")
-    w("")
-    w("/* each support vector's (index, value) nodes, ended by index -1 */")
-    w("static const VqSvmNode nodes[%d] = {" % total)
-    for i, (_, nodes) in enumerate(svs):
-        w("    /* %3d */ " % i + " ".join("{ %d, %s }," % (ix, num(v)) for ix, v in nodes)
-          + " { -1, 0.0 },")
-    w("};")
-    w("")
-    w("const VqModelData vq_model_data_vmaf_v0_6_1 = {")
-    w("    .norm_type = VQ_MODEL_NORM_LINEAR_RESCALE,")
-    w("    .slope = %s," % num(slopes[0]))
-    w("    .intercept = %s," % num(intercepts[0]))
-    w("    .n_features = %d," % len(names))
-    w("    .feature = features,")
-    if clip is not None:
-        w("    .score_clip_enabled = 1,")
-        w("    .score_clip_min = %s," % num(clip[0]))
-        w("    .score_clip_max = %s," % num(clip[1]))
-    if st.get("knots") is not None:
-        die("score_transform knots: not handled by this generator")
-    w("    .transform = {")
-    w("        .enabled = %d," % (1 if st.get("enabled") is True else 0))
-    for p in ("p0", "p1", "p2"):
-        if st.get(p) is not None:
-            w("        .%s_enabled = 1, .%s = %s," % (p, p, num(st[p])))
-    w("        .out_lte_in = %d," % (1 if st.get("out_lte_in") == "true" else 0))
-    w("        .out_gte_in = %d," % (1 if st.get("out_gte_in") == "true" else 0))
-    w("    },")
-    w("    .svm = {")
-    w("        .svm_type = %s," % SVM_TYPE_ENUM[SVM_TYPES.index(hdr["svm_type"])])
-    w("        .kernel_type = %s," % KERNEL_ENUM[KERNELS.index(hdr["kernel_type"])])
-    w("        .degree = %d," % hdr.get("degree", 0))
-    w("        .gamma = %s," % num(hdr.get("gamma", 0.0)))
-    w("        .coef0 = %s," % num(hdr.get("coef0", 0.0)))
-    w("        .nr_class = %d," % hdr["nr_class"])
-    w("        .l = %d," % len(svs))
-    w("        .rho = %s," % num(hdr["rho"]))
-    w("        .sv_coef = sv_coef,")
-    w("        .sv_start = sv_start,")
-    w("        .nodes = nodes,")
-    w("        .n_nodes = %d," % total)
-    w("    },")
-    w("};")
+        o("    " + " ".join("%d," % s for s in starts[i:i + 12]))
+    o("};")
+    o("const unsigned builtin_n_rows = %d;" % len(rows))
+    o("")
+    o("namespace {")
+    o("")
+    for feats, tab in feat_tabs.items():
+        for k, (nm, opts, _, _) in enumerate(feats):
+            if opts:
+                o("const BuiltinOpt %s_opts%d[] = { %s };" % (tab, k, ", ".join(
+                    "{ %s, %s }" % (cstr(a), cstr(b)) for a, b in opts)))
+        o("const BuiltinFeature %s[] = {" % tab)
+        for k, (nm, opts, sl, ic) in enumerate(feats):
+            o("    { %s, %d, %s, %s, %s }," % (cstr(nm), len(opts), "%s_opts%d" % (tab, k) if opts else "nullptr",
+                                           sl, ic))
+        o("};")
+    o("")
+    for coefs, tab in coef_tabs.items():
+        o("const double %s[] = {" % tab)
+        for i in range(0, len(coefs), 10):
+            o("    " + " ".join(c + "," for c in coefs[i:i + 10]))
+        o("};")
+    o("")
+    for refs, tab in rowref_tabs.items():
+        o("const uint32_t %s[] = {" % tab)
+        for i in range(0, len(refs), 16):
+            o("    " + " ".join("%d," % r for r in refs[i:i + 16]))
+        o("};")
+    o("")
+    for name, coll, subs in loaded:
+        o("const BuiltinSub subs_%s[] = {" % ident(name))
+        for i, s in enumerate(subs):
+            h = s["hdr"]
+            clip = s["clip"]
+            o("    /* %s */ { %s, %s, %s, %s, %d, %s, %s, %s, %s," % (
+                ("model \"%d\"" % i) if coll else name, s["type"], s["norm"], s["slope"], s["intercept"],
+                len(s["features"]), s["feat_tab"], "true" if clip else "false",
+                clip[0] if clip else "0.0", clip[1] if clip else "0.0"))
+            o("      %s," % transform_init(s["tf"]))
+            o("      %d, %d, %d, %s, %s, %s, %d, %s, %s }," % (
+                SVM_TYPES.index(h["svm_type"]), KERNELS.index(h["kernel_type"]), h["degree"],
+                num(h["gamma"]), num(h["coef0"]), num(h["rho"]), len(s["svs"]), s["coef_tab"], s["row_tab"]))
+        o("};")
+    o("")
+    o("}  // namespace")
+    o("")
+    o("const BuiltinModel builtin_models[] = {")
+    for name, coll, subs in loaded:
+        o("    { %s, %s, %d, subs_%s }," % (cstr(name), "true" if coll else "false", len(subs), ident(name)))
+    o("};")
+    o("const unsigned builtin_n_models = %d;" % len(loaded))
+    o("")
+    o("}  // namespace model_detail")
+    o("}  // namespace vq")
     return "\n".join(out) + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default=os.path.join(ROOT, "..", "shared", "models", "vmaf_v0.6.1.json"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "hostmath", "model_vmaf_v0_6_1.c"))
+    ap.add_argument("--models", default=os.path.join(ROOT, "..", "shared", "models"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "hostmath", "model_builtin_tables.cpp"))
     a = ap.parse_args()
-    text = generate(a.model)
+    text = generate(a.models)
     with open(a.out, "w") as f:
         f.write(text)
 

@@ -1,0 +1,1203 @@
+/*
+ * model.cpp - reading a libvmaf model (read_json_model.c's rules, svm.cpp's
+ * libsvm text parser) and predicting with it (predict.c, svm.cpp), see
+ * model.hpp.
+ *
+ * JSON: nlohmann-json's SAX parser (iterative: any nesting depth is safe)
+ * builds a small tree of what libvmaf can read: containers deeper than
+ * kKeepDepth keep their type but not their children, arrays keep their
+ * first kKeepItems items and their length; duplicate keys are refused in
+ * every object.  Numbers keep their text, converted as libvmaf converts it:
+ * pdjson's json_get_number is strtod (the "C" locale), feature_opts_dicts
+ * numbers go through its dictionary ("%g" of strtof).
+ *
+ * Stricter than libvmaf where it would go on with a model it cannot
+ * predict with, or would crash: no feature names, no norm_type, fewer
+ * slopes/intercepts than features under linear_rescale, no libsvm text,
+ * a classification SVM, chroma_correction_parameter (speed_chroma models),
+ * numbers out of double range (nlohmann refuses them; strtod would give
+ * infinity).
+ *
+ * Built with -ffp-contract=off: slope * x + intercept rounds twice, as in
+ * libvmaf.
+ */
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "c_locale.h"
+#include "fex_options.h"
+#include "model_impl.hpp"
+#include "vq_error.h"
+#include "vqcuda.h"
+
+namespace vq {
+namespace model_detail {
+
+namespace {
+
+/* ------------------------------------------------------------------ */
+/* JSON: the SAX events into a depth- and length-limited tree          */
+
+constexpr size_t kKeepDepth = 7;       /* deepest value libvmaf reads: collection/0/model_dict/score_transform/knots/[x,y]/x */
+constexpr size_t kKeepItems = 128;     /* every array libvmaf reads has at most 65 items it looks at */
+constexpr size_t kMaxNodes = 1u << 21; /* kept values in all */
+constexpr size_t kMaxFileBytes = size_t(64) << 20;
+
+struct JNode {
+    enum Type : uint8_t { NUL, FALSE_, TRUE_, NUMBER, STRING, ARRAY, OBJECT };
+    Type type = NUL;
+    bool trimmed = false;          /* children not kept (too deep, or past kKeepItems) */
+    size_t count = 0;              /* ARRAY / OBJECT: children in the text */
+    std::string text;              /* STRING: the value; NUMBER: its text */
+    std::vector<std::string> keys; /* OBJECT: kept members' keys */
+    std::vector<JNode> items;      /* ARRAY: kept items; OBJECT: kept members' values */
+
+    const JNode *get(const char *key) const
+    {
+        for (size_t i = 0; i < keys.size(); i++)
+            if (keys[i] == key)
+                return &items[i];
+        return nullptr;
+    }
+};
+
+const char *type_name(JNode::Type t)
+{
+    switch (t) {
+    case JNode::NUL: return "null";
+    case JNode::FALSE_:
+    case JNode::TRUE_: return "a boolean";
+    case JNode::NUMBER: return "a number";
+    case JNode::STRING: return "a string";
+    case JNode::ARRAY: return "an array";
+    case JNode::OBJECT: return "an object";
+    }
+    return "?";
+}
+
+class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
+public:
+    JNode root;
+    std::string error;
+
+    bool null() override { return leaf(JNode::NUL, std::string()); }
+    bool boolean(bool v) override { return leaf(v ? JNode::TRUE_ : JNode::FALSE_, std::string()); }
+    /* nlohmann gives negative integers here, so 0 is "-0" (strtod: -0.0) */
+    bool number_integer(number_integer_t v) override
+    {
+        return leaf(JNode::NUMBER, v == 0 ? std::string("-0") : std::to_string(v));
+    }
+    bool number_unsigned(number_unsigned_t v) override { return leaf(JNode::NUMBER, std::to_string(v)); }
+    bool number_float(number_float_t, const string_t &s) override { return leaf(JNode::NUMBER, s); }
+    bool string(string_t &s) override { return leaf(JNode::STRING, std::move(s)); }
+    bool binary(binary_t &) override { return fail("binary value"); }
+    bool start_object(std::size_t) override { return open(JNode::OBJECT); }
+    bool key(string_t &k) override
+    {
+        Frame &f = stack_.back();
+        if (!f.keys.insert(k).second)
+            return fail("duplicate key \"" + k + "\"");
+        f.key = std::move(k);
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(JNode::ARRAY); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &ex) override
+    {
+        if (error.empty())
+            error = ex.what();
+        return false;
+    }
+
+private:
+    struct Frame {
+        JNode *node;                            /* nullptr: not kept */
+        std::unordered_set<std::string> keys;   /* objects: keys seen */
+        std::string key;                        /* objects: the pending member's key */
+    };
+    std::vector<Frame> stack_;
+    size_t nodes_ = 0;
+
+    bool fail(const std::string &msg)
+    {
+        if (error.empty())
+            error = msg;
+        return false;
+    }
+
+    /* where a new value goes: nullptr when it is not kept */
+    JNode *slot(bool *ok)
+    {
+        *ok = true;
+        if (stack_.empty())
+            return &root;
+        Frame &f = stack_.back();
+        if (!f.node)
+            return nullptr;
+        JNode &p = *f.node;
+        p.count++;
+        if (stack_.size() >= kKeepDepth || (p.type == JNode::ARRAY && p.items.size() >= kKeepItems)) {
+            p.trimmed = true;
+            return nullptr;
+        }
+        if (++nodes_ > kMaxNodes) {
+            *ok = fail("too many values (more than " + std::to_string(kMaxNodes) + ")");
+            return nullptr;
+        }
+        if (p.type == JNode::OBJECT)
+            p.keys.push_back(f.key);
+        p.items.emplace_back();
+        return &p.items.back();
+    }
+
+    bool leaf(JNode::Type t, std::string text)
+    {
+        bool ok;
+        JNode *n = slot(&ok);
+        if (n) {
+            n->type = t;
+            n->text = std::move(text);
+        }
+        return ok;
+    }
+
+    bool open(JNode::Type t)
+    {
+        bool ok;
+        JNode *n = slot(&ok);
+        if (!ok)
+            return false;
+        if (n)
+            n->type = t;
+        stack_.push_back(Frame{ n, {}, {} });
+        return true;
+    }
+
+    bool close()
+    {
+        stack_.pop_back();
+        return true;
+    }
+};
+
+JNode parse_json(std::string_view text)
+{
+    TreeBuilder b;
+    bool ok;
+    try {
+        ok = nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &b,
+                                       nlohmann::json::input_format_t::json, true, false);
+    } catch (const std::bad_alloc &) {
+        fail(VQ_ENOMEM, "out of memory reading the JSON text");
+    } catch (const std::exception &e) {
+        fail(VQ_EMODEL, "malformed JSON: %s", e.what());
+    }
+    if (!ok)
+        fail(VQ_EMODEL, "malformed JSON: %s", b.error.empty() ? "parse error" : b.error.c_str());
+    return std::move(b.root);
+}
+
+/* ------------------------------------------------------------------ */
+/* numbers as libvmaf converts them                                    */
+
+/* pdjson json_get_number: strtod of the number's text */
+double json_number(const JNode &n)
+{
+    return vq_strtod_c(n.text.c_str(), nullptr);
+}
+
+bool has_nul(const std::string &s)
+{
+    return s.find('\0') != std::string::npos;
+}
+
+/* ------------------------------------------------------------------ */
+/* the libsvm text, as svm.cpp SVMModelParser reads it                 */
+
+class SvmText {
+public:
+    explicit SvmText(const std::string &s) : p_(s.data()), end_(s.data() + s.size()) {}
+
+    /* read_next: a word ended by ' ' or '\n'; false for an empty word or the end */
+    bool word(std::string *w)
+    {
+        w->clear();
+        while (p_ < end_) {
+            const char c = *p_++;
+            if (c == '\n' || c == ' ')
+                return !w->empty();
+            if (w->size() < 64)
+                w->push_back(c);
+        }
+        return false;
+    }
+    /* get(): istream >> value, then ignore(1) */
+    bool get_double(double *v)
+    {
+        if (!scan_double(&p_, end_, v))
+            return false;
+        skip1();
+        return true;
+    }
+    bool get_int(int32_t *v)
+    {
+        if (!scan_int(&p_, end_, v))
+            return false;
+        skip1();
+        return true;
+    }
+    /* getline */
+    bool line(const char **b, const char **e)
+    {
+        if (p_ >= end_)
+            return false;
+        const char *nl = static_cast<const char *>(memchr(p_, '\n', size_t(end_ - p_)));
+        *b = p_;
+        *e = nl ? nl : end_;
+        p_ = nl ? nl + 1 : end_;
+        return true;
+    }
+
+    static bool is_space(char c)
+    {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+    }
+    static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+    /* istream >> double (libstdc++ num_get): whitespace skipped, then the
+     * characters [+-]digits[.digits][(e|E)[+-]digits] go to strtod ("C"
+     * locale), which must take them all; an infinite result fails. */
+    static bool scan_double(const char **pp, const char *end, double *out)
+    {
+        const char *p = *pp;
+        while (p < end && is_space(*p))
+            p++;
+        const char *start = p;
+        int digits = 0;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        while (p < end && is_digit(*p)) {
+            p++;
+            digits++;
+        }
+        if (p < end && *p == '.') {
+            p++;
+            while (p < end && is_digit(*p)) {
+                p++;
+                digits++;
+            }
+        }
+        if (digits && p < end && (*p == 'e' || *p == 'E')) {
+            p++;
+            if (p < end && (*p == '+' || *p == '-'))
+                p++;
+            while (p < end && is_digit(*p))
+                p++;
+        }
+        *pp = p;
+        const size_t n = size_t(p - start);
+        if (!digits || n >= 512)
+            return false;
+        char buf[512];
+        memcpy(buf, start, n);
+        buf[n] = 0;
+        char *stop;
+        const double v = vq_strtod_c(buf, &stop);
+        if (*stop || std::isinf(v))
+            return false;
+        *out = v;
+        return true;
+    }
+
+    /* istream >> int: [+-]digits, failing on overflow */
+    static bool scan_int(const char **pp, const char *end, int32_t *out)
+    {
+        const char *p = *pp;
+        while (p < end && is_space(*p))
+            p++;
+        bool neg = false;
+        if (p < end && (*p == '+' || *p == '-'))
+            neg = *p++ == '-';
+        int64_t v = 0;
+        int digits = 0;
+        bool over = false;
+        while (p < end && is_digit(*p)) {
+            v = v * 10 + (*p++ - '0');
+            digits++;
+            if (v > int64_t(INT32_MAX) + 1)
+                over = true, v = int64_t(INT32_MAX) + 1;
+        }
+        *pp = p;
+        if (!digits || over)
+            return false;
+        v = neg ? -v : v;
+        if (v < INT32_MIN || v > INT32_MAX)
+            return false;
+        *out = int32_t(v);
+        return true;
+    }
+
+private:
+    const char *p_, *end_;
+
+    void skip1()
+    {
+        if (p_ < end_)
+            p_++;
+    }
+};
+
+int lookup(const std::string &w, const char *const *table)
+{
+    for (int i = 0; table[i]; i++)
+        if (w == table[i])
+            return i;
+    return -1;
+}
+
+void parse_svm(const std::string &text, Svm *svm)
+{
+    static const char *const svm_types[] = { "c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr", nullptr };
+    static const char *const kernels[] = { "linear", "polynomial", "rbf", "sigmoid", "precomputed", nullptr };
+    SvmText in(text);
+    std::string w;
+    int32_t nr_class = 0, total_sv = -1, perms = 0;
+    bool have_type = false, have_kernel = false, have_rho = false;
+
+    *svm = Svm();
+    while (in.word(&w) && w != "SV") {
+        if (w == "svm_type") {
+            if (!in.word(&w) || (svm->svm_type = lookup(w, svm_types)) < 0)
+                fail(VQ_EMODEL, "libsvm text: unknown svm_type");
+            have_type = true;
+        } else if (w == "kernel_type") {
+            if (!in.word(&w) || (svm->kernel_type = lookup(w, kernels)) < 0)
+                fail(VQ_EMODEL, "libsvm text: unknown kernel_type");
+            have_kernel = true;
+        } else if (w == "degree") {
+            int32_t d;
+            if (!in.get_int(&d))
+                fail(VQ_EMODEL, "libsvm text: bad degree");
+            svm->degree = d;
+        } else if (w == "gamma") {
+            if (!in.get_double(&svm->gamma))
+                fail(VQ_EMODEL, "libsvm text: bad gamma");
+        } else if (w == "coef0") {
+            if (!in.get_double(&svm->coef0))
+                fail(VQ_EMODEL, "libsvm text: bad coef0");
+        } else if (w == "nr_class") {
+            if (!in.get_int(&nr_class) || nr_class < 2 || nr_class > 1000)
+                fail(VQ_EMODEL, "libsvm text: bad nr_class");
+            perms = nr_class * (nr_class - 1) / 2;
+        } else if (w == "total_sv") {
+            if (!in.get_int(&total_sv) || total_sv < 0)
+                fail(VQ_EMODEL, "libsvm text: bad total_sv");
+        } else if (w == "rho" || w == "probA" || w == "probB") {
+            const bool is_rho = w == "rho";
+            for (int32_t i = 0; i < perms; i++) {
+                double v;
+                if (!in.get_double(&v))
+                    fail(VQ_EMODEL, "libsvm text: bad %s", is_rho ? "rho" : "probA/probB");
+                if (is_rho && i == 0) {
+                    svm->rho = v;
+                    have_rho = true;
+                }
+            }
+        } else if (w == "label" || w == "nr_sv") {
+            for (int32_t i = 0; i < nr_class; i++) {
+                int32_t v;
+                if (!in.get_int(&v))
+                    fail(VQ_EMODEL, "libsvm text: bad %s", w.c_str());
+            }
+        } else {
+            fail(VQ_EMODEL, "libsvm text: unknown word '%s' in the header", w.c_str());
+        }
+    }
+    if (!have_type || !have_kernel || !nr_class || !have_rho || total_sv < 0)
+        fail(VQ_EMODEL, "libsvm text: svm_type, kernel_type, nr_class, total_sv or rho missing");
+    if (svm->svm_type != SVM_NU_SVR && svm->svm_type != SVM_EPSILON_SVR && svm->svm_type != SVM_ONE_CLASS)
+        fail(VQ_EMODEL, "libsvm text: only regression models (nu_svr, epsilon_svr, one_class) are supported");
+    if (svm->kernel_type == KERNEL_PRECOMPUTED)
+        fail(VQ_EMODEL, "libsvm text: precomputed kernels are not supported");
+    if (nr_class != 2)
+        fail(VQ_EMODEL, "libsvm text: a regression model has nr_class 2");
+
+    std::vector<size_t> start;
+    for (int32_t i = 0; i < total_sv; i++) {
+        const char *lp, *le;
+        if (!in.line(&lp, &le))
+            fail(VQ_EMODEL, "libsvm text: %d support vectors, expected %d", i, total_sv);
+        double coef;
+        if (!SvmText::scan_double(&lp, le, &coef))  /* nr_class - 1 == 1 coefficient */
+            fail(VQ_EMODEL, "libsvm text: support vector %d: bad coefficient", i);
+        svm->coef.push_back(coef);
+        start.push_back(svm->storage.size());
+        /* while (line.good() && line >> index) { line.ignore(1, ':'); line >> value } */
+        for (int k = 0;; k++) {
+            SvmNode nd{ -1, 0.0 };
+            if (lp < le && SvmText::scan_int(&lp, le, &nd.index)) {
+                if (lp < le)
+                    lp++;
+                if (!SvmText::scan_double(&lp, le, &nd.value))
+                    fail(VQ_EMODEL, "libsvm text: support vector %d: bad node %d", i, k);
+                svm->storage.push_back(nd);
+                continue;
+            }
+            svm->storage.push_back(SvmNode{ -1, 0.0 });
+            break;
+        }
+    }
+    for (size_t s : start)
+        svm->sv.push_back(svm->storage.data() + s);
+}
+
+/* ------------------------------------------------------------------ */
+/* one model object ({"model_dict": ...}), read_json_model.c's rules   */
+
+/* a number array's kept items, or an error naming it */
+const std::vector<JNode> &numbers(const JNode &v, const char *what, size_t max)
+{
+    if (v.type != JNode::ARRAY)
+        fail(VQ_EMODEL, "%s is not an array", what);
+    if (v.count > max)
+        fail(VQ_EMODEL, "%s: more than %zu entries", what, max);
+    for (size_t i = 0; i < v.items.size(); i++)
+        if (v.items[i].type != JNode::NUMBER)
+            fail(VQ_EMODEL, "%s[%zu] is not a number", what, i);
+    return v.items;
+}
+
+void parse_transform(const JNode &o, Transform *t)
+{
+    *t = Transform();
+    t->present = true;
+    for (size_t i = 0; i < o.keys.size(); i++) {
+        const std::string &key = o.keys[i];
+        const JNode &v = o.items[i];
+        if (key == "enabled") {
+            if (v.type != JNode::TRUE_ && v.type != JNode::FALSE_)
+                fail(VQ_EMODEL, "score_transform.enabled is not a boolean");
+            t->enabled = v.type == JNode::TRUE_;
+        } else if (key == "p0" || key == "p1" || key == "p2") {
+            /* libvmaf only peeks at a null here, then fails on it as a key */
+            if (v.type != JNode::NUMBER)
+                fail(VQ_EMODEL, "score_transform.%s is not a number", key.c_str());
+            bool *en = key[1] == '0' ? &t->p0_enabled : key[1] == '1' ? &t->p1_enabled : &t->p2_enabled;
+            double *val = key[1] == '0' ? &t->p0 : key[1] == '1' ? &t->p1 : &t->p2;
+            *en = true;
+            *val = json_number(v);
+        } else if (key == "knots") {
+            if (v.type != JNode::ARRAY)  /* null: as for p0 */
+                fail(VQ_EMODEL, "score_transform.knots is not an array");
+            if (v.count > kMaxKnots)
+                fail(VQ_EMODEL, "score_transform.knots: more than %u knots", kMaxKnots);
+            for (size_t k = 0; k < v.items.size(); k++) {
+                const JNode &kn = v.items[k];
+                if (kn.type != JNode::ARRAY || kn.count > 2)
+                    fail(VQ_EMODEL, "score_transform.knots[%zu] is not [x, y]", k);
+                for (size_t j = 0; j < kn.items.size(); j++) {
+                    if (kn.items[j].type != JNode::NUMBER)
+                        fail(VQ_EMODEL, "score_transform.knots[%zu] is not [x, y]", k);
+                    (j == 0 ? t->knots[k].x : t->knots[k].y) = json_number(kn.items[j]);
+                }
+            }
+            t->n_knots = unsigned(v.items.size());
+            t->knots_enabled = true;
+        } else if (key == "out_lte_in" || key == "out_gte_in") {
+            if (v.type != JNode::STRING)
+                fail(VQ_EMODEL, "score_transform.%s is not a string", key.c_str());
+            if (v.text == "true")
+                (key[4] == 'l' ? t->out_lte_in : t->out_gte_in) = true;
+        }
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> parse_opts_dict(const JNode &o, size_t idx)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    if (o.type != JNode::OBJECT)
+        fail(VQ_EMODEL, "feature_opts_dicts[%zu] is not an object", idx);
+    for (size_t i = 0; i < o.keys.size(); i++) {
+        const JNode &v = o.items[i];
+        std::string val;
+        if (v.type == JNode::NUMBER) {
+            char buf[64];
+            vq_fex_normalize_number(v.text.c_str(), buf, sizeof(buf));
+            val = buf;
+        } else if (v.type == JNode::TRUE_ || v.type == JNode::FALSE_) {
+            val = v.type == JNode::TRUE_ ? "true" : "false";
+        } else if (v.type == JNode::STRING) {
+            val = v.text;
+        } else {
+            fail(VQ_EMODEL, "feature_opts_dicts[%zu].%s is %s, not a number, boolean or string", idx,
+                 o.keys[i].c_str(), type_name(v.type));
+        }
+        if (has_nul(o.keys[i]) || has_nul(val))
+            fail(VQ_EMODEL, "feature_opts_dicts[%zu]: a NUL character in a key or value", idx);
+        out.emplace_back(o.keys[i], std::move(val));
+    }
+    return out;
+}
+
+/* feats: the model's features (name and options), in feature_names order */
+void parse_model_dict(const JNode &md, unsigned flags, Sub *s, std::vector<ModelFeature> *feats)
+{
+    std::vector<double> slopes, intercepts;
+    const JNode *names = nullptr, *opts = nullptr, *svm_text = nullptr;
+
+    *s = Sub();
+    s->type = TYPE_UNKNOWN;
+    s->norm = NORM_UNSET;
+    for (size_t i = 0; i < md.keys.size(); i++) {
+        const std::string &key = md.keys[i];
+        const JNode &v = md.items[i];
+        if (key == "score_transform") {
+            if (v.type != JNode::OBJECT)
+                fail(VQ_EMODEL, "score_transform is not an object");
+            parse_transform(v, &s->tf);
+            if (flags & MODEL_ENABLE_TRANSFORM)
+                s->tf.enabled = true;
+        } else if (key == "model_type") {
+            if (v.type != JNode::STRING)
+                fail(VQ_EMODEL, "model_type is not a string");
+            if (v.text == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
+                s->type = TYPE_RESIDUE_BOOTSTRAP_SVM_NUSVR;
+            else if (v.text == "BOOTSTRAP_LIBSVMNUSVR")
+                s->type = TYPE_BOOTSTRAP_SVM_NUSVR;
+            else if (v.text == "LIBSVMNUSVR")
+                s->type = TYPE_SVM_NUSVR;
+            else
+                fail(VQ_EMODEL, "unknown model_type \"%.64s\"", v.text.c_str());
+        } else if (key == "norm_type") {
+            if (v.type != JNode::STRING)
+                fail(VQ_EMODEL, "norm_type is not a string");
+            if (v.text == "linear_rescale")
+                s->norm = NORM_LINEAR_RESCALE;
+            else if (v.text == "none")
+                s->norm = NORM_NONE;
+            else
+                fail(VQ_EMODEL, "unknown norm_type \"%.64s\"", v.text.c_str());
+        } else if (key == "score_clip") {
+            if (v.type != JNode::ARRAY)
+                fail(VQ_EMODEL, "score_clip is not an array");
+            if (!(flags & MODEL_DISABLE_CLIP)) {
+                if (v.items.size() < 2 || v.items[0].type != JNode::NUMBER || v.items[1].type != JNode::NUMBER)
+                    fail(VQ_EMODEL, "score_clip is not [min, max]");
+                s->clip = true;
+                s->clip_min = json_number(v.items[0]);
+                s->clip_max = json_number(v.items[1]);
+            }
+        } else if (key == "chroma_correction_parameter") {
+            fail(VQ_EMODEL, "chroma_correction_parameter (speed_chroma models) is not supported");
+        } else if (key == "slopes" || key == "intercepts") {
+            const bool sl = key == "slopes";
+            const std::vector<JNode> &a = numbers(v, sl ? "slopes" : "intercepts", kMaxFeatures + 1);
+            if (a.empty())
+                fail(VQ_EMODEL, "%s is empty", key.c_str());
+            std::vector<double> &dst = sl ? slopes : intercepts;
+            dst.clear();
+            for (const JNode &n : a)
+                dst.push_back(json_number(n));
+        } else if (key == "feature_names") {
+            if (v.type != JNode::ARRAY)
+                fail(VQ_EMODEL, "feature_names is not an array");
+            if (v.count > kMaxFeatures)
+                fail(VQ_EMODEL, "more than %u features", kMaxFeatures);
+            for (size_t k = 0; k < v.items.size(); k++)
+                if (v.items[k].type != JNode::STRING || has_nul(v.items[k].text))
+                    fail(VQ_EMODEL, "feature_names[%zu] is not a string", k);
+            names = &v;
+        } else if (key == "feature_opts_dicts") {
+            if (v.type != JNode::ARRAY)
+                fail(VQ_EMODEL, "feature_opts_dicts is not an array");
+            if (v.count > kMaxFeatures)
+                fail(VQ_EMODEL, "feature_opts_dicts: more than %u entries", kMaxFeatures);
+            opts = &v;
+        } else if (key == "model") {
+            if (v.type != JNode::STRING)
+                fail(VQ_EMODEL, "model (the libsvm text) is not a string");
+            svm_text = &v;
+        }
+    }
+
+    if (!names || names->items.empty())
+        fail(VQ_EMODEL, "feature_names is missing or empty");
+    const size_t nf = names->items.size();
+    if (s->norm == NORM_UNSET)
+        fail(VQ_EMODEL, "norm_type is missing");
+    if (s->norm == NORM_LINEAR_RESCALE && (slopes.size() < nf + 1 || intercepts.size() < nf + 1))
+        fail(VQ_EMODEL, "linear_rescale needs %zu slopes and intercepts (output + features)", nf + 1);
+    if (!svm_text)
+        fail(VQ_EMODEL, "model (the libsvm text) is missing");
+
+    s->slope = slopes.empty() ? 0.0 : slopes[0];
+    s->intercept = intercepts.empty() ? 0.0 : intercepts[0];
+    feats->clear();
+    for (size_t k = 0; k < nf; k++) {
+        ModelFeature f;
+        f.name = names->items[k].text;
+        feats->push_back(std::move(f));
+        s->fslope.push_back(k + 1 < slopes.size() ? slopes[k + 1] : 0.0);
+        s->fintercept.push_back(k + 1 < intercepts.size() ? intercepts[k + 1] : 0.0);
+    }
+    /* every dictionary is read, also those past the last feature */
+    for (size_t k = 0; opts && k < opts->items.size(); k++) {
+        auto d = parse_opts_dict(opts->items[k], k);
+        if (k < nf)
+            (*feats)[k].opts = std::move(d);
+    }
+    parse_svm(svm_text->text, &s->svm);
+}
+
+/* model_parse: an object whose "model_dict" is read */
+void parse_model_object(const JNode &o, unsigned flags, Sub *s, std::vector<ModelFeature> *feats)
+{
+    if (o.type != JNode::OBJECT)
+        fail(VQ_EMODEL, "the model is not a JSON object");
+    const JNode *md = o.get("model_dict");
+    if (!md)
+        fail(VQ_EMODEL, "no \"model_dict\" (not a libvmaf JSON model)");
+    if (md->type != JNode::OBJECT)
+        fail(VQ_EMODEL, "model_dict is not an object");
+    parse_model_dict(*md, flags, s, feats);
+}
+
+/* s's features into impl's list (each (name, options) once), s->input the map */
+void add_features(Impl *impl, Sub *s, const std::vector<ModelFeature> &feats)
+{
+    s->input.clear();
+    for (const ModelFeature &f : feats) {
+        size_t j = 0;
+        while (j < impl->features.size() && !(impl->features[j] == f))
+            j++;
+        if (j == impl->features.size())
+            impl->features.push_back(f);
+        s->input.push_back(unsigned(j));
+    }
+}
+
+std::unique_ptr<Impl> plain_from_tree(const JNode &root, unsigned flags)
+{
+    auto impl = std::make_unique<Impl>();
+    std::vector<ModelFeature> feats;
+    impl->subs.emplace_back();
+    parse_model_object(root, flags, &impl->subs[0], &feats);
+    add_features(impl.get(), &impl->subs[0], feats);
+    return impl;
+}
+
+void check_collection(const Impl &impl)
+{
+    if (impl.subs.size() < 2)
+        fail(VQ_EMODEL, "a model collection needs models \"0\" and \"1\"");
+    /* vmaf_model_collection_append: the members after "0" share one type,
+     * a bootstrap type (vmaf_predict_score_at_index_model_collection) */
+    const int type = impl.subs[1].type;
+    for (size_t i = 2; i < impl.subs.size(); i++)
+        if (impl.subs[i].type != type)
+            fail(VQ_EMODEL, "model collection: model \"%zu\" has another model_type than model \"1\"", i);
+    if (type != TYPE_BOOTSTRAP_SVM_NUSVR && type != TYPE_RESIDUE_BOOTSTRAP_SVM_NUSVR)
+        fail(VQ_EMODEL, "model collection: model_type is not BOOTSTRAP_LIBSVMNUSVR or "
+             "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+}
+
+/* model_collection_parse: the members "0", "1", ... in that order (keys
+ * that are not the next number are skipped) */
+std::unique_ptr<Impl> collection_from_tree(const JNode &root, unsigned flags)
+{
+    if (root.type != JNode::OBJECT)
+        fail(VQ_EMODEL, "the model is not a JSON object");
+    auto impl = std::make_unique<Impl>();
+    impl->collection = true;
+    std::vector<ModelFeature> feats;
+    for (size_t i = 0; i < root.keys.size(); i++) {
+        const std::string want = std::to_string(impl->subs.size());
+        if (root.keys[i] != want)
+            continue;
+        Sub s;
+        try {
+            parse_model_object(root.items[i], flags, &s, &feats);
+        } catch (const Error &e) {
+            fail(e.code(), "model collection, model \"%s\": %s", want.c_str(), e.what());
+        }
+        add_features(impl.get(), &s, feats);
+        impl->subs.push_back(std::move(s));
+    }
+    check_collection(*impl);
+    return impl;
+}
+
+std::unique_ptr<Impl> impl_from_json(std::string_view text, unsigned flags)
+{
+    const JNode root = parse_json(text);
+    if (root.type != JNode::OBJECT)
+        fail(VQ_EMODEL, "the JSON text is %s, not an object (not a libvmaf model)", type_name(root.type));
+    /* as libvmaf's tool: a model first, a collection when that fails */
+    try {
+        return plain_from_tree(root, flags);
+    } catch (const Error &plain) {
+        if (plain.code() == VQ_ENOMEM || !root.get("0"))
+            throw;
+        try {
+            return collection_from_tree(root, flags);
+        } catch (const Error &) {
+            if (root.get("model_dict"))
+                throw plain;
+            throw;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* built-in tables                                                     */
+
+std::unique_ptr<Impl> impl_from_builtin(const BuiltinModel &bm, unsigned flags)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->collection = bm.collection;
+    for (unsigned m = 0; m < bm.n_subs; m++) {
+        const BuiltinSub &b = bm.subs[m];
+        Sub s;
+        std::vector<ModelFeature> feats;
+        s.type = b.type;
+        s.norm = b.norm;
+        s.slope = b.slope;
+        s.intercept = b.intercept;
+        for (unsigned k = 0; k < b.n_features; k++) {
+            const BuiltinFeature &f = b.features[k];
+            ModelFeature mf;
+            mf.name = f.name;
+            for (unsigned j = 0; j < f.n_opts; j++)
+                mf.opts.emplace_back(f.opts[j].key, f.opts[j].val);
+            feats.push_back(std::move(mf));
+            s.fslope.push_back(f.slope);
+            s.fintercept.push_back(f.intercept);
+        }
+        /* the load flags, as read_json_model.c applies them */
+        s.clip = b.has_clip && !(flags & MODEL_DISABLE_CLIP);
+        s.clip_min = s.clip ? b.clip_min : 0.0;   /* DISABLE_CLIP: not read at all */
+        s.clip_max = s.clip ? b.clip_max : 0.0;
+        s.tf = b.tf;
+        if (s.tf.present && (flags & MODEL_ENABLE_TRANSFORM))
+            s.tf.enabled = true;
+        s.svm.svm_type = b.svm_type;
+        s.svm.kernel_type = b.kernel_type;
+        s.svm.degree = b.degree;
+        s.svm.gamma = b.gamma;
+        s.svm.coef0 = b.coef0;
+        s.svm.rho = b.rho;
+        s.svm.coef.assign(b.coef, b.coef + b.l);
+        for (unsigned i = 0; i < b.l; i++)
+            s.svm.sv.push_back(builtin_nodes + builtin_row_start[b.row[i]]);
+        add_features(impl.get(), &s, feats);
+        impl->subs.push_back(std::move(s));
+    }
+    if (impl->collection)
+        check_collection(*impl);
+    return impl;
+}
+
+/* ------------------------------------------------------------------ */
+/* prediction (predict.c, svm.cpp)                                     */
+
+/* Kernel::dot: the indices both lists have, in index order */
+double dot(const SvmNode *x, const SvmNode *y)
+{
+    double sum = 0;
+    while (x->index != -1 && y->index != -1) {
+        if (x->index == y->index) {
+            sum += x->value * y->value;
+            ++x;
+            ++y;
+        } else if (x->index > y->index) {
+            ++y;
+        } else {
+            ++x;
+        }
+    }
+    return sum;
+}
+
+/* svm.cpp powi */
+double powi(double base, int times)
+{
+    double tmp = base, ret = 1.0;
+    for (int t = times; t > 0; t /= 2) {
+        if (t % 2 == 1)
+            ret *= tmp;
+        tmp = tmp * tmp;
+    }
+    return ret;
+}
+
+/* Kernel::k_function; RBF sums the squared distance in the merge order of
+ * the two index lists (an index one list lacks adds its square) */
+double kernel(const Svm &svm, const SvmNode *x, const SvmNode *y)
+{
+    switch (svm.kernel_type) {
+    case KERNEL_LINEAR:
+        return dot(x, y);
+    case KERNEL_POLY:
+        return powi(svm.gamma * dot(x, y) + svm.coef0, svm.degree);
+    case KERNEL_RBF: {
+        double sum = 0;
+        while (x->index != -1 && y->index != -1) {
+            if (x->index == y->index) {
+                const double d = x->value - y->value;
+                sum += d * d;
+                ++x;
+                ++y;
+            } else if (x->index > y->index) {
+                sum += y->value * y->value;
+                ++y;
+            } else {
+                sum += x->value * x->value;
+                ++x;
+            }
+        }
+        while (x->index != -1) {
+            sum += x->value * x->value;
+            ++x;
+        }
+        while (y->index != -1) {
+            sum += y->value * y->value;
+            ++y;
+        }
+        return std::exp(-svm.gamma * sum);
+    }
+    case KERNEL_SIGMOID:
+        return std::tanh(svm.gamma * dot(x, y) + svm.coef0);
+    default:
+        return 0;
+    }
+}
+
+/* svm_predict_values for ONE_CLASS, EPSILON_SVR and NU_SVR */
+double svm_predict(const Svm &svm, const SvmNode *x)
+{
+    double sum = 0;
+    for (size_t i = 0; i < svm.sv.size(); i++)
+        sum += svm.coef[i] * kernel(svm, x, svm.sv[i]);
+    sum -= svm.rho;
+    if (svm.svm_type == SVM_ONE_CLASS)
+        return sum > 0 ? 1 : -1;
+    return sum;
+}
+
+/* find_linear_function_parameters (its result is ignored by the caller) */
+void line_through(const Knot &p1, const Knot &p2, double *alpha, double *beta)
+{
+    if (!(p1.x <= p2.x && p1.y <= p2.y))
+        return;
+    if (p2.x - p1.x == 0 || p2.y - p1.y == 0) {
+        if (!(p1.x == p2.x && p1.y == p2.y))
+            return;
+        *alpha = 1.0;
+        *beta = 0.0;
+    } else if (p1.x == 0) {
+        *beta = p1.y;
+        *alpha = (p2.y - *beta) / p2.x;
+    } else {
+        *alpha = (p2.y - p1.y) / (p2.x - p1.x);
+        *beta = p1.y - (p1.x * (*alpha));
+    }
+}
+
+/* piecewise_linear_mapping, including where it stops half-way */
+void piecewise_linear(double x, const Transform &t, double *y)
+{
+    double slope = 0.0, offset = 0.0;
+    if (t.n_knots <= 1)
+        return;
+    const unsigned n_seg = t.n_knots - 1;
+    *y = 0.0;
+    for (unsigned idx = 0; idx < n_seg; idx++) {
+        const Knot &k0 = t.knots[idx], &k1 = t.knots[idx + 1];
+        if (!(k0.x < k1.x && k0.y <= k1.y))
+            return;
+        const bool cond0 = k0.x <= x, cond1 = x <= k1.x;
+        if (k0.y == k1.y) {
+            if (cond0 && cond1)
+                *y = k0.y;
+            if (idx == 0 && x < k0.x)
+                *y = k0.y;
+            if (idx == n_seg - 1 && x > k1.x)
+                *y = k0.y;
+        } else {
+            line_through(k0, k1, &slope, &offset);
+            if (cond0 && cond1)
+                *y = slope * x + offset;
+            if (idx == 0 && x < k0.x)
+                *y = slope * x + offset;
+            if (idx == n_seg - 1 && x > k1.x)
+                *y = slope * x + offset;
+        }
+    }
+}
+
+/* predict.c transform: polynomial, then knots, then rectification */
+void transform(const Transform &t, double *y_in)
+{
+    if (!t.enabled)
+        return;
+    double y_stage = *y_in, y_out;
+    if (t.p0_enabled || t.p1_enabled || t.p2_enabled) {
+        y_out = 0.;
+        if (t.p0_enabled)
+            y_out += t.p0;
+        if (t.p1_enabled)
+            y_out += t.p1 * y_stage;
+        if (t.p2_enabled)
+            y_out += t.p2 * y_stage * y_stage;
+    } else {
+        y_out = y_stage;
+    }
+    y_stage = y_out;
+    if (t.knots_enabled)
+        piecewise_linear(y_stage, t, &y_out);
+    else
+        y_out = y_stage;
+    if (t.out_lte_in)
+        y_out = (y_out > *y_in) ? *y_in : y_out;
+    if (t.out_gte_in)
+        y_out = (y_out < *y_in) ? *y_in : y_out;
+    *y_in = y_out;
+}
+
+void clip(const Sub &s, double *p)
+{
+    if (!s.clip)
+        return;
+    *p = (*p < s.clip_min) ? s.clip_min : *p;
+    *p = (*p > s.clip_max) ? s.clip_max : *p;
+}
+
+/* vmaf_predict_score_at_index; raw: flags DISABLE_CLIP | DISABLE_TRANSFORM */
+double predict_sub(const Sub &s, const double *features, bool raw)
+{
+    SvmNode x[kMaxFeatures + 1];
+    const size_t nf = s.input.size();
+    for (size_t i = 0; i < nf; i++) {
+        double v = features[s.input[i]];
+        if (s.norm == NORM_LINEAR_RESCALE)
+            v = s.fslope[i] * v + s.fintercept[i];
+        x[i].index = int32_t(i + 1);
+        x[i].value = v;
+    }
+    x[nf].index = -1;
+    x[nf].value = 0.0;
+    double p = svm_predict(s.svm, x);
+    if (s.norm == NORM_LINEAR_RESCALE)
+        p = (p - s.intercept) / s.slope;
+    if (!raw) {
+        transform(s.tf, &p);
+        clip(s, &p);
+    }
+    return p;
+}
+
+/* predict.c score_compare */
+int score_compare(double x, double y)
+{
+    return x > y ? 1 : x < y ? -1 : 0;
+}
+
+/* qsort(scores, score_compare) as glibc does it (msort.c: top-down merge
+ * sort, stable); the same order for -0.0 / 0.0 and NaN as there */
+void msort(double *b, size_t n, double *tmp)
+{
+    if (n <= 1)
+        return;
+    size_t n1 = n / 2, n2 = n - n1;
+    double *b1 = b, *b2 = b + n1, *t = tmp;
+    msort(b1, n1, tmp);
+    msort(b2, n2, tmp);
+    while (n1 > 0 && n2 > 0) {
+        if (score_compare(*b1, *b2) <= 0) {
+            *t++ = *b1++;
+            n1--;
+        } else {
+            *t++ = *b2++;
+            n2--;
+        }
+    }
+    if (n1 > 0)
+        memcpy(t, b1, n1 * sizeof(double));
+    memcpy(b, tmp, (n - n2) * sizeof(double));
+}
+
+/* predict.c percentile, on sorted scores */
+double percentile(const double *scores, unsigned n, double perc)
+{
+    const double p = perc * (n - 1) / 100.;
+    const int idx_l = int(std::floor(p));
+    const int idx_r = int(std::ceil(p));
+    return (idx_l == idx_r) ? scores[idx_l] : scores[idx_l] * (idx_r - p) + scores[idx_r] * (p - idx_l);
+}
+
+/* transform and clip of the collection's first member (model "1"), flags 0 */
+double post(const Sub &s, double v)
+{
+    transform(s.tf, &v);
+    clip(s, &v);
+    return v;
+}
+
+}  // namespace
+}  // namespace model_detail
+
+using namespace model_detail;
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model::~Model() = default;
+
+std::unique_ptr<Model> Model::from_json(std::string_view text, unsigned flags)
+{
+    try {
+        return Access::make(impl_from_json(text, flags));
+    } catch (const std::bad_alloc &) {
+        fail(VQ_ENOMEM, "out of memory reading a model");
+    }
+}
+
+std::unique_ptr<Model> Model::from_file(const std::string &path, unsigned flags)
+{
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        fail(VQ_EMODEL, "model '%s': %s", path.c_str(), strerror(errno));
+    std::string text;
+    char buf[65536];
+    size_t n;
+    bool too_big = false;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+        if (text.size() + n > kMaxFileBytes) {
+            too_big = true;
+            break;
+        }
+        text.append(buf, n);
+    }
+    const bool err = ferror(f);
+    fclose(f);
+    if (too_big)
+        fail(VQ_EMODEL, "model '%s': larger than %zu MiB", path.c_str(), kMaxFileBytes >> 20);
+    if (err)
+        fail(VQ_EMODEL, "model '%s': read error", path.c_str());
+    try {
+        return from_json(text, flags);
+    } catch (const Error &e) {
+        fail(e.code(), "model '%s': %s", path.c_str(), e.what());
+    }
+}
+
+const std::vector<std::string> &Model::builtin_versions()
+{
+    static const std::vector<std::string> v = [] {
+        std::vector<std::string> r;
+        for (unsigned i = 0; i < builtin_n_models; i++)
+            r.push_back(builtin_models[i].version);
+        return r;
+    }();
+    return v;
+}
+
+std::unique_ptr<Model> Model::builtin(const std::string &version, unsigned flags)
+{
+    for (unsigned i = 0; i < builtin_n_models; i++)
+        if (version == builtin_models[i].version)
+            return Access::make(impl_from_builtin(builtin_models[i], flags));
+    std::string list;
+    for (const std::string &v : builtin_versions())
+        list += (list.empty() ? "" : ", ") + v;
+    fail(VQ_EMODEL, "no built-in model \"%.100s\" (built in: %s)", version.c_str(), list.c_str());
+}
+
+const std::vector<ModelFeature> &Model::features() const
+{
+    return impl_->features;
+}
+
+bool Model::is_collection() const
+{
+    return impl_->collection;
+}
+
+size_t Model::output_count() const
+{
+    return impl_->collection ? impl_->subs.size() + 4 : 1;
+}
+
+/* model_collection_parse names member i "%s_%04d"; the collection's name is
+ * member 1's without its last 5 characters, i.e. `name` again */
+std::vector<std::string> Model::output_names(const std::string &name) const
+{
+    std::vector<std::string> out{ name };
+    if (!impl_->collection)
+        return out;
+    for (size_t i = 1; i < impl_->subs.size(); i++) {
+        char b[16];
+        snprintf(b, sizeof(b), "_%04u", unsigned(i));
+        out.push_back(name + b);
+    }
+    for (const char *suffix : { "_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi" })
+        out.push_back(name + suffix);
+    return out;
+}
+
+/*
+ * A collection (predict.c vmaf_bootstrap_predict_score_at_index): member
+ * "0" is the plain model; the collection proper is members 1..n (member 0
+ * is not in it).  Each member's own score (its clip and transform), then
+ * from the raw scores (no clip, no transform): the mean, the population
+ * stddev (sum of squared deviations in member order), the 2.5 / 97.5
+ * percentiles of the sorted scores; mean, percentiles and mean +- 0.01 go
+ * through member 1's transform and clip, and the stddev is scaled by the
+ * slope between the last two.
+ */
+void Model::predict(const double *features, double *outputs) const
+{
+    const Impl &m = *impl_;
+    outputs[0] = predict_sub(m.subs[0], features, false);
+    if (!m.collection)
+        return;
+    const unsigned cnt = unsigned(m.subs.size() - 1);
+    std::vector<double> scores(cnt);
+    for (unsigned i = 0; i < cnt; i++) {
+        const Sub &s = m.subs[i + 1];
+        scores[i] = predict_sub(s, features, true);
+        outputs[1 + i] = predict_sub(s, features, false);
+    }
+    double sum = 0.;
+    for (unsigned i = 0; i < cnt; i++)
+        sum += scores[i];
+    const double mean = sum / cnt;
+    const double delta = 0.01;
+    double ssd = 0.;
+    for (unsigned i = 0; i < cnt; i++) {
+        const double d = scores[i] - mean;
+        ssd += d * d;   /* pow(d, 2): GCC folds it to d * d */
+    }
+    double stddev = std::sqrt(ssd / cnt);
+    std::vector<double> tmp(cnt);
+    msort(scores.data(), cnt, tmp.data());
+    const double lo = percentile(scores.data(), cnt, 2.5);
+    const double hi = percentile(scores.data(), cnt, 97.5);
+    const Sub &first = m.subs[1];
+    const double plus = post(first, mean + delta), minus = post(first, mean - delta);
+    const double slope = (plus - minus) / (2.0 * delta);
+    stddev *= slope;
+    double *o = outputs + 1 + cnt;
+    o[0] = post(first, mean);
+    o[1] = stddev;
+    o[2] = post(first, lo);
+    o[3] = post(first, hi);
+}
+
+}  // namespace vq

@@ -13,6 +13,9 @@
 #   VQCUDA_PREFIX  an installed libvqcuda (lib/pkgconfig/libvqcuda.pc) to use
 #                  instead of building this repo's
 #   JOBS           parallel make jobs (default: nproc)
+#   VQ_SANITIZE    1: an ASan + UBSan build (CI's second configuration):
+#                  libvqcuda and the filter with both (CPU executor only),
+#                  the rest of FFmpeg with ASan
 #
 # Without FFMPEG_SRC / NVCODEC_SRC the sources come from Debian trixie (which
 # has FFmpeg 7.1) through apt-get source, with a private apt state and the
@@ -29,6 +32,8 @@ FFSRC=$BUILD_DIR/ffmpeg-src        # patched FFmpeg tree, built in place
 OUT=$BUILD_DIR/ffmpeg
 PATCH=$REPO/patches/ffmpeg-7.1-vqcuda.patch
 JOBS=${JOBS:-$(nproc)}
+SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+SAN_LINK="-fsanitize=address,undefined"
 START=$(date +%s)
 
 log() { printf '== %s\n' "$*" >&2; }
@@ -172,11 +177,16 @@ build_libvqcuda() {
     log "building libvqcuda"
     # scripts/test.sh shares this tree with the tests on: leave that choice as
     # it is, and only start a new tree without them
-    local tests=()
+    local tests=() san=()
     [ -f "$BUILD_DIR/libvqcuda/CMakeCache.txt" ] || tests=(-DVQ_BUILD_TESTS=OFF)
+    if [ -n "${VQ_SANITIZE:-}" ]; then
+        san=(-DVQ_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+             "-DCMAKE_C_FLAGS=$SAN_FLAGS" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS"
+             "-DCMAKE_EXE_LINKER_FLAGS=$SAN_LINK" "-DCMAKE_SHARED_LINKER_FLAGS=$SAN_LINK")
+    fi
     cmake -S "$REPO" -B "$BUILD_DIR/libvqcuda" -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_INSTALL_PREFIX="$DEPS" -DCMAKE_INSTALL_LIBDIR=lib \
-        "${tests[@]}" >&2
+        "${tests[@]}" "${san[@]}" >&2
     cmake --build "$BUILD_DIR/libvqcuda" -j "$JOBS" >&2
     cmake --install "$BUILD_DIR/libvqcuda" >&2
     # ffmpeg must link the archive: with the .so beside it, -lvqcuda takes the .so
@@ -242,6 +252,10 @@ configure_ffmpeg() {
         "--enable-filter=$filters"
         --enable-libvqcuda
     )
+    if [ -n "${VQ_SANITIZE:-}" ]; then
+        CONFIGURE_ARGS+=("--extra-cflags=-fsanitize=address -fno-omit-frame-pointer"
+                         "--extra-ldflags=$SAN_LINK")
+    fi
     export PKG_CONFIG_PATH=$VQ_PKGCONFIG:$DEPS/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
     local want="${CONFIGURE_ARGS[*]} PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
     if [ -f "$FFSRC/ffbuild/config.mak" ] && [ "$(cat "$FFSRC/.vqcuda-configured" 2>/dev/null)" = "$want" ] &&
@@ -262,7 +276,9 @@ build_ffmpeg() {
         rm -f "$FFSRC/ffmpeg_g" "$FFSRC/ffmpeg"
     fi
     log "make -j$JOBS"
-    make -C "$FFSRC" -j "$JOBS" ffmpeg ffprobe >&2
+    local extra=()
+    [ -n "${VQ_SANITIZE:-}" ] && extra=("VQCUDA_EXTRA_CFLAGS=-fsanitize=undefined -fno-sanitize-recover=undefined")
+    make -C "$FFSRC" -j "$JOBS" "${extra[@]}" ffmpeg ffprobe >&2
     mkdir -p "$OUT"
     local p
     for p in ffmpeg ffprobe; do

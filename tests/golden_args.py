@@ -40,7 +40,8 @@ def main():
     if missing:
         print(f"SKIP: the golden needs {', '.join(missing)}, not implemented yet")
         return 77
-    esc = lambda s: s.replace("\\", "\\\\").replace(":", "\\:")
+    # option-level escapes (\:) inside graph-level quotes ('...'), as tools write them
+    esc = lambda s: "'" + s.replace("\\", "\\\\").replace(":", "\\:") + "'"
     opts = ["model=" + esc("|".join(models)), "psnr=0"]
     if features:
         opts.append("feature=" + esc("|".join("name=" + f for f in features)))

@@ -1,0 +1,12 @@
+# The upscaler: test_scale compares with the ffmpeg under test (VQ_FFMPEG);
+# vqparity_scale holds the CUDA executor to the CPU one.
+if(TARGET test_scale)
+  set_tests_properties(test_scale PROPERTIES ENVIRONMENT "${VQ_TEST_ENV};VQ_FFMPEG=${VQ_FFMPEG}")
+endif()
+if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity_scale.cu)
+  add_executable(vqparity_scale tests/parity_scale.cu)
+  target_link_libraries(vqparity_scale PRIVATE vqcuda_obj)
+  target_compile_options(vqparity_scale PRIVATE --fmad=false)
+  add_test(NAME gpu_parity_scale COMMAND vqparity_scale)
+  set_tests_properties(gpu_parity_scale PROPERTIES SKIP_RETURN_CODE 77)
+endif()

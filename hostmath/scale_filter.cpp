@@ -263,8 +263,6 @@ void check(const VqScaleFormat *s, const VqScaleFormat *d, int mode)
     if (s->w > d->w || s->h > d->h)
         vq::fail(VQ_EINVAL, "scale: the rendition (%dx%d) is larger than the reference (%dx%d) in "
                  "one direction: only upscaling is supported", s->w, s->h, d->w, d->h);
-    if (s->w < 8 || s->h < 8)
-        vq::fail(VQ_EINVAL, "scale: the rendition (%dx%d) is below 8x8", s->w, s->h);
 }
 
 /* what FFmpeg's scale filter gives swscale: center chroma siting, i.e.

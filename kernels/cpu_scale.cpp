@@ -31,6 +31,77 @@ void store(uint8_t *row, int bytes, int x, uint32_t v)
         ((uint16_t *)row)[x] = (uint16_t)v;
 }
 
+/*
+ * The loops below are specialised (view layout, number of taps) only so
+ * that the compiler sees constants: the arithmetic is scale.h's, called
+ * exactly as the CUDA kernels call it.
+ */
+template <int kBytes, int kStep>
+void hpass_rows(VqScaleCpu *s, VqPlaneView v, int p, int row_begin, int row_end)
+{
+    const VqScalePlan *pl = s->plan;
+    const VqScalePlanePlan &pp = pl->plane[p];
+    v.bytes = kBytes;
+    v.step = kStep;
+    const VqScaleFilter f = pp.h;
+    const int w = pp.dst_w, bpc = pl->bpc;
+    for (int i = row_begin; i < row_end; i++) {
+        if (bpc == 16) {
+            int32_t *t = s->tmp19[p].data() + (size_t)i * w;
+            for (int x = 0; x < w; x++)
+                t[x] = vq_scale_h_to19(vq_scale_h_sum(v, i, f, x));
+        } else if (f.size == 4) {
+            int16_t *t = s->tmp15[p].data() + (size_t)i * w;
+            VqScaleFilter f4 = f;
+            f4.size = 4;    /* the upscaler's usual size, as a constant */
+            for (int x = 0; x < w; x++)
+                t[x] = vq_scale_h_to15(vq_scale_h_sum(v, i, f4, x), bpc);
+        } else {
+            int16_t *t = s->tmp15[p].data() + (size_t)i * w;
+            for (int x = 0; x < w; x++)
+                t[x] = vq_scale_h_to15(vq_scale_h_sum(v, i, f, x), bpc);
+        }
+    }
+}
+
+/* kTaps: the vertical filter's size as a constant (0: not specialised) */
+template <int kTaps>
+void vpass_rows(VqScaleCpu *s, int p, int row_begin, int row_end)
+{
+    const VqScalePlan *pl = s->plan;
+    const VqScalePlanePlan &pp = pl->plane[p];
+    const int taps = kTaps ? kTaps : pp.v.size;
+    const int w = pp.dst_w;     /* locals: the stores below may alias the plan */
+    const ptrdiff_t stride = w;
+    const int bpc = pl->bpc;
+    const int x86_rows = pl->mode == VQ_SCALE_BICUBIC_X86 ? pp.c_row_begin : 0;
+    for (int y = row_begin; y < row_end; y++) {
+        const int16_t *coef = pp.v.coef + (ptrdiff_t)y * pp.v.size;
+        const ptrdiff_t first = (ptrdiff_t)pp.v.pos[y] * stride;
+        if (bpc == 16) {
+            const int32_t *t = s->tmp19[p].data() + first;
+            uint16_t *o = (uint16_t *)s->out[p].data() + (size_t)y * w;
+            for (int x = 0; x < w; x++)
+                o[x] = (uint16_t)vq_scale_v_sample19(t + x, stride, coef, taps);
+        } else if (bpc == 8) {
+            const int16_t *t = s->tmp15[p].data() + first;
+            uint8_t *o = s->out[p].data() + (size_t)y * w;
+            if (y < x86_rows) {
+                for (int x = 0; x < w; x++)
+                    o[x] = (uint8_t)vq_scale_v_sample15(t + x, stride, coef, taps, 8, 1);
+            } else {
+                for (int x = 0; x < w; x++)
+                    o[x] = (uint8_t)vq_scale_v_sample15(t + x, stride, coef, taps, 8, 0);
+            }
+        } else {
+            const int16_t *t = s->tmp15[p].data() + first;
+            uint16_t *o = (uint16_t *)s->out[p].data() + (size_t)y * w;
+            for (int x = 0; x < w; x++)
+                o[x] = (uint16_t)vq_scale_v_sample15(t + x, stride, coef, taps, bpc, 0);
+        }
+    }
+}
+
 }  // namespace
 
 extern "C" int vq_scale_cpu_alloc(VqScaleCpu **ps, const VqScalePlan *plan)
@@ -85,17 +156,14 @@ extern "C" int vq_scale_cpu_hpass(VqScaleCpu *s, const VqPlaneView src[3], int p
         }
         return 0;
     }
-    for (int i = row_begin; i < row_end; i++) {
-        if (pl->bpc == 16) {
-            int32_t *t = s->tmp19[p].data() + (size_t)i * pp.dst_w;
-            for (int x = 0; x < pp.dst_w; x++)
-                t[x] = vq_scale_h_to19(vq_scale_h_sum(v, i, pp.h, x));
-        } else {
-            int16_t *t = s->tmp15[p].data() + (size_t)i * pp.dst_w;
-            for (int x = 0; x < pp.dst_w; x++)
-                t[x] = vq_scale_h_to15(vq_scale_h_sum(v, i, pp.h, x), pl->bpc);
-        }
-    }
+    if (v.step == 1 && v.bytes == 1)
+        hpass_rows<1, 1>(s, v, p, row_begin, row_end);
+    else if (v.step == 1)
+        hpass_rows<2, 1>(s, v, p, row_begin, row_end);
+    else if (v.bytes == 1)
+        hpass_rows<1, 2>(s, v, p, row_begin, row_end);
+    else
+        hpass_rows<2, 2>(s, v, p, row_begin, row_end);
     return 0;
 }
 
@@ -109,22 +177,13 @@ extern "C" int vq_scale_cpu_vpass(VqScaleCpu *s, int p, int row_begin, int row_e
         return VQ_EINVAL;
     if (pl->identity)
         return 0;
-    const int bytes = sample_bytes(pl);
-    const ptrdiff_t stride = pp.dst_w;
-    for (int y = row_begin; y < row_end; y++) {
-        uint8_t *row = s->out[p].data() + (size_t)y * pp.dst_w * bytes;
-        const int16_t *coef = pp.v.coef + (ptrdiff_t)y * pp.v.size;
-        const ptrdiff_t first = (ptrdiff_t)pp.v.pos[y] * stride;
-        if (pl->bpc == 16) {
-            const int32_t *t = s->tmp19[p].data() + first;
-            for (int x = 0; x < pp.dst_w; x++)
-                store(row, bytes, x, vq_scale_v_sample19(t + x, stride, coef, pp.v.size));
-        } else {
-            const int x86 = pl->mode == VQ_SCALE_BICUBIC_X86 && y < pp.c_row_begin;
-            const int16_t *t = s->tmp15[p].data() + first;
-            for (int x = 0; x < pp.dst_w; x++)
-                store(row, bytes, x, vq_scale_v_sample15(t + x, stride, coef, pp.v.size, pl->bpc, x86));
-        }
+    switch (pp.v.size) {
+    case 1: vpass_rows<1>(s, p, row_begin, row_end); break;
+    case 2: vpass_rows<2>(s, p, row_begin, row_end); break;
+    case 4: vpass_rows<4>(s, p, row_begin, row_end); break;
+    case 6: vpass_rows<6>(s, p, row_begin, row_end); break;
+    case 8: vpass_rows<8>(s, p, row_begin, row_end); break;
+    default: vpass_rows<0>(s, p, row_begin, row_end); break;
     }
     return 0;
 }

@@ -272,17 +272,30 @@ TEST(ScaleFilter, TablesNormalisedAndInside)
         }
 }
 
-/* 1280 -> 1920 (the 720p rung), swscale's own table: 4 taps, positions and
- * coefficients of the first outputs as libswscale 7.1 computes them */
-TEST(ScaleFilter, Rung720Horizontal)
+/* The 720p rung's luma tables, rows quoted from libswscale 7.1's own
+ * (SwsContext.hLumFilter / vLumFilter on x86 without AVX2's reordering). */
+TEST(ScaleFilter, Rung720QuotedFromSwscale)
 {
-    const int64_t inc = ((1280LL << 16) + 960) / 1920;
-    const vq::ScaleFilterTable t = vq::scale_init_filter(inc, 1280, 1920, 4, 1 << 14, 128, 128,
-                                                         123456, 123456);
-    EXPECT_EQ(t.size, 4);
-    EXPECT_EQ(t.dst_n, 1920);
-    EXPECT_EQ(t.pos[0], 0);
-    EXPECT_EQ(t.pos[1919], 1276);
+    const vq::ScaleFilterTable h = vq::scale_init_filter(((1280LL << 16) + 960) / 1920, 1280, 1920, 4,
+                                                         1 << 14, 128, 128, 123456, 123456);
+    const vq::ScaleFilterTable v = vq::scale_init_filter(((720LL << 16) + 540) / 1080, 720, 1080, 2,
+                                                         1 << 12, 128, 128, 123456, 123456);
+    ASSERT_EQ(h.size, 4);
+    ASSERT_EQ(v.size, 4);
+    const int16_t h_rows[5][4] = { { 17506, -1122, 0, 0 },     { 8763, 8764, -1143, 0 },
+                                   { -1138, 15398, 2352, -228 }, { -228, 2352, 15398, -1138 },
+                                   { 0, 0, -1176, 17560 } };
+    const int16_t v_rows[5][4] = { { 4377, -281, 0, 0 },  { 2191, 2191, -286, 0 }, { -284, 3849, 588, -57 },
+                                   { -57, 588, 3849, -284 }, { 0, 0, -290, 4386 } };
+    const int hi[5] = { 0, 1, 2, 3, 1919 }, vi[5] = { 0, 1, 2, 3, 1079 };
+    for (int k = 0; k < 5; k++)
+        for (int j = 0; j < 4; j++) {
+            EXPECT_EQ(h.coef[(size_t)hi[k] * 4 + j], h_rows[k][j]) << "h row " << hi[k];
+            EXPECT_EQ(v.coef[(size_t)vi[k] * 4 + j], v_rows[k][j]) << "v row " << vi[k];
+        }
+    EXPECT_EQ(h.pos[3], 0);
+    EXPECT_EQ(h.pos[1919], 1276);
+    EXPECT_EQ(v.pos[1079], 716);
 }
 
 /* ---- refusals ----------------------------------------------------------- */
@@ -304,7 +317,7 @@ TEST(ScaleCheck, Refusals)
     s = VqScaleFormat{ 1920, 1088, 8, 1, 1, 3 };
     EXPECT_EQ(vq_scale_check(&s, &ref, VQ_SCALE_BICUBIC, msg, sizeof(msg)), VQ_EINVAL);
     EXPECT_NE(strstr(msg, "larger"), nullptr) << msg;
-    s = VqScaleFormat{ 4, 720, 8, 1, 1, 3 };
+    s = VqScaleFormat{ 0, 720, 8, 1, 1, 3 };
     EXPECT_EQ(vq_scale_check(&s, &ref, VQ_SCALE_BICUBIC, msg, sizeof(msg)), VQ_EINVAL);
     s = VqScaleFormat{ 1280, 720, 11, 1, 1, 3 };
     const VqScaleFormat ref11{ 1920, 1080, 11, 1, 1, 3 };
@@ -417,6 +430,11 @@ TEST(ScaleFfmpeg, SyntheticRandomSizes)
         const Fmt &f = kFormats[k % nfmt];
         int dw = 8 + (int)(r.next() % 400), dh = 8 + (int)(r.next() % 300);
         int sw = 8 + (int)(r.next() % (dw - 7)), sh = 8 + (int)(r.next() % (dh - 7));
+        if (k >= 2 * nfmt) {
+            /* tiny sources */
+            sw = 1 + (int)(r.next() % 6);
+            sh = 1 + (int)(r.next() % 6);
+        }
         if (k < nfmt) {
             /* the ladder's shape at every format */
             const int rung[3][2] = { { 1280, 720 }, { 960, 540 }, { 640, 360 } };

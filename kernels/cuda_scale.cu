@@ -1,0 +1,275 @@
+/*
+ * cuda_scale.cu - the CUDA executor of the upscaler: thin kernels around
+ * kernels/scale.h.  Per picture, on one stream: the horizontal pass (one
+ * thread per intermediate sample, every plane in one launch) and the
+ * vertical pass (one thread per output sample); or one copy kernel when
+ * the plan is the identity.  Tables, intermediate rows and output planes
+ * are allocated once, in vq_scale_cuda_alloc.
+ */
+#include <new>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "scale.h"
+#include "scale_exec.h"
+
+namespace {
+
+constexpr int kThreads = 128;
+/* bytes after each output plane that nothing writes (the parity tool
+ * poisons and checks them) */
+constexpr size_t kGuard = 256;
+
+struct HArgs {
+    VqPlaneView src[3];
+    VqScaleFilter f[3];
+    void *tmp[3];
+    int32_t rows[3], cols[3];   /* src_h, dst_w */
+    int32_t bpc;
+};
+
+struct VArgs {
+    VqScaleFilter f[3];
+    const void *tmp[3];
+    uint8_t *out[3];
+    int32_t rows[3], cols[3];   /* dst_h, dst_w */
+    int32_t c_row_begin[3];
+    int32_t bpc, x86;
+};
+
+struct CopyArgs {
+    VqPlaneView src[3];
+    uint8_t *out[3];
+    int32_t rows[3], cols[3];
+    int32_t bytes;
+};
+
+__device__ __forceinline__ void store_sample(uint8_t *plane, int bytes, size_t i, uint32_t v)
+{
+    if (bytes == 1)
+        plane[i] = (uint8_t)v;
+    else
+        ((uint16_t *)plane)[i] = (uint16_t)v;
+}
+
+/* intermediate[p][row][x] = horizontal filter of source row `row` */
+template <bool kB19>
+__global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
+{
+    const int p = blockIdx.z, row = blockIdx.y;
+    const int x = blockIdx.x * kThreads + threadIdx.x;
+    if (row >= a.rows[p] || x >= a.cols[p])
+        return;
+    const int32_t sum = vq_scale_h_sum(a.src[p], row, a.f[p], x);
+    const size_t o = (size_t)row * a.cols[p] + x;
+    if (kB19)
+        ((int32_t *)a.tmp[p])[o] = vq_scale_h_to19(sum);
+    else
+        ((int16_t *)a.tmp[p])[o] = vq_scale_h_to15(sum, a.bpc);
+}
+
+/* out[p][y][x] = vertical filter of the intermediate rows pos[y] ... */
+template <bool kB19>
+__global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
+{
+    const int p = blockIdx.z, y = blockIdx.y;
+    const int x = blockIdx.x * kThreads + threadIdx.x;
+    if (y >= a.rows[p] || x >= a.cols[p])
+        return;
+    const ptrdiff_t stride = a.cols[p];
+    const VqScaleFilter f = a.f[p];
+    const int16_t *coef = f.coef + (ptrdiff_t)y * f.size;
+    const size_t first = (size_t)f.pos[y] * stride + x;
+    const size_t o = (size_t)y * stride + x;
+    if (kB19) {
+        const int32_t *t = (const int32_t *)a.tmp[p] + first;
+        ((uint16_t *)a.out[p])[o] = (uint16_t)vq_scale_v_sample19(t, stride, coef, f.size);
+    } else {
+        const int16_t *t = (const int16_t *)a.tmp[p] + first;
+        const int x86 = a.x86 && y < a.c_row_begin[p];
+        store_sample(a.out[p], a.bpc > 8 ? 2 : 1, o,
+                     vq_scale_v_sample15(t, stride, coef, f.size, a.bpc, x86));
+    }
+}
+
+/* same size: the output is the input, repacked */
+__global__ void __launch_bounds__(kThreads) scale_copy_kernel(CopyArgs a)
+{
+    const int p = blockIdx.z, y = blockIdx.y;
+    const int x = blockIdx.x * kThreads + threadIdx.x;
+    if (y >= a.rows[p] || x >= a.cols[p])
+        return;
+    store_sample(a.out[p], a.bytes, (size_t)y * a.cols[p] + x, vq_sample(a.src[p], y, x));
+}
+
+size_t align256(size_t n) { return (n + 255) / 256 * 256; }
+
+}  // namespace
+
+struct VqScaleCuda {
+    VqScalePlan plan;           /* scalars; table pointers below are device ones */
+    VqScaleFilter h[3], v[3];
+    void *tmp[3];
+    uint8_t *out[3];
+    int bytes;
+    void *d_blob;               /* tables, intermediates and outputs in one allocation */
+};
+
+extern "C" int vq_scale_cuda_alloc(VqScaleCuda **ps, const VqScalePlan *plan)
+{
+    *ps = nullptr;
+    if (!plan || plan->nplanes < 1 || plan->nplanes > 3)
+        return (int)cudaErrorInvalidValue;
+    for (int p = 0; p < plan->nplanes; p++) {
+        const VqScalePlanePlan &pp = plan->plane[p];
+        if (pp.dst_w < 1 || pp.dst_h < 1 || pp.dst_h > 65535 ||
+            (!plan->identity && (pp.h.n != pp.dst_w || pp.v.n != pp.dst_h)))
+            return (int)cudaErrorInvalidValue;
+    }
+    VqScaleCuda *s = new (std::nothrow) VqScaleCuda();
+    if (!s)
+        return (int)cudaErrorMemoryAllocation;
+    s->plan = *plan;
+    s->bytes = plan->bpc > 8 ? 2 : 1;
+    const size_t tmp_bytes = plan->bpc == 16 ? 4 : 2;
+
+    /* layout of the blob: per plane [h.pos h.coef v.pos v.coef tmp out+guard] */
+    size_t off[3][6], total = 0;
+    for (int p = 0; p < plan->nplanes; p++) {
+        const VqScalePlanePlan &pp = plan->plane[p];
+        const size_t n[6] = {
+            plan->identity ? 0 : (size_t)pp.h.n * 4,
+            plan->identity ? 0 : (size_t)pp.h.n * pp.h.size * 2,
+            plan->identity ? 0 : (size_t)pp.v.n * 4,
+            plan->identity ? 0 : (size_t)pp.v.n * pp.v.size * 2,
+            plan->identity ? 0 : (size_t)pp.src_h * pp.dst_w * tmp_bytes,
+            (size_t)pp.dst_h * pp.dst_w * s->bytes + kGuard,
+        };
+        for (int k = 0; k < 6; k++) {
+            off[p][k] = total;
+            total += align256(n[k]);
+        }
+    }
+    cudaError_t err = cudaMalloc(&s->d_blob, total);
+    if (err != cudaSuccess) {
+        delete s;
+        return (int)err;
+    }
+    uint8_t *b = (uint8_t *)s->d_blob;
+    for (int p = 0; p < plan->nplanes && err == cudaSuccess; p++) {
+        const VqScalePlanePlan &pp = plan->plane[p];
+        s->out[p] = b + off[p][5];
+        s->tmp[p] = b + off[p][4];
+        s->h[p] = VqScaleFilter{ (const int32_t *)(b + off[p][0]), (const int16_t *)(b + off[p][1]),
+                                 pp.h.n, pp.h.size };
+        s->v[p] = VqScaleFilter{ (const int32_t *)(b + off[p][2]), (const int16_t *)(b + off[p][3]),
+                                 pp.v.n, pp.v.size };
+        if (plan->identity)
+            continue;
+        const void *src[4] = { pp.h.pos, pp.h.coef, pp.v.pos, pp.v.coef };
+        const size_t n[4] = { (size_t)pp.h.n * 4, (size_t)pp.h.n * pp.h.size * 2,
+                              (size_t)pp.v.n * 4, (size_t)pp.v.n * pp.v.size * 2 };
+        for (int k = 0; k < 4 && err == cudaSuccess; k++)
+            err = cudaMemcpy(b + off[p][k], src[k], n[k], cudaMemcpyHostToDevice);
+    }
+    if (err != cudaSuccess) {
+        cudaFree(s->d_blob);
+        delete s;
+        return (int)err;
+    }
+    *ps = s;
+    return 0;
+}
+
+extern "C" void vq_scale_cuda_free(VqScaleCuda *s)
+{
+    if (!s)
+        return;
+    cudaFree(s->d_blob);
+    delete s;
+}
+
+extern "C" int vq_scale_cuda_run(VqScaleCuda *s, const VqPlaneView src[3], void *stream)
+{
+    const VqScalePlan &pl = s->plan;
+    const cudaStream_t st = (cudaStream_t)stream;
+    int max_sh = 0, max_dw = 0, max_dh = 0;
+    for (int p = 0; p < pl.nplanes; p++) {
+        const VqScalePlanePlan &pp = pl.plane[p];
+        if (!src[p].data || src[p].w != pp.src_w || src[p].h != pp.src_h ||
+            (src[p].bytes != 1 && src[p].bytes != 2))
+            return (int)cudaErrorInvalidValue;
+        max_sh = pp.src_h > max_sh ? pp.src_h : max_sh;
+        max_dw = pp.dst_w > max_dw ? pp.dst_w : max_dw;
+        max_dh = pp.dst_h > max_dh ? pp.dst_h : max_dh;
+    }
+    const unsigned bx = (unsigned)((max_dw + kThreads - 1) / kThreads);
+    if (pl.identity) {
+        CopyArgs a;
+        memset(&a, 0, sizeof(a));
+        for (int p = 0; p < pl.nplanes; p++) {
+            a.src[p] = src[p];
+            a.out[p] = s->out[p];
+            a.rows[p] = pl.plane[p].dst_h;
+            a.cols[p] = pl.plane[p].dst_w;
+        }
+        a.bytes = s->bytes;
+        scale_copy_kernel<<<dim3(bx, (unsigned)max_dh, (unsigned)pl.nplanes), kThreads, 0, st>>>(a);
+        return (int)cudaGetLastError();
+    }
+
+    HArgs h;
+    VArgs v;
+    memset(&h, 0, sizeof(h));
+    memset(&v, 0, sizeof(v));
+    for (int p = 0; p < pl.nplanes; p++) {
+        const VqScalePlanePlan &pp = pl.plane[p];
+        h.src[p] = src[p];
+        h.f[p] = s->h[p];
+        h.tmp[p] = s->tmp[p];
+        h.rows[p] = pp.src_h;
+        h.cols[p] = pp.dst_w;
+        v.f[p] = s->v[p];
+        v.tmp[p] = s->tmp[p];
+        v.out[p] = s->out[p];
+        v.rows[p] = pp.dst_h;
+        v.cols[p] = pp.dst_w;
+        v.c_row_begin[p] = pp.c_row_begin;
+    }
+    h.bpc = v.bpc = pl.bpc;
+    v.x86 = pl.mode == VQ_SCALE_BICUBIC_X86;
+    const dim3 hg(bx, (unsigned)max_sh, (unsigned)pl.nplanes);
+    const dim3 vg(bx, (unsigned)max_dh, (unsigned)pl.nplanes);
+    if (pl.bpc == 16) {
+        scale_h_kernel<true><<<hg, kThreads, 0, st>>>(h);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return (int)e;
+        scale_v_kernel<true><<<vg, kThreads, 0, st>>>(v);
+    } else {
+        scale_h_kernel<false><<<hg, kThreads, 0, st>>>(h);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return (int)e;
+        scale_v_kernel<false><<<vg, kThreads, 0, st>>>(v);
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" void vq_scale_cuda_output(const VqScaleCuda *s, VqPlaneView out[3])
+{
+    const VqScalePlan &pl = s->plan;
+    for (int p = 0; p < 3; p++) {
+        const int q = p < pl.nplanes ? p : 0;
+        const VqScalePlanePlan &pp = pl.plane[q];
+        VqPlaneView &v = out[p];
+        v.data = s->out[q];
+        v.pitch = (ptrdiff_t)pp.dst_w * s->bytes;
+        v.w = pp.dst_w;
+        v.h = pp.dst_h;
+        v.bytes = s->bytes;
+        v.shift = 0;
+        v.step = 1;
+    }
+}

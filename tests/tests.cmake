@@ -9,7 +9,7 @@ if(NOT VQ_MODELS_DIR)
   set(VQ_MODELS_DIR ${CMAKE_SOURCE_DIR}/../shared/models)
 endif()
 set(VQ_TEST_ENV VQ_RAW_DIR=${VQ_RAW_DIR} VQ_GOLDEN_DIR=${VQ_DATA}/golden
-    VQ_MODELS_DIR=${VQ_MODELS_DIR} VQ_CLIPS_DIR=${VQ_DATA}/clips)
+    VQ_MODELS_DIR=${VQ_MODELS_DIR} VQ_CLIPS_DIR=${VQ_DATA}/clips VQ_FFMPEG=${VQ_FFMPEG})
 
 if(VQ_FFMPEG)
   add_test(NAME decode_raw COMMAND ${CMAKE_SOURCE_DIR}/tests/decode_raw.sh ${VQ_FFMPEG}

@@ -24,6 +24,8 @@
 #include "motion_fold.h"
 #include "pool.hpp"
 #include "psnr_fold.h"
+#include "scale_exec.h"
+#include "scale_filter.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -81,6 +83,8 @@ struct VqSession {
     bool use_cuda = false, executor_ready = false;
     VqCudaExec *cuda = nullptr;
     VqCpuExec *cpu = nullptr;
+    VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
+    int dis_w = 0, dis_h = 0;               /* distorted picture size */
 
     /* frames[i - base] for base <= i < n_submitted; without keep_frames the
      * received ones are dropped, so a long job holds a few frames only */
@@ -94,6 +98,7 @@ struct VqSession {
     {
         vq_cuda_exec_close(&cuda);
         vq_cpu_exec_close(&cpu);
+        vq_scale_plan_free(scale);
     }
     FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
 
@@ -102,7 +107,8 @@ struct VqSession {
     void end_section();
     void new_section(const VqFormat &f);
     void init_executor(bool on_device);
-    void views(const VqPicture *p, VqPlaneView v[3]) const;
+    void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
+    void make_scaler();
     void fold(const int64_t *rows, bool scored);
     void complete(int64_t i);
     void submit(const VqPicture *ref, const VqPicture *dis);
@@ -117,6 +123,7 @@ void VqSession::open()
     if (cfg.n_subsample < 1)
         cfg.n_subsample = 1;
     make_plan();
+    make_scaler();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
     pool.resize(names.size());
@@ -124,6 +131,29 @@ void VqSession::open()
     vq_vif_log2_table(log2_table.data());
     if (cfg.executor != VQ_EXECUTOR_AUTO)
         init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
+}
+
+/* A distorted picture of another size: swscale's upscaler, exactly. */
+void VqSession::make_scaler()
+{
+    dis_w = cfg.dis_width ? cfg.dis_width : fmt.width;
+    dis_h = cfg.dis_height ? cfg.dis_height : fmt.height;
+    if (dis_w == fmt.width && dis_h == fmt.height)
+        return;
+    if (cfg.scaler == VQ_SCALER_NONE)
+        fail(VQ_EINVAL, "the distorted picture is %dx%d, the reference %dx%d, and scaler=none "
+             "was asked for", dis_w, dis_h, fmt.width, fmt.height);
+    if (cfg.scaler != VQ_SCALER_BICUBIC && cfg.scaler != VQ_SCALER_BICUBIC_X86)
+        fail(VQ_EINVAL, "unknown scaler %d", (int)cfg.scaler);
+    const int np = fmt.layout == VQ_LAYOUT_GRAY ? 1 : 3;
+    VqScaleFormat src = { dis_w, dis_h, fmt.bitdepth, fmt.chroma_shift_w, fmt.chroma_shift_h, np };
+    VqScaleFormat dst = { fmt.width, fmt.height, fmt.bitdepth, fmt.chroma_shift_w, fmt.chroma_shift_h, np };
+    char msg[256] = "";
+    const int mode = cfg.scaler == VQ_SCALER_BICUBIC ? VQ_SCALE_BICUBIC : VQ_SCALE_BICUBIC_X86;
+    const int ret = vq_scale_plan_create(&scale, &src, &dst, mode, msg, sizeof(msg));
+    if (ret < 0)
+        fail(ret, "cannot upscale the %dx%d distorted picture to the %dx%d reference: %s", dis_w, dis_h,
+             fmt.width, fmt.height, msg);
 }
 
 /* The plan and the per-instance host state for the section's format. */
@@ -179,8 +209,12 @@ void VqSession::new_section(const VqFormat &f)
     } else {
         end_section();
     }
+    if (scale)
+        fail(VQ_EINVAL, "a rendition of another size than its reference cannot change size");
     const std::vector<std::string> before = plan->columns();
     fmt = f;
+    dis_w = f.width;
+    dis_h = f.height;
     make_plan();
     if (plan->columns() != before)
         fail(VQ_EINVAL, "the new format %dx%d gives other outputs than the one before (e.g. "
@@ -211,17 +245,18 @@ void VqSession::init_executor(bool cuda_wanted)
         VqCudaExecConfig cc;
         std::memset(&cc, 0, sizeof(cc));
         cc.plan = plan->exec();
+        cc.dis_scale = scale;
         cc.vif_log2_table = log2_table.data();
         cc.stream = cfg.cuda_stream;
         if ((ret = vq_cuda_exec_open(&cuda, &cc, e, sizeof(e))) < 0)
             fail(ret, "cuda executor: %s", e);
         return;
     }
-    if ((ret = vq_cpu_exec_open(&cpu, &plan->exec(), log2_table.data(), cfg.threads, e, sizeof(e))) < 0)
+    if ((ret = vq_cpu_exec_open(&cpu, &plan->exec(), log2_table.data(), scale, cfg.threads, e, sizeof(e))) < 0)
         fail(ret, "cpu executor: %s", e);
 }
 
-void VqSession::views(const VqPicture *p, VqPlaneView v[3]) const
+void VqSession::views(const VqPicture *p, VqPlaneView v[3], int width, int height) const
 {
     for (int plane = 0; plane < 3; plane++) {
         VqPlaneView &x = v[plane];
@@ -231,11 +266,11 @@ void VqSession::views(const VqPicture *p, VqPlaneView v[3]) const
         x.shift = fmt.msb_aligned ? 16 - fmt.bitdepth : 0;
         x.step = 1;
         if (plane == 0) {
-            x.w = fmt.width;
-            x.h = fmt.height;
+            x.w = width;
+            x.h = height;
         } else {
-            x.w = (fmt.width + (1 << fmt.chroma_shift_w) - 1) >> fmt.chroma_shift_w;
-            x.h = (fmt.height + (1 << fmt.chroma_shift_h) - 1) >> fmt.chroma_shift_h;
+            x.w = (width + (1 << fmt.chroma_shift_w) - 1) >> fmt.chroma_shift_w;
+            x.h = (height + (1 << fmt.chroma_shift_h) - 1) >> fmt.chroma_shift_h;
             if (fmt.layout == VQ_LAYOUT_SEMIPLANAR) {
                 idx = 1;
                 x.step = 2;
@@ -357,8 +392,8 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis)
     fr.scored = score;
     frames.push_back(std::move(fr));
     VqPlaneView r[3], d[3];
-    views(ref, r);
-    views(dis, d);
+    views(ref, r, fmt.width, fmt.height);
+    views(dis, d, dis_w, dis_h);
     char e[512] = "";
     int ret;
     if (!use_cuda) {

@@ -50,6 +50,12 @@ enum VqLayout {
     VQ_LAYOUT_GRAY       = 2,  /* luma only: psnr_cb/cr are not produced */
 };
 
+enum VqScaler {
+    VQ_SCALER_BICUBIC = 0,      /* scale=W:H:flags=bicubic+accurate_rnd (swscale's C path) */
+    VQ_SCALER_BICUBIC_X86 = 1,  /* scale=W:H:flags=bicubic as swscale runs on x86 (its SIMD rounding) */
+    VQ_SCALER_NONE = 2,         /* renditions of another size are refused */
+};
+
 typedef struct VqFormat {
     int width, height;       /* luma size in samples; >= 33 x 33 */
     int bitdepth;            /* 8, 10, 12 or 16 */
@@ -77,6 +83,11 @@ typedef struct VqConfig {
     int keep_frames;         /* keep every frame's values for vq_session_write_log (default 1);
                                 0: only the running pools, so memory stays flat on long jobs */
     void *cuda_stream;       /* CUstream to run on; the caller's CUcontext must be current */
+    /* A distorted picture smaller than the reference (an encode ladder's
+     * rendition): its size (0: the reference's), upscaled to the reference's
+     * inside the library, exactly as FFmpeg 7.1's swscale does it. */
+    int dis_width, dis_height;
+    enum VqScaler scaler;
 } VqConfig;
 
 void vq_config_default(VqConfig *cfg);

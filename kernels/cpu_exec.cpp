@@ -17,6 +17,7 @@
 #include "adm_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
+#include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -107,6 +108,7 @@ struct VqCpuExec {
     std::vector<VqVifCpu *> vif;
     std::vector<VqAdmCpu *> adm;
     VqMotionCpu *motion = nullptr;
+    VqScaleCpu *scale = nullptr;
     std::vector<int64_t> rows;
     std::unique_ptr<TaskPool> pool;
     ~VqCpuExec()
@@ -117,11 +119,13 @@ struct VqCpuExec {
             vq_adm_cpu_free(a);
         if (motion)
             vq_motion_cpu_free(motion);
+        if (scale)
+            vq_scale_cpu_free(scale);
     }
 };
 
 extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const uint16_t *log2_table,
-                                int threads, char *err, size_t errlen)
+                                const VqScalePlan *dis_scale, int threads, char *err, size_t errlen)
 {
     *out = nullptr;
     VqCpuExec *e = new (std::nothrow) VqCpuExec;
@@ -140,6 +144,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (plan->motion)
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h));
+        if (dis_scale)
+            ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         e->pool.reset(new TaskPool(threads < 1 ? 1 : threads));
     } catch (const std::bad_alloc &) {
         ok = false;
@@ -153,10 +159,18 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     return VQ_OK;
 }
 
-extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,
+extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis_in[3], int score,
                                const int64_t **rows, char *err, size_t errlen)
 {
     const VqExecPlan *p = &e->plan;
+    VqPlaneView dis[3] = { dis_in[0], dis_in[1], dis_in[2] };
+    if (e->scale) {     /* the rendition, upscaled to the reference's size */
+        if (vq_scale_cpu_run(e->scale, dis_in) < 0) {
+            std::snprintf(err, errlen, "the upscaler refused a %dx%d picture", dis_in[0].w, dis_in[0].h);
+            return VQ_EINVAL;
+        }
+        vq_scale_cpu_output(e->scale, dis);
+    }
     int64_t *r = e->rows.data();
     /* tasks: motion, every VIF, every ADM, psnr; each writes only its sections */
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;

@@ -21,8 +21,11 @@ typedef struct VqCpuExec VqCpuExec;
 
 /* threads: 1 runs everything on the caller's thread.  0, or VQ_ENOMEM /
  * VQ_EINVAL (sizes the loops cannot take) with a message. */
+struct VqScalePlan;
+/* dis_scale: distorted pictures of another size are upscaled first (NULL:
+ * the reference's size; the plan must outlive the executor). */
 int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan, const uint16_t *vif_log2_table,
-                      int threads, char *err, size_t errlen);
+                      const struct VqScalePlan *dis_scale, int threads, char *err, size_t errlen);
 /* One pair, synchronously; *rows stays valid until the next run.
  * score: VIF/ADM/PSNR too (0: motion only, frames n_subsample skips). */
 int  vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,

@@ -16,6 +16,7 @@
 #include "cuda_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
+#include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -50,6 +51,7 @@ struct VqCudaExec {
     VqAdmCuda *adm;             /* likewise for ADM */
     VqMotionCuda *motion;
     VqPsnrCuda *psnr;
+    VqScaleCuda *scale;         /* distorted pictures of another size */
 };
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -110,6 +112,9 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (p->nplanes &&
         (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, p->w, p->h), "psnr alloc", err, errlen)) < 0)
         return ret;
+    if (cfg->dis_scale &&
+        (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
+        return ret;
     return VQ_OK;
 }
 
@@ -162,6 +167,13 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         if ((ret = upload(e, s, 0, ref, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, err, errlen)) < 0)
             return ret;
     }
+    if (e->scale) {
+        /* the rendition, upscaled to the reference's size; the next frame's
+         * scaling is queued after this frame's kernels on the same stream */
+        if ((ret = wrap(vq_scale_cuda_run(e->scale, dis, e->stream), "scale kernels", err, errlen)) < 0)
+            return ret;
+        vq_scale_cuda_output(e->scale, dis);
+    }
     /* no clearing here: each feature writes every element of its sections
      * (tests/parity.cu poisons the buffer to hold them to that); the sections
      * of features a subsampled frame skips are stale and never folded */
@@ -189,6 +201,11 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     CHECK(cudaEventRecord(s->done, e->stream));
     e->in_flight++;
     return VQ_OK;
+}
+
+extern "C" void *vq_cuda_exec_stream(const VqCudaExec *e)
+{
+    return e ? (void *)e->stream : NULL;
 }
 
 extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
@@ -222,6 +239,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->psnr) vq_psnr_cuda_free(e->psnr);
+    if (e->scale) vq_scale_cuda_free(e->scale);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -21,6 +21,9 @@ extern "C" {
 
 typedef struct VqCudaExecConfig {
     VqExecPlan plan;
+    /* distorted pictures of another size: upscaled on the device first
+     * (NULL: the reference's size); the plan must outlive the executor */
+    const struct VqScalePlan *dis_scale;
     const uint16_t *vif_log2_table;  /* 65536 entries, built on the host */
     void *stream;                /* cudaStream_t; NULL: a stream of our own */
 } VqCudaExecConfig;
@@ -36,6 +39,8 @@ int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, s
 int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3],
                          int on_device, int score, char *err, size_t errlen);
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);
+/* the cudaStream_t everything runs on (work of one's own queued there is ordered with it) */
+void *vq_cuda_exec_stream(const VqCudaExec *e);
 /* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);

@@ -5,6 +5,7 @@
  * hand.  Writes libvmaf's JSON log.
  *
  *   vqscore -r ref.yuv -d dis.yuv -s 1920x1080 -f yuv420p [-a nv12|p010|p016]
+ *           [-D WxH (distorted size) [-S bicubic|bicubic_x86|none]]
  *           [-e cpu|cuda] [-m MODEL] [-F FEATURES] [-n frames] [-t threads] -o out.json
  * MODEL and FEATURES in libvmaf's filter syntax (model=, feature=); a -m
  * that names a .json file is path=FILE.
@@ -41,12 +42,15 @@ int main(int argc, char **argv)
     const char *ref_path = NULL, *dis_path = NULL, *out = NULL, *model = NULL;
     const char *pixfmt = "yuv420p", *as = NULL, *exec = "cpu", *features = NULL;
     char model_buf[4096];
-    int w = 0, h = 0, nmax = -1, threads = 1, subsample = 1, opt;
-    while ((opt = getopt(argc, argv, "r:d:s:f:a:e:m:F:n:o:t:u:")) != -1) {
+    int w = 0, h = 0, dw = 0, dh = 0, scaler = VQ_SCALER_BICUBIC, nmax = -1, threads = 1, subsample = 1, opt;
+    while ((opt = getopt(argc, argv, "r:d:s:D:S:f:a:e:m:F:n:o:t:u:")) != -1) {
         switch (opt) {
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
         case 's': if (sscanf(optarg, "%dx%d", &w, &h) != 2) return 2; break;
+        case 'D': if (sscanf(optarg, "%dx%d", &dw, &dh) != 2) return 2; break;
+        case 'S': scaler = !strcmp(optarg, "bicubic_x86") ? VQ_SCALER_BICUBIC_X86 :
+                           !strcmp(optarg, "none") ? VQ_SCALER_NONE : VQ_SCALER_BICUBIC; break;
         case 'f': pixfmt = optarg; break;
         case 'a': as = optarg; break;
         case 'e': exec = optarg; break;
@@ -71,6 +75,10 @@ int main(int argc, char **argv)
     int cw = (w + sw) >> sw, ch = (h + sh) >> sh;
     size_t ysz = (size_t)w * h * bytes, csz = gray ? 0 : (size_t)cw * ch * bytes;
     size_t fsz = ysz + 2 * csz;
+    if (!dw) { dw = w; dh = h; }
+    int dcw = (dw + sw) >> sw, dch = (dh + sh) >> sh;
+    size_t dysz = (size_t)dw * dh * bytes, dcsz = gray ? 0 : (size_t)dcw * dch * bytes;
+    size_t dfsz = dysz + 2 * dcsz;
     int semi = as != NULL, shift = 0;
     if (semi) {
         if (gray || sw != 1) { fprintf(stderr, "vqscore: -a needs a 4:2:x input\n"); return 2; }
@@ -97,6 +105,9 @@ int main(int argc, char **argv)
     }
     cfg.model = model;
     cfg.feature = features;
+    cfg.dis_width = dw;
+    cfg.dis_height = dh;
+    cfg.scaler = scaler;
     cfg.threads = threads;
     cfg.n_subsample = subsample;
 
@@ -112,10 +123,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "vqscore: cannot open input\n");
         return 1;
     }
-    uint8_t *raw[2] = { malloc(fsz), malloc(fsz) };
+    /* [0] reference, [1] distorted (which may be smaller) */
+    const int PW[2] = { w, dw }, PH[2] = { h, dh }, PCW[2] = { cw, dcw }, PCH[2] = { ch, dch };
+    const size_t PY[2] = { ysz, dysz }, PC[2] = { csz, dcsz }, PF[2] = { fsz, dfsz };
+    uint8_t *raw[2] = { malloc(fsz), malloc(dfsz) };
     Pic pic[2];
     for (int k = 0; k < 2; k++) {
         /* pitch wider than the row, to catch pitch/width mix-ups */
+        const int w = PW[k], h = PH[k], cw = PCW[k], ch = PCH[k];
         pic[k].ls[0] = (ptrdiff_t)w * bytes + 64;
         pic[k].buf[0] = malloc(pic[k].ls[0] * h);
         pic[k].ls[1] = semi ? (ptrdiff_t)cw * 2 * bytes + 64 : (ptrdiff_t)cw * bytes + 32;
@@ -126,10 +141,12 @@ int main(int argc, char **argv)
     int64_t n = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    while ((nmax < 0 || n < nmax) && fread(raw[0], 1, fsz, fr) == fsz && fread(raw[1], 1, fsz, fd) == fsz) {
+    while ((nmax < 0 || n < nmax) && fread(raw[0], 1, fsz, fr) == fsz && fread(raw[1], 1, dfsz, fd) == dfsz) {
         VqPicture vp[2];
         for (int k = 0; k < 2; k++) {
             Pic *p = &pic[k];
+            const int w = PW[k], h = PH[k], cw = PCW[k], ch = PCH[k];
+            const size_t ysz = PY[k], csz = PC[k];
             for (int i = 0; i < h; i++) {
                 uint8_t *dst = p->buf[0] + i * p->ls[0];
                 memcpy(dst, raw[k] + (size_t)i * w * bytes, (size_t)w * bytes);

@@ -57,7 +57,14 @@ public:
     bool boolean(bool v) override { return leaf(v ? VQ_JSON_TRUE : VQ_JSON_FALSE, nullptr, 0, 0.0); }
     bool number_integer(number_integer_t v) override { return number(v == 0 ? "-0" : std::to_string(v)); }
     bool number_unsigned(number_unsigned_t v) override { return number(std::to_string(v)); }
-    bool number_float(number_float_t, const string_t &s) override { return number(s); }
+    bool number_float(number_float_t, const string_t &s) override
+    {
+        std::string t = s;  /* nlohmann wrote the locale's decimal point: back to '.' ("C") */
+        for (char &c : t)
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e' || c == 'E'))
+                c = '.';
+        return number(t);
+    }
     bool string(string_t &s) override { return leaf(VQ_JSON_STRING, dup(s), s.size(), 0.0); }
     bool binary(binary_t &) override { return fail("binary value"); }
     bool start_object(std::size_t) override { return open(VQ_JSON_OBJECT); }

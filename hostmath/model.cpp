@@ -82,6 +82,16 @@ const char *type_name(JNode::Type t)
     return "?";
 }
 
+/* nlohmann's lexer writes the locale's decimal point into a number's text
+ * (for its own strtod): put the '.' back, since we convert in "C" */
+std::string c_number(std::string s)
+{
+    for (char &c : s)
+        if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e' || c == 'E'))
+            c = '.';
+    return s;
+}
+
 class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
 public:
     JNode root;
@@ -95,7 +105,7 @@ public:
         return leaf(JNode::NUMBER, v == 0 ? std::string("-0") : std::to_string(v));
     }
     bool number_unsigned(number_unsigned_t v) override { return leaf(JNode::NUMBER, std::to_string(v)); }
-    bool number_float(number_float_t, const string_t &s) override { return leaf(JNode::NUMBER, s); }
+    bool number_float(number_float_t, const string_t &s) override { return leaf(JNode::NUMBER, c_number(s)); }
     bool string(string_t &s) override { return leaf(JNode::STRING, std::move(s)); }
     bool binary(binary_t &) override { return fail("binary value"); }
     bool start_object(std::size_t) override { return open(JNode::OBJECT); }

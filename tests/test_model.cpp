@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <clocale>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -888,4 +889,27 @@ TEST(Output, WrittenNumbersReadBackExactly)
     EXPECT_TRUE(metrics["a"].is_null());
     EXPECT_TRUE(metrics["b"].is_null());
     free(buf);
+}
+
+/* Numbers read the same whatever LC_NUMERIC the program set (libvmaf runs in "C"). */
+TEST(Model, LocaleIndependent)
+{
+    const char *const comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "nl_NL.UTF-8" };
+    const std::string t = replace_once(kTiny, "\"LIBSVMNUSVR\"",
+                                       "\"LIBSVMNUSVR\", \"feature_opts_dicts\": [{\"adm_enhn_gain_limit\": 1.5}]");
+    auto c = Model::from_json(t, 0);
+    double in[2] = { 0.4, 0.3 }, a, b;
+    c->predict(in, &a);
+    const char *set = nullptr;
+    for (const char *l : comma)
+        if ((set = setlocale(LC_NUMERIC, l)))
+            break;
+    if (!set)
+        GTEST_SKIP() << "no locale with a decimal comma installed";
+    auto d = Model::from_json(t, 0);
+    d->predict(in, &b);
+    setlocale(LC_NUMERIC, "C");
+    EXPECT_TRUE(same_double(a, b));
+    EXPECT_EQ(d->features()[0].opts[0].second, "1.5");
+    EXPECT_TRUE(same_double(Access::impl(*c).subs[0].slope, Access::impl(*d).subs[0].slope));
 }

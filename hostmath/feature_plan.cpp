@@ -110,8 +110,12 @@ FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const s
                 fail(VQ_EMODEL, "model '%s': feature '%s' is not computed by vqcuda (it has: %s)",
                      name.c_str(), f.name.c_str(), extractor_list().c_str());
             FeatureOptions o(*spec);
-            for (const auto &[k, v] : f.opts)
-                o.set(k, v, true);
+            try {
+                for (const auto &[k, v] : f.opts)
+                    o.set(k, v, true);
+            } catch (const Error &e) {
+                fail(VQ_EMODEL, "model '%s': feature '%s': %s", name.c_str(), f.name.c_str(), e.what());
+            }
             for (const auto &[key, value] : overrides)
                 if (key.compare(0, key.find('.'), spec->name) == 0)
                     o.set(key.substr(key.find('.') + 1), value, false);

@@ -32,7 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "c_locale.h"
-#include "fex_options.h"
+#include "registry.hpp"
 #include "model_impl.hpp"
 #include "vq_error.h"
 #include "vqcuda.h"
@@ -539,9 +539,7 @@ std::vector<std::pair<std::string, std::string>> parse_opts_dict(const JNode &o,
         const JNode &v = o.items[i];
         std::string val;
         if (v.type == JNode::NUMBER) {
-            char buf[64];
-            vq_fex_normalize_number(v.text.c_str(), buf, sizeof(buf));
-            val = buf;
+            val = normalize_number(v.text);
         } else if (v.type == JNode::TRUE_ || v.type == JNode::FALSE_) {
             val = v.type == JNode::TRUE_ ? "true" : "false";
         } else if (v.type == JNode::STRING) {

@@ -25,13 +25,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fex_options.h"
-#include "model.h"
+#include "feature_plan.hpp"
+#include "log_writer.hpp"
 #include "model.hpp"
 #include "model_impl.hpp"
 #include "motion_fold.h"
-#include "output.h"
-#include "pool.h"
+#include "pool.hpp"
+#include "registry.hpp"
 #include "vq_error.h"
 #include "vqcuda.h"
 
@@ -397,79 +397,48 @@ TEST(Model, CollectionNames)
     EXPECT_TRUE(p->features()[1].opts.empty());
 }
 
-/* The option-name rule (through the C shim the session uses): the neg
- * model's features print with "_egl_1". */
+namespace {
+
+VqFormat format_1080()
+{
+    VqFormat f;
+    memset(&f, 0, sizeof(f));
+    f.width = 1920;
+    f.height = 1080;
+    f.bitdepth = 8;
+    f.bytes_per_sample = 1;
+    f.chroma_shift_w = f.chroma_shift_h = 1;
+    f.layout = VQ_LAYOUT_PLANAR;
+    return f;
+}
+
+}  // namespace
+
+/* The option-name rule (registry + feature plan, as the session uses them):
+ * the neg model's features print with "_egl_1", the default's as aliases,
+ * and every one of them is in the reference's log. */
 TEST(Model, FeatureNamesFollowOptions)
 {
-    Golden g;
+    Golden g, gd;
     const std::string gdir = env_dir("VQ_GOLDEN_DIR");
-    if (gdir.empty() || !load_golden(gdir + "/dog1080.vmaf_v0.6.1neg.json", &g))
-        GTEST_SKIP() << "dog1080.vmaf_v0.6.1neg.json not found in VQ_GOLDEN_DIR";
-    VqModel *m = nullptr;
-    char err[512] = "";
-    ASSERT_EQ(vq_model_load_builtin(&m, "vmaf_v0.6.1neg", err, sizeof(err)), 0) << err;
-    /* every printed name the extractors give under the model's options is in the log */
-    const char *const adm[] = { "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-                                "VMAF_integer_feature_adm3_score", "integer_adm_scale0",
-                                "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3" };
-    const char *const vif[] = { "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-                                "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score" };
-    const char *const motion[] = { "VMAF_integer_feature_motion_sad_score",
-                                   "VMAF_integer_feature_motion2_score",
-                                   "VMAF_integer_feature_motion3_score" };
-    std::vector<std::string> want;
-    char buf[160];
-    for (const char *n : adm) {
-        vq_fex_printed_name(n, VQ_FEX_ADM, vq_model_fex_options(m), buf, sizeof(buf));
-        want.push_back(buf);
-    }
-    for (const char *n : motion) {
-        vq_fex_printed_name(n, VQ_FEX_MOTION, vq_model_fex_options(m), buf, sizeof(buf));
-        want.push_back(buf);
-    }
-    for (const char *n : vif) {
-        vq_fex_printed_name(n, VQ_FEX_VIF, vq_model_fex_options(m), buf, sizeof(buf));
-        want.push_back(buf);
-    }
-    for (const std::string &n : want)
+    if (gdir.empty() || !load_golden(gdir + "/dog1080.vmaf_v0.6.1neg.json", &g) ||
+        !load_golden(gdir + "/dog1080.json", &gd))
+        GTEST_SKIP() << "dog1080.vmaf_v0.6.1neg.json / dog1080.json not found in VQ_GOLDEN_DIR";
+    vq::FeaturePlan neg(format_1080(), "version=vmaf_v0.6.1neg", "", false);
+    for (const std::string &n : neg.columns())
         EXPECT_TRUE(g.frames[0].count(n)) << n << " is not in the golden log";
-    EXPECT_EQ(vq_model_vif_egl(m), 1.0);
-    EXPECT_EQ(vq_model_adm_egl(m), 1.0);
-    EXPECT_STREQ(vq_model_motion_suffix(m), "");
-    EXPECT_STREQ(vq_model_vif_suffix(m), "_egl_1");
-    EXPECT_STREQ(vq_model_adm_suffix(m), "_egl_1");
-    /* the shim's printed names are the test's table's */
-    auto nm = Model::builtin("vmaf_v0.6.1neg", 0);
-    for (int k = 0; k < vq_model_feature_count(m); k++) {
-        vq_model_feature_printed_name(m, k, buf, sizeof(buf));
-        EXPECT_EQ(printed_name(nm->features()[k], false), buf);
-        EXPECT_STREQ(vq_model_feature_name(m, k), nm->features()[k].name.c_str());
-    }
-    /* and the default model's names are the plain aliases, in the default log */
-    VqModel *d = nullptr;
-    ASSERT_EQ(vq_model_load_builtin(&d, "vmaf_v0.6.1", err, sizeof(err)), 0) << err;
-    Golden gd;
-    ASSERT_TRUE(load_golden(gdir + "/dog1080.json", &gd));
-    for (int k = 0; k < vq_model_feature_count(d); k++) {
-        vq_model_feature_printed_name(d, k, buf, sizeof(buf));
-        EXPECT_TRUE(gd.frames[0].count(buf)) << buf;
-    }
-    EXPECT_STREQ(vq_model_vif_suffix(d), "");
-    EXPECT_STREQ(vq_model_adm_suffix(d), "");
-    EXPECT_EQ(vq_model_vif_egl(d), 100.0);
-    /* the shim predicts as the class does */
-    std::vector<double> in(6, 0.5);
-    double a = 0, b = 0;
-    ASSERT_EQ(vq_model_predict(d, in.data(), &a), 0);
-    Model::builtin("vmaf_v0.6.1", 0)->predict(in.data(), &b);
-    EXPECT_TRUE(same_double(a, b));
-    VqModel *c = nullptr;
-    ASSERT_EQ(vq_model_load_builtin(&c, "vmaf_b_v0.6.3", err, sizeof(err)), 0) << err;
-    EXPECT_EQ(vq_model_feature_count(c), 6);
-    vq_model_free(&m);
-    vq_model_free(&d);
-    vq_model_free(&c);
-    EXPECT_EQ(m, nullptr);
+    EXPECT_EQ(neg.columns().size(), g.frames[0].size());
+    EXPECT_EQ(neg.exec().n_vif, 1);
+    EXPECT_EQ(neg.exec().vif_egl[0], 1.0);
+    EXPECT_EQ(neg.exec().adm[0].egl, 1.0);
+    for (const vq::Instance &in : neg.instances())
+        EXPECT_EQ(in.opts.suffix(), in.opts.spec().kind == vq::FexKind::Motion ? "" : "_egl_1");
+    vq::FeaturePlan def(format_1080(), "version=vmaf_v0.6.1", "name=psnr", false);
+    EXPECT_EQ(def.columns(), gd.names) << "the default log's columns, in its order";
+    EXPECT_EQ(def.exec().vif_egl[0], 100.0);
+    /* the bootstrap collection reads its members' features once */
+    vq::FeaturePlan b(format_1080(), "version=vmaf_b_v0.6.3", "", false);
+    EXPECT_EQ(b.models()[0].input_cols.size(), 6u);
 }
 
 /* motion2 / motion3 from the golden SAD scores (pushed in frame order, as the session does) == golden. */
@@ -534,8 +503,11 @@ TEST(Pool, EqualsGolden)
             std::vector<double> v;
             for (const auto &fr : g.frames)
                 v.push_back(fr.at(kv.first));
-            VqPooled p;
-            ASSERT_EQ(vq_pool(v.data(), v.size(), &p), 0);
+            vq::PoolAcc acc;
+            for (double x : v)
+                acc.add(x);
+            ASSERT_GT(acc.count(), 0u);
+            const vq::Pooled p = acc.get();
             const double got[4] = { p.min, p.max, p.mean, p.harmonic_mean };
             const char *const what[4] = { "min", "max", "mean", "harmonic_mean" };
             bool ok = true;
@@ -549,8 +521,7 @@ TEST(Pool, EqualsGolden)
         }
     }
     printf("pooling: %d of %d (file, feature) pairs exact\n", exact, keys);
-    VqPooled p;
-    EXPECT_EQ(vq_pool(nullptr, 0, &p), VQ_EINVAL);
+    EXPECT_EQ(vq::PoolAcc().count(), 0u);
 }
 
 namespace {
@@ -571,21 +542,26 @@ int load_text(const std::string &json, std::string *msg, unsigned flags = 0)
     }
 }
 
-/* the C shim (extractor resolution on top): 0 or its code */
-int load_shim(const std::string &json, std::string *msg, VqModel **keep = nullptr)
+/* the session's feature plan over the model as a file (extractor resolution
+ * on top of the model): 0 or its code; the plan in *keep */
+int load_plan(const std::string &json, std::string *msg, std::unique_ptr<vq::FeaturePlan> *keep = nullptr)
 {
-    VqModel *m = nullptr;
-    char err[512] = "";
-    const int ret = vq_model_load_json(&m, json.data(), json.size(), 0, err, sizeof(err));
-    *msg = err;
-    if (ret == 0)
-        EXPECT_NE(m, nullptr);
-    else
-        EXPECT_EQ(m, nullptr);
-    if (keep)
-        *keep = m;
-    else
-        vq_model_free(&m);
+    char tmpl[] = "/tmp/vq_test_model_XXXXXX";
+    const int fd = mkstemp(tmpl);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(write(fd, json.data(), json.size()), (ssize_t)json.size());
+    close(fd);
+    int ret = 0;
+    msg->clear();
+    try {
+        auto p = std::make_unique<vq::FeaturePlan>(format_1080(), std::string("path=") + tmpl, "", false);
+        if (keep)
+            *keep = std::move(p);
+    } catch (const vq::Error &e) {
+        *msg = e.what();
+        ret = e.code();
+    }
+    remove(tmpl);
     return ret;
 }
 
@@ -627,13 +603,6 @@ TEST(Model, BadModelsGiveErrors)
         EXPECT_EQ(e.code(), VQ_EMODEL);
         EXPECT_NE(strstr(e.what(), "vmaf_b_v0.6.3"), nullptr) << e.what();  /* lists the built-ins */
     }
-    VqModel *cm = nullptr;
-    char err[512] = "";
-    EXPECT_EQ(vq_model_load_file(&cm, "/nonexistent/dir/model.json", err, sizeof(err)), VQ_EMODEL);
-    EXPECT_EQ(cm, nullptr);
-    EXPECT_NE(strstr(err, "/nonexistent/dir/model.json"), nullptr) << err;
-    EXPECT_EQ(vq_model_load_builtin(&cm, "vmaf_v9", err, sizeof(err)), VQ_EMODEL);
-    EXPECT_EQ(cm, nullptr);
 
     std::string msg;
     const char *const junk[] = { "", "{", "[1, 2]", "{\"model_dict\": 3}", "{\"model_dict\": {}}",
@@ -643,7 +612,7 @@ TEST(Model, BadModelsGiveErrors)
     for (const char *j : junk) {
         EXPECT_EQ(load_text(j, &msg), VQ_EMODEL) << j;
         EXPECT_FALSE(msg.empty()) << j;
-        EXPECT_EQ(load_shim(j, &msg), VQ_EMODEL) << j;
+        EXPECT_EQ(load_plan(j, &msg), VQ_EMODEL) << j;
     }
     ASSERT_EQ(load_text(kTiny, &msg), 0) << msg;
 
@@ -653,7 +622,7 @@ TEST(Model, BadModelsGiveErrors)
         GTEST_SKIP() << "vmaf_v0.6.1.json not found in VQ_MODELS_DIR: edits of a real model not tried";
     ASSERT_TRUE(read_file(path, &good));
     ASSERT_EQ(load_text(good, &msg), 0) << msg;
-    ASSERT_EQ(load_shim(good, &msg), 0) << msg;
+    ASSERT_EQ(load_plan(good, &msg), 0) << msg;
     /* truncated anywhere: never accepted */
     for (size_t cut = 0; cut < good.size(); cut += good.size() / 97 + 1)
         EXPECT_EQ(load_text(good.substr(0, cut), &msg), VQ_EMODEL) << "cut at " << cut;
@@ -689,7 +658,7 @@ TEST(Model, BadModelsGiveErrors)
         EXPECT_EQ(load_text(bad, &msg), VQ_EMODEL) << e.why;
         EXPECT_FALSE(msg.empty()) << e.why;
     }
-    /* what the class accepts (as libvmaf reads it) and the session's shim refuses */
+    /* what the class accepts (as libvmaf reads it) and the session's plan refuses */
     const Edit shim_only[] = {
         { "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_adm2_score\"", "float feature" },
         { "\"VMAF_integer_feature_adm2_score\"", "\"no_such_feature\"", "unknown feature" },
@@ -697,7 +666,7 @@ TEST(Model, BadModelsGiveErrors)
     for (const Edit &e : shim_only) {
         const std::string bad = replace_once(good, e.from, e.to);
         EXPECT_EQ(load_text(bad, &msg), 0) << e.why << ": " << msg;
-        EXPECT_EQ(load_shim(bad, &msg), VQ_EMODEL) << e.why;
+        EXPECT_EQ(load_plan(bad, &msg), VQ_EMODEL) << e.why;
         EXPECT_FALSE(msg.empty()) << e.why;
     }
     /* a bootstrap model_type on a plain model: libvmaf reads it as a plain model */
@@ -706,18 +675,23 @@ TEST(Model, BadModelsGiveErrors)
     /* options libvmaf's option parser refuses, and two configurations of one extractor */
     const std::string with_opts = replace_once(good, "\"feature_names\"",
         "\"feature_opts_dicts\": [{}, {}, {\"vif_enhn_gain_limit\": 0.5}, {}, {}, {}], \"feature_names\"");
-    EXPECT_EQ(load_shim(with_opts, &msg), VQ_EMODEL) << "egl below 1";
+    EXPECT_EQ(load_plan(with_opts, &msg), VQ_EMODEL) << "egl below 1";
+    EXPECT_NE(msg.find("vif_enhn_gain_limit"), std::string::npos) << msg;
+    /* two option sets of one extractor in one model: two instances, as libvmaf registers them */
     const std::string mixed = replace_once(good, "\"feature_names\"",
         "\"feature_opts_dicts\": [{}, {}, {\"vif_enhn_gain_limit\": 1.0}, {}, {}, {}], \"feature_names\"");
-    EXPECT_EQ(load_shim(mixed, &msg), VQ_EMODEL) << "vif features with two option sets";
+    std::unique_ptr<vq::FeaturePlan> two;
+    ASSERT_EQ(load_plan(mixed, &msg, &two), 0) << msg;
+    EXPECT_EQ(two->exec().n_vif, 2);
+    EXPECT_GE(two->column("integer_vif_scale0_egl_1"), 0);
+    EXPECT_GE(two->column("integer_vif_scale1"), 0);
     const std::string egl2 = replace_once(good, "\"feature_names\"",
         "\"feature_opts_dicts\": [{\"adm_enhn_gain_limit\": 1.5}, {\"motion_force_zero\": true}], \"feature_names\"");
-    VqModel *ok = nullptr;
-    ASSERT_EQ(load_shim(egl2, &msg, &ok), 0) << msg;
-    EXPECT_STREQ(vq_model_adm_suffix(ok), "_egl_1.5");
-    EXPECT_STREQ(vq_model_motion_suffix(ok), "_force_0");
-    EXPECT_STREQ(vq_model_vif_suffix(ok), "");
-    vq_model_free(&ok);
+    std::unique_ptr<vq::FeaturePlan> ok;
+    ASSERT_EQ(load_plan(egl2, &msg, &ok), 0) << msg;
+    EXPECT_GE(ok->column("integer_adm2_egl_1.5"), 0);
+    EXPECT_GE(ok->column("integer_motion2_force_0"), 0);
+    EXPECT_GE(ok->column("integer_vif_scale0"), 0);
     /* the options as libvmaf's dictionary stores them, in file order */
     const std::string opts = replace_once(good, "\"feature_names\"",
         "\"feature_opts_dicts\": [{\"b\": 1.0, \"a\": 1e-7, \"c\": true, \"d\": \"x y\", \"e\": 0.1, \"f\": -0,"
@@ -803,46 +777,37 @@ TEST(Output, WrittenNumbersReadBackExactly)
     if (all.empty())
         GTEST_SKIP() << "no golden files (VQ_GOLDEN_DIR)";
     const Golden &g = all[0];
-    const int nf = (int)g.names.size();
-    std::vector<const char *> names;
-    for (const std::string &n : g.names)
-        names.push_back(n.c_str());
-    std::vector<int64_t> frame_num(g.frames.size());
-    std::vector<double> values(g.frames.size() * nf);
-    std::vector<VqPooled> pooled(nf);
+    const size_t nf = g.names.size();
+    vq::LogTable t;
+    t.version = "test";
+    t.names = g.names;
+    std::vector<vq::PoolAcc> acc(nf);
     for (size_t i = 0; i < g.frames.size(); i++) {
-        frame_num[i] = (int64_t)i;
-        for (int k = 0; k < nf; k++)
-            values[i * nf + k] = g.frames[i].at(g.names[k]);
+        t.frame_num.push_back((int64_t)i);
+        for (size_t k = 0; k < nf; k++) {
+            t.values.push_back(g.frames[i].at(g.names[k]));
+            acc[k].add(t.values.back());
+        }
     }
-    for (int k = 0; k < nf; k++)
-        ASSERT_EQ(vq_pool_strided(values.data() + k, g.frames.size(), nf, &pooled[k]), 0);
-    VqLogData d;
-    memset(&d, 0, sizeof(d));
-    d.version = "test";
-    d.n_features = nf;
-    d.n_frames = g.frames.size();
-    d.names = names.data();
-    d.frame_num = frame_num.data();
-    d.values = values.data();
-    d.pooled = pooled.data();
+    for (const vq::PoolAcc &a : acc)
+        t.pooled.push_back(a.get());
 
     char tmpl[] = "/tmp/vq_test_log_XXXXXX";
     const int fd = mkstemp(tmpl);
     ASSERT_GE(fd, 0);
     close(fd);
-    ASSERT_EQ(vq_log_write(tmpl, VQ_LOG_JSON, &d), 0);
+    vq::write_log(tmpl, VQ_LOG_JSON, t);
     Golden back;
     ASSERT_TRUE(load_golden(tmpl, &back));
     ASSERT_EQ(back.frames.size(), g.frames.size());
     for (size_t i = 0; i < g.frames.size(); i++)
-        for (int k = 0; k < nf; k++)
-            EXPECT_TRUE(same_double(back.frames[i].at(g.names[k]), values[i * nf + k]));
+        for (size_t k = 0; k < nf; k++)
+            EXPECT_TRUE(same_double(back.frames[i].at(g.names[k]), t.values[i * nf + k]));
     for (const auto &kv : g.pooled)
         for (const auto &pv : kv.second)
             EXPECT_EQ(back.pooled.at(kv.first).at(pv.first), pv.second) << kv.first << " " << pv.first;
 
-    ASSERT_EQ(vq_log_write(tmpl, VQ_LOG_CSV, &d), 0);
+    vq::write_log(tmpl, VQ_LOG_CSV, t);
     std::string csv;
     ASSERT_TRUE(read_file(tmpl, &csv));
     size_t pos = csv.find('\n') + 1, row = 0;
@@ -852,43 +817,64 @@ TEST(Output, WrittenNumbersReadBackExactly)
         std::string line = csv.substr(pos, eol - pos);
         char *p = &line[0];
         EXPECT_EQ(strtol(p, &p, 10), (long)row);
-        for (int k = 0; k < nf; k++) {
+        for (size_t k = 0; k < nf; k++) {
             ASSERT_EQ(*p, ',');
             p++;
-            EXPECT_TRUE(same_double(strtod(p, &p), values[row * nf + k]));
+            EXPECT_TRUE(same_double(strtod(p, &p), t.values[row * nf + k]));
         }
         pos = eol + 1;
         row++;
     }
     EXPECT_EQ(row, g.frames.size());
 
-    ASSERT_EQ(vq_log_write(tmpl, VQ_LOG_XML, &d), 0);
+    vq::write_log(tmpl, VQ_LOG_XML, t);
     std::string xml;
     ASSERT_TRUE(read_file(tmpl, &xml));
     EXPECT_NE(xml.find("<frame frameNum=\"0\" "), std::string::npos);
     EXPECT_NE(xml.find("<metric name=\"vmaf\" min=\""), std::string::npos);
-    remove(tmpl);
+
+    vq::write_log(tmpl, VQ_LOG_SUB, t);
+    std::string sub;
+    ASSERT_TRUE(read_file(tmpl, &sub));
+    EXPECT_EQ(sub.compare(0, 15, "{0}{1}frame: 0|"), 0) << sub.substr(0, 40);
 
     /* NaN and infinity: JSON null */
-    double odd[2] = { NAN, INFINITY };
-    const char *odd_names[2] = { "a", "b" };
-    int64_t fn = 0;
-    d.n_features = 2;
-    d.n_frames = 1;
-    d.names = odd_names;
-    d.frame_num = &fn;
-    d.values = odd;
-    d.pooled = nullptr;
-    char *buf = nullptr;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    ASSERT_EQ(vq_log_write_json(mem, &d), 0);
-    fclose(mem);
-    nlohmann::json root = nlohmann::json::parse(std::string(buf, len));
+    vq::LogTable odd;
+    odd.names = { "a", "b" };
+    odd.frame_num = { 0 };
+    odd.values = { NAN, INFINITY };
+    vq::write_log(tmpl, VQ_LOG_JSON, odd);
+    std::string text;
+    ASSERT_TRUE(read_file(tmpl, &text));
+    nlohmann::json root = nlohmann::json::parse(text);
     const auto &metrics = root["frames"][0]["metrics"];
     EXPECT_TRUE(metrics["a"].is_null());
     EXPECT_TRUE(metrics["b"].is_null());
-    free(buf);
+    remove(tmpl);
+}
+
+/* A log that cannot be written is an error naming the path; an existing log
+ * is replaced only by a complete one. */
+TEST(Output, FailedWritesKeepTheOldLog)
+{
+    vq::LogTable t;
+    t.names = { "a" };
+    t.frame_num = { 0 };
+    t.values = { 1.0 };
+    try {
+        vq::write_log("/dev/full", VQ_LOG_JSON, t);
+        ADD_FAILURE() << "no error writing /dev/full";
+    } catch (const vq::Error &e) {
+        EXPECT_EQ(e.code(), VQ_EIO);
+        EXPECT_NE(strstr(e.what(), "/dev/full"), nullptr) << e.what();
+    }
+    try {
+        vq::write_log("/nonexistent/dir/log.json", VQ_LOG_JSON, t);
+        ADD_FAILURE() << "no error writing into a missing directory";
+    } catch (const vq::Error &e) {
+        EXPECT_EQ(e.code(), VQ_EIO);
+        EXPECT_NE(strstr(e.what(), "/nonexistent/dir/log.json"), nullptr) << e.what();
+    }
 }
 
 /* Numbers read the same whatever LC_NUMERIC the program set (libvmaf runs in "C"). */

@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json.h"
-#include "model.h"
+#include "registry.hpp"
 #include "model.hpp"
 #include "vq_error.h"
 #include "vqcuda.h"
@@ -287,17 +287,19 @@ struct Fuzzer {
             m->predict(in.data(), b.data());
             EXPECT_EQ(0, memcmp(a.data(), b.data(), no * sizeof(double)));
         }
-        /* the session's shim too (its own extractor checks) */
+        /* the session's extractor resolution too: registry lookup and options */
         if (coin(4)) {
-            VqModel *cm = nullptr;
-            char err[256];
-            const int r = vq_model_load_json(&cm, text.data(), text.size(), flags, err, sizeof(err));
-            if (r == 0) {
-                double s;
-                EXPECT_EQ(vq_model_predict(cm, in.data(), &s), 0);
-                vq_model_free(&cm);
-            } else {
-                EXPECT_EQ(cm, nullptr);
+            for (const vq::ModelFeature &f : m->features()) {
+                const vq::FeatureSpec *spec = vq::extractor_providing(f.name);
+                if (!spec)
+                    continue;
+                vq::FeatureOptions o(*spec);
+                try {
+                    for (const auto &kv : f.opts)
+                        o.set(kv.first, kv.second, true);
+                    (void)o.printed_name(f.name);
+                } catch (const vq::Error &) {
+                }
             }
         }
     }

@@ -341,6 +341,15 @@ VQ_HD float vq_psnr_hvs_u2f(uint32_t u)
  */
 #define VQ_PSNR_HVS_K_END (1 << 24)
 
+/* The CUDA sum's shape (cuda_psnr_hvs.cu; tests/test_psnr_hvs.cpp replays
+ * it): 32 warps, each taking a segment of 32 lanes x 16 terms of a chunk. */
+#define VQ_PSNR_HVS_SUM_WARPS 32
+#define VQ_PSNR_HVS_SUM_PER_LANE 16
+/* After this many chunks in a row that ended early at a stop that left the
+ * binade unchanged (ties in numbers), the next chunk's terms are added one
+ * by one.  (Other early ends move E up: a few dozen per plane at most.) */
+#define VQ_PSNR_HVS_SUM_MAX_RESTARTS 32
+
 VQ_HD int32_t vq_psnr_hvs_fsum_split(uint32_t tb, int E)
 {
     if (tb == 0)

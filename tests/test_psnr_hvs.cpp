@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <climits>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -330,6 +331,135 @@ TEST(PsnrHvsSplitSum, EqualsSequentialFloatSum)
     EXPECT_EQ(adds, 0);
 }
 
+/*
+ * The CUDA sum kernel (cuda_psnr_hvs.cu, psnr_hvs_sum_kernel) replayed on
+ * the host phase by phase, with its segment shape: A, each warp's segment
+ * sum of d and first stop; B, the first segment with a stop or whose
+ * inclusive K reaches 2^24, then the first such term inside it, added for
+ * real.  Lanes become loops; the order of everything that decides a
+ * result is the kernel's.
+ */
+float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
+{
+    const int W = VQ_PSNR_HVS_SUM_WARPS, P = VQ_PSNR_HVS_SUM_PER_LANE, SEG = 32 * P;
+    const size_t CHUNK = (size_t)W * SEG, n = t.size();
+    auto tb_at = [&](size_t idx) { return idx < n ? vq_psnr_hvs_f2u(t[idx]) : 0u; };
+    auto split = [](uint32_t tb, int E, bool exact) {
+        return exact ? (tb ? -1 : 0) : vq_psnr_hvs_fsum_split(tb, E);
+    };
+    uint32_t sb = 0;
+    size_t i = 0;
+    int restarts = 0;
+    *chunks = *spans = 0;
+    while (i < n) {
+        (*chunks)++;
+        if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {    /* term by term */
+            float s = vq_psnr_hvs_u2f(sb);
+            const size_t end = std::min(n, i + CHUNK);
+            for (size_t k = i; k < end; k++)
+                s += t[k];
+            sb = vq_psnr_hvs_f2u(s);
+            i = end;
+            restarts = 0;
+            (*spans)++;
+            continue;
+        }
+        int32_t K0;
+        const int E = vq_psnr_hvs_fsum_binade(sb, &K0);
+        const bool exact = K0 == 0;
+        std::vector<long long> seg_sum(W);
+        std::vector<int> seg_stop(W);
+        for (int w = 0; w < W; w++) {                       /* A */
+            long long sum = 0;
+            int stop = INT_MAX;
+            for (int lane = 0; lane < 32; lane++)
+                for (int k = 0; k < P; k++) {
+                    const int rel = w * SEG + k * 32 + lane;
+                    const int32_t d = split(tb_at(i + rel), E, exact);
+                    if (d < 0)
+                        stop = std::min(stop, rel);
+                    else
+                        sum += d;
+                }
+            seg_sum[w] = sum;
+            seg_stop[w] = stop;
+        }
+        uint32_t next_s = 0x7fc00000u;                      /* B */
+        size_t next_i = n;
+        long long incl = 0, excl_ws = 0;
+        int ws = -1;
+        for (int lane = 0; lane < W; lane++) {
+            const long long excl = incl;
+            incl += seg_sum[lane];
+            const bool hit = seg_stop[lane] != INT_MAX || (!exact && K0 + incl >= VQ_PSNR_HVS_K_END);
+            if (hit && ws < 0) {
+                ws = lane;
+                excl_ws = excl;
+            }
+        }
+        if (ws < 0) {
+            next_s = exact ? sb : vq_psnr_hvs_fsum_join(E, K0 + incl);
+            next_i = i + CHUNK;
+        } else {
+            long long base = K0 + excl_ws;
+            bool found = false;
+            for (int k = 0; k < P && !found; k++) {
+                long long run = base;
+                for (int lane = 0; lane < 32; lane++) {
+                    const size_t idx = i + (size_t)(ws * SEG + k * 32 + lane);
+                    const uint32_t tb = tb_at(idx);
+                    const int32_t d = split(tb, E, exact);
+                    const long long dd = d < 0 ? 0 : d;
+                    run += dd;
+                    if (d < 0 || (!exact && run >= VQ_PSNR_HVS_K_END)) {
+                        const float s = exact ? vq_psnr_hvs_u2f(sb)
+                                              : vq_psnr_hvs_u2f(vq_psnr_hvs_fsum_join(E, run - dd));
+                        next_s = vq_psnr_hvs_f2u(s + vq_psnr_hvs_u2f(tb));
+                        next_i = idx + 1;
+                        found = true;
+                        break;
+                    }
+                }
+                base = run;
+            }
+            EXPECT_TRUE(found) << "segment " << ws << " was hit but has no end";
+        }
+        int32_t K1;
+        if (next_i == i + CHUNK)
+            restarts = 0;
+        else if (vq_psnr_hvs_fsum_binade(next_s, &K1) == E && !exact)
+            restarts++;
+        sb = next_s;
+        i = next_i;
+    }
+    return vq_psnr_hvs_u2f(sb);
+}
+
+TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
+{
+    std::mt19937 rng(17);
+    for (int rep = 0; rep < 60; rep++) {
+        const size_t n = 1 + rng() % 120000;
+        std::vector<float> t(n);
+        const int kind = rep % 5;
+        for (size_t k = 0; k < n; k++) {
+            float v;
+            switch (kind) {
+            case 0: v = (float)(rng() % 1000) * 0.37f; break;
+            case 1: v = (rng() % 3) ? 0.f : std::ldexp(1.0f, (int)(rng() % 20) - 10); break;
+            case 2: v = (float)(rng() % 8); break;
+            case 3: v = std::ldexp((float)(rng() % 4096), (int)(rng() % 40) - 20); break;
+            default: v = k < n / 3 ? 0.f : ((rng() % 100 == 0) ? 1e9f : (float)(rng() % 50) / 7.f); break;
+            }
+            t[k] = v;
+        }
+        int chunks, spans;
+        ASSERT_EQ(vq_psnr_hvs_f2u(kernel_replay_sum(t, &chunks, &spans)),
+                  vq_psnr_hvs_f2u(sequential_sum(t)))
+            << "rep " << rep << " kind " << kind << " n " << n;
+    }
+}
+
 /* ---- input check ------------------------------------------------------- */
 
 TEST(PsnrHvsCheck, Refusals)
@@ -426,6 +556,22 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
             vr[k] = { ref.data() + off[k], (ptrdiff_t)fw[k] * bytes, vw[k], vh[k], bytes, 0, 1 };
             vd[k] = vr[k];
             vd[k].data = dis.data() + off[k];
+        }
+        if (f == 0 || f + 1 == frames.size()) {
+            /* the CUDA executor's way to the same sums, on these terms */
+            for (int k = 0; k < 3; k++) {
+                std::vector<float> terms((size_t)vq_psnr_hvs_nblocks(vw[k]) *
+                                         vq_psnr_hvs_nblocks(vh[k]) * 64);
+                vq_psnr_hvs_cpu_terms(vr[k], vd[k], k, &t, terms.data());
+                int chunks, spans;
+                EXPECT_EQ(vq_psnr_hvs_f2u(kernel_replay_sum(terms, &chunks, &spans)),
+                          vq_psnr_hvs_f2u(sequential_sum(terms)))
+                    << p.name << " frame " << f << " plane " << k;
+                EXPECT_EQ(spans, 0) << p.name << " frame " << f << " plane " << k;
+                if (f == 0 && k == 0)
+                    printf("[psnr_hvs] %s: luma sum in %d chunks of the CUDA split\n", p.name,
+                           chunks);
+            }
         }
         int64_t words[VQ_PSNR_HVS_WORDS];
         const auto t0 = std::chrono::steady_clock::now();

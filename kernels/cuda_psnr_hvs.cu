@@ -152,7 +152,9 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
     while (i < n) {                          /* i, sb, restarts: the same in every thread */
         if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {
             /* stops close together (ties in numbers): add the next chunk
-             * term by term, the reference's own way (about 30 us) */
+             * term by term, the reference's own way (about 30 us).  The
+             * barrier first: every thread must have read the last next_s */
+            __syncthreads();
             if (threadIdx.x == 0) {
                 float s = __uint_as_float(sb);
                 const size_t end = i + SUM_CHUNK < n ? i + SUM_CHUNK : n;
@@ -162,7 +164,6 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
                 next_i = end;
             }
             __syncthreads();
-            /* (next_s, next_i: next written after the next chunk's first barrier) */
             sb = next_s;
             i = (size_t)next_i;
             restarts = 0;
@@ -334,6 +335,19 @@ extern "C" int vq_psnr_hvs_cuda_run(VqPsnrHvsCuda *p, const VqPlaneView ref[3],
             return (int)e;
     }
     psnr_hvs_sum_kernel<<<3, SUM_THREADS, 0, st>>>(su);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int vq_psnr_hvs_cuda_sum(const float *const d_terms[3], const size_t count[3],
+                                    int64_t *d_out, void *stream)
+{
+    PsnrHvsSums su;
+    for (int k = 0; k < 3; k++) {
+        su.terms[k] = d_terms[k];
+        su.count[k] = count[k];
+    }
+    su.out = d_out;
+    psnr_hvs_sum_kernel<<<3, SUM_THREADS, 0, (cudaStream_t)stream>>>(su);
     return (int)cudaGetLastError();
 }
 

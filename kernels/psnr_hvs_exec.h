@@ -69,6 +69,12 @@ void vq_psnr_hvs_cuda_free(VqPsnrHvsCuda *p);
 int  vq_psnr_hvs_cuda_run(VqPsnrHvsCuda *p, const VqPlaneView ref[3], const VqPlaneView dis[3],
                           int64_t *d_out, void *stream);
 
+/* The sum kernel alone on any three device arrays of floats >= 0 (count[p]
+ * may be 0): d_out[p] = the bits of their sequential float sum.  For the
+ * parity tool's adversarial sums.  0 or a cudaError_t value. */
+int  vq_psnr_hvs_cuda_sum(const float *const d_terms[3], const size_t count[3], int64_t *d_out,
+                          void *stream);
+
 /* Device pointer to plane p's terms of the last run (layout as
  * vq_psnr_hvs_cpu_terms), and their count; for the parity tool. */
 const float *vq_psnr_hvs_cuda_terms(const VqPsnrHvsCuda *p, int plane, size_t *count);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include <vector>
 
@@ -205,6 +206,70 @@ static int check(const Layout &L, int w, int h)
     return bad;
 }
 
+/* The sum kernel alone on synthetic terms made to hit its corners: ties
+ * (few-bit terms), many binade changes, big jumps, long zero runs. */
+static int check_sums(int reps)
+{
+    int bad = 0;
+    for (int rep = 0; rep < reps && !bad; rep++) {
+        std::vector<float> h[3];
+        const float *d[3];
+        size_t count[3];
+        for (int p = 0; p < 3; p++) {
+            const int kind = (rep * 3 + p) % 6;
+            const size_t n = rep % 7 == 0 ? (size_t)(rnd() % 40) : (size_t)(rnd() % 400000);
+            h[p].resize(n);
+            for (size_t k = 0; k < n; k++) {
+                float v;
+                switch (kind) {
+                case 0: v = (float)(rnd() % 1000) * 0.37f; break;
+                case 1: v = (rnd() % 3) ? 0.f : ldexpf(1.0f, (int)(rnd() % 20) - 10); break;
+                case 2: v = (float)(rnd() % 8); break;
+                case 3: v = ldexpf((float)(rnd() % 4096), (int)(rnd() % 40) - 20); break;
+                case 4: v = k < n / 3 ? 0.f : ((rnd() % 100 == 0) ? 1e9f : (float)(rnd() % 50) / 7.f); break;
+                default: { const float e = (float)(rnd() % 100000) / 977.f; v = e * e; } break;
+                }
+                h[p][k] = v;
+            }
+            float *dp = nullptr;
+            CK(cudaMalloc(&dp, (n ? n : 1) * sizeof(float)));
+            if (n)
+                CK(cudaMemcpy(dp, h[p].data(), n * sizeof(float), cudaMemcpyHostToDevice));
+            d[p] = dp;
+            count[p] = n;
+        }
+        int64_t *d_buf;
+        const size_t nbuf = GUARD + VQ_PSNR_HVS_WORDS + GUARD;
+        std::vector<int64_t> buf(nbuf, POISON);
+        CK(cudaMalloc(&d_buf, nbuf * sizeof(int64_t)));
+        CK(cudaMemcpy(d_buf, buf.data(), nbuf * sizeof(int64_t), cudaMemcpyHostToDevice));
+        CK((cudaError_t)vq_psnr_hvs_cuda_sum(d, count, d_buf + GUARD, 0));
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(buf.data(), d_buf, nbuf * sizeof(int64_t), cudaMemcpyDeviceToHost));
+        for (size_t k = 0; k < nbuf; k++) {
+            int64_t want = POISON;
+            if (k >= GUARD && k < GUARD + VQ_PSNR_HVS_WORDS) {
+                float s = 0;
+                for (float x : h[k - GUARD])
+                    s += x;
+                want = (int64_t)vq_psnr_hvs_f2u(s);
+            }
+            if (buf[k] != want) {
+                printf("FAIL sums rep %d word %d (n %zu): gpu %llx cpu %llx\n", rep, (int)k - GUARD,
+                       k >= GUARD && k < GUARD + 3 ? count[k - GUARD] : (size_t)0,
+                       (unsigned long long)buf[k], (unsigned long long)want);
+                bad = 1;
+                break;
+            }
+        }
+        cudaFree(d_buf);
+        for (int p = 0; p < 3; p++)
+            cudaFree((void *)d[p]);
+    }
+    printf("  synthetic sums: %s\n", bad ? "FAILED" : "done");
+    return bad;
+}
+
 /* GPU time per pair (CUDA events, after a warm-up), and the CPU's. */
 static void bench(const Layout &L, int w, int h)
 {
@@ -238,12 +303,26 @@ static void bench(const Layout &L, int w, int h)
         CK(cudaEventSynchronize(e1));
         CK(cudaEventElapsedTime(&ms, e0, e1));
     }
+    /* the ordered sums alone, on this pair's terms */
+    const float *dt[3];
+    size_t cnt[3];
+    for (int p = 0; p < 3; p++)
+        dt[p] = vq_psnr_hvs_cuda_terms(g, p, &cnt[p]);
+    float sum_ms = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        CK(cudaEventRecord(e0, st));
+        for (int r = 0; r < reps; r++)
+            CK((cudaError_t)vq_psnr_hvs_cuda_sum(dt, cnt, d_out, st));
+        CK(cudaEventRecord(e1, st));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&sum_ms, e0, e1));
+    }
     const clock_t c0 = clock();
     int64_t cpu[VQ_PSNR_HVS_WORDS];
     vq_psnr_hvs_cpu_run(rh, dh, &tab, cpu);
     const double cpu_ms = 1e3 * (double)(clock() - c0) / CLOCKS_PER_SEC;
-    printf("bench psnr_hvs %s %dx%d: GPU %.1f us/pair (terms + ordered sums), CPU %.1f ms/pair\n",
-           L.name, w, h, ms * 1e3 / reps, cpu_ms);
+    printf("bench psnr_hvs %s %dx%d: GPU %.1f us/pair (of which ordered sums %.1f us), CPU %.1f ms/pair\n",
+           L.name, w, h, ms * 1e3 / reps, sum_ms * 1e3 / reps, cpu_ms);
     free_frame(ref);
     free_frame(dis);
     cudaFree(d_out);
@@ -278,7 +357,7 @@ int main(int argc, char **argv)
                                                { 1920, 1080 }, { 3840, 2160 } };
     for (int k = 0; k < nrandom; k++)
         sizes.push_back({ 16 + (int)(rnd() % 1400), 16 + (int)(rnd() % 800) });
-    int fails = 0, runs = 0;
+    int fails = check_sums(40), runs = 1;
     for (auto &sz : sizes) {
         for (const Layout &L : layouts) {
             if (sz.first >= 3840 && L.bpc != 8 && L.bpc != 10)

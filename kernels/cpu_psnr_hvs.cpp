@@ -22,11 +22,17 @@ static float plane_sum(VqPlaneView ref, VqPlaneView dis, const float *csf, const
     return ret;
 }
 
+extern "C" int64_t vq_psnr_hvs_cpu_plane(VqPlaneView ref, VqPlaneView dis, int plane,
+                                         const VqPsnrHvsTables *t)
+{
+    return (int64_t)vq_psnr_hvs_f2u(plane_sum(ref, dis, t->csf[plane], t->mask[plane]));
+}
+
 extern "C" void vq_psnr_hvs_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3],
                                     const VqPsnrHvsTables *t, int64_t out[VQ_PSNR_HVS_WORDS])
 {
     for (int p = 0; p < 3; p++)
-        out[p] = (int64_t)vq_psnr_hvs_f2u(plane_sum(ref[p], dis[p], t->csf[p], t->mask[p]));
+        out[p] = vq_psnr_hvs_cpu_plane(ref[p], dis[p], p, t);
 }
 
 extern "C" void vq_psnr_hvs_cpu_terms(VqPlaneView ref, VqPlaneView dis, int plane,

@@ -218,49 +218,88 @@ VQ_HD int vq_psnr_hvs_quadrant(int i, int j)
 }
 
 /*
- * The block variance ratio of one image's block (s: its 64 samples), float
- * throughout, accumulators in raster order as the reference runs them:
- * 64/63 * sum (s - mean)^2 over the block, 16/15 * sum (s - mean_q)^2 per
- * quadrant q; returns (v0 + v1 + v2 + v3) / gvar when gvar > 0, else gvar.
+ * The variance ratios of the two images' blocks (a: reference, b:
+ * distorted; 64 samples each), float, every accumulator in raster order as
+ * the reference runs them: 64/63 * sum (x - mean)^2 over the block,
+ * 16/15 * sum (x - mean_q)^2 per quadrant q; r = (v0 + v1 + v2 + v3) / gvar
+ * when gvar > 0, else gvar (0).
+ *
+ * The means: the reference adds the samples into floats; with samples of
+ * at most 12 bits every partial sum is an integer below 2^24 (64 * 4095),
+ * so those float sums are exact and equal the integer sums taken here
+ * (then one exact conversion, and exact divisions by 64 and 16).  The
+ * variance sums round, so each keeps the reference's order of its own terms
+ * (the reference interleaves the ten accumulators in one raster loop; they
+ * are independent, so the interleaving does not matter).
  */
-VQ_HD float vq_psnr_hvs_var_ratio(const int32_t s[64])
+VQ_HD void vq_psnr_hvs_var_ratios(const int32_t a[64], const int32_t b[64], float r[2])
 {
-    float gmean = 0, means[4] = { 0, 0, 0, 0 }, gvar = 0, vars[4] = { 0, 0, 0, 0 };
+    const int32_t *x[2] = { a, b };
     VQ_PHVS_UNROLL
-    for (int k = 0; k < 64; k++) {
-        gmean += (float)s[k];
-        means[vq_psnr_hvs_quadrant(k >> 3, k & 7)] += (float)s[k];
+    for (int m = 0; m < 2; m++) {
+        const int32_t *v = x[m];
+        /* quadrant q = (i >= 4) + 2 (j >= 4); integer sums in any order */
+        int32_t qs[4] = { 0, 0, 0, 0 };
+        VQ_PHVS_UNROLL
+        for (int i = 0; i < 4; i++) {
+            VQ_PHVS_UNROLL
+            for (int j = 0; j < 4; j++) {
+                qs[0] += v[8 * i + j];
+                qs[2] += v[8 * i + j + 4];
+                qs[1] += v[8 * (i + 4) + j];
+                qs[3] += v[8 * (i + 4) + j + 4];
+            }
+        }
+        const float gmean = (float)(qs[0] + qs[1] + qs[2] + qs[3]) / 64.f;
+        float mq[4], gvar = 0, vq[4] = { 0, 0, 0, 0 };
+        VQ_PHVS_UNROLL
+        for (int q = 0; q < 4; q++)
+            mq[q] = (float)qs[q] / 16.f;
+        /* gvar over the block in raster order; each quadrant's sum in
+         * raster order of its own samples */
+        VQ_PHVS_UNROLL
+        for (int i = 0; i < 8; i++) {
+            const int qlo = i >> 2, qhi = qlo + 2;
+            VQ_PHVS_UNROLL
+            for (int j = 0; j < 4; j++) {
+                const float f = (float)v[8 * i + j];
+                gvar += (f - gmean) * (f - gmean);
+                vq[qlo] += (f - mq[qlo]) * (f - mq[qlo]);
+            }
+            VQ_PHVS_UNROLL
+            for (int j = 4; j < 8; j++) {
+                const float f = (float)v[8 * i + j];
+                gvar += (f - gmean) * (f - gmean);
+                vq[qhi] += (f - mq[qhi]) * (f - mq[qhi]);
+            }
+        }
+        gvar *= 1 / 63.f * 64;          /* one float constant, fl(1/63) * 64 */
+        VQ_PHVS_UNROLL
+        for (int q = 0; q < 4; q++)
+            vq[q] *= 1 / 15.f * 16;
+        if (gvar > 0)
+            gvar = (vq[0] + vq[1] + vq[2] + vq[3]) / gvar;
+        r[m] = gvar;
     }
-    gmean /= 64.f;
-    VQ_PHVS_UNROLL
-    for (int q = 0; q < 4; q++)
-        means[q] /= 16.f;
-    VQ_PHVS_UNROLL
-    for (int k = 0; k < 64; k++) {
-        const int q = vq_psnr_hvs_quadrant(k >> 3, k & 7);
-        gvar += ((float)s[k] - gmean) * ((float)s[k] - gmean);
-        vars[q] += ((float)s[k] - means[q]) * ((float)s[k] - means[q]);
-    }
-    gvar *= 1 / 63.f * 64;          /* one float constant, fl(1/63) * 64 */
-    VQ_PHVS_UNROLL
-    for (int q = 0; q < 4; q++)
-        vars[q] *= 1 / 15.f * 16;
-    if (gvar > 0)
-        gvar = (vars[0] + vars[1] + vars[2] + vars[3]) / gvar;
-    return gvar;
 }
 
-/* The contrast mask of one transformed block: sqrt(E * ratio) / 32 with E the
- * float sum of (float)(c^2) * mask over the 63 AC coefficients in raster
- * order (c^2 in int32); the sqrt in double, as the reference's sqrt(), the
- * quotient rounded to float. */
-VQ_HD float vq_psnr_hvs_mask(const int32_t c[64], float ratio, const float *mask)
+/* The contrast mask of the two transformed blocks: for each, sqrt(E * r) / 32
+ * with E the float sum of (float)(c^2) * mask over the 63 AC coefficients
+ * in raster order (c^2 in int32), the sqrt in double as the reference's
+ * sqrt(), the quotient rounded to float; returns the larger of the two
+ * (the reference's `if (d_mask > s_mask) s_mask = d_mask`). */
+VQ_HD float vq_psnr_hvs_mask(const int32_t a[64], const int32_t b[64], const float r[2],
+                             const float *mask)
 {
-    float e = 0;
+    float e[2] = { 0, 0 };
     VQ_PHVS_UNROLL
-    for (int k = 1; k < 64; k++)
-        e += (float)(c[k] * c[k]) * mask[k];
-    return (float)(sqrt((double)(e * ratio)) / 32.0);
+    for (int k = 1; k < 64; k++) {
+        e[0] += (float)(a[k] * a[k]) * mask[k];
+        e[1] += (float)(b[k] * b[k]) * mask[k];
+    }
+    const float ma = (float)(sqrt((double)(e[0] * r[0])) / 32.0);
+    const float mb = (float)(sqrt((double)(e[1] * r[1])) / 32.0);
+    return mb > ma ? mb : ma;
 }
 
 /*
@@ -281,14 +320,11 @@ VQ_HD void vq_psnr_hvs_block_terms(const VqPlaneView ref, const VqPlaneView dis,
             d[i * 8 + j] = (int32_t)vq_sample(dis, y + i, x + j);
         }
     }
-    const float s_ratio = vq_psnr_hvs_var_ratio(s);
-    const float d_ratio = vq_psnr_hvs_var_ratio(d);
+    float ratio[2];
+    vq_psnr_hvs_var_ratios(s, d, ratio);
     vq_psnr_hvs_fdct8x8(s);
     vq_psnr_hvs_fdct8x8(d);
-    float m = vq_psnr_hvs_mask(s, s_ratio, mask);
-    const float dm = vq_psnr_hvs_mask(d, d_ratio, mask);
-    if (dm > m)
-        m = dm;
+    const float m = vq_psnr_hvs_mask(s, d, ratio, mask);
     VQ_PHVS_UNROLL
     for (int k = 0; k < 64; k++) {
         const int32_t diff = s[k] - d[k];

@@ -37,6 +37,10 @@ extern "C" {
 void vq_psnr_hvs_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3],
                          const VqPsnrHvsTables *t, int64_t out[VQ_PSNR_HVS_WORDS]);
 
+/* One plane alone (p: 0 luma, 1 cb, 2 cr): its output word.  The planes are
+ * independent, so three threads may run them. */
+int64_t vq_psnr_hvs_cpu_plane(VqPlaneView ref, VqPlaneView dis, int plane, const VqPsnrHvsTables *t);
+
 /* One plane's terms, 64 per block, blocks in raster order (nblocks(w) *
  * nblocks(h) * 64 floats): what the CUDA executor keeps in its scratch.
  * For tests and the parity tool. */

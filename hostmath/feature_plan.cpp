@@ -5,6 +5,7 @@
 
 #include "adm_params.h"
 #include "option_string.hpp"
+#include "psnr_hvs_fold.h"
 #include "vq_error.h"
 
 namespace vq {
@@ -214,6 +215,11 @@ void FeaturePlan::make_exec_plan()
     p.w = fmt_.width;
     p.h = fmt_.height;
     p.bpc = fmt_.bitdepth;
+    const int nplanes = fmt_.layout == VQ_LAYOUT_GRAY ? 1 : 3;
+    for (int k = 0; k < 3; k++) {
+        p.plane_w[k] = k == 0 ? fmt_.width : k < nplanes ? fmt_.width >> fmt_.chroma_shift_w : 0;
+        p.plane_h[k] = k == 0 ? fmt_.height : k < nplanes ? fmt_.height >> fmt_.chroma_shift_h : 0;
+    }
     for (Instance &in : instances_) {
         const FeatureOptions &o = in.opts;
         switch (o.spec().kind) {
@@ -255,6 +261,14 @@ void FeaturePlan::make_exec_plan()
             if (psnr_planes(in) > p.nplanes)
                 p.nplanes = psnr_planes(in);
             break;
+        case FexKind::PsnrHvs: {
+            char msg[256] = "";
+            if (vq_psnr_hvs_check(fmt_.bitdepth, nplanes, p.plane_w, p.plane_h, msg, sizeof(msg)) < 0)
+                fail(VQ_EINVAL, "psnr_hvs cannot score %dx%d %d-bit frames: %s", fmt_.width,
+                     fmt_.height, fmt_.bitdepth, msg);
+            p.psnr_hvs = 1;
+            break;
+        }
         }
     }
     int cw = 0, ch = 0;

@@ -92,6 +92,12 @@ std::vector<FeatureSpec> make_specs()
         { "psnr_y", "psnr_cb", "psnr_cr" },
         {},
     });
+    v.push_back(FeatureSpec{
+        "psnr_hvs", FexKind::PsnrHvs, {},   /* psnr_hvs.c has no options */
+        { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
+        { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
+        {},
+    });
     return v;
 }
 

@@ -24,6 +24,7 @@
 #include "motion_fold.h"
 #include "pool.hpp"
 #include "psnr_fold.h"
+#include "psnr_hvs_fold.h"
 #include "scale_exec.h"
 #include "scale_filter.h"
 #include "vif_fold.h"
@@ -329,6 +330,9 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     out[k] = p[k];
                 break;
             }
+            case vq::FexKind::PsnrHvs:
+                vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
+                break;
             case vq::FexKind::Motion:
                 break;
             }

@@ -17,6 +17,7 @@
 #include "adm_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
+#include "psnr_hvs_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -100,6 +101,14 @@ private:
     bool stop_ = false;
 };
 
+/* a plane as libvmaf's picture holds it (floor-sized chroma) */
+VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
+{
+    v.w = p->plane_w[plane];
+    v.h = p->plane_h[plane];
+    return v;
+}
+
 }  // namespace
 
 struct VqCpuExec {
@@ -109,6 +118,7 @@ struct VqCpuExec {
     std::vector<VqAdmCpu *> adm;
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
+    VqPsnrHvsTables hvs;
     std::vector<int64_t> rows;
     std::unique_ptr<TaskPool> pool;
     ~VqCpuExec()
@@ -135,6 +145,7 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     }
     e->plan = *plan;
     e->log2_table = log2_table;
+    vq_psnr_hvs_tables_init(&e->hvs);
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
@@ -175,7 +186,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* tasks: motion, every VIF, every ADM, psnr; each writes only its sections */
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int n_psnr = score && p->nplanes ? 1 : 0;
-    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_psnr;
+    /* psnr_hvs: one task per plane (each adds its own float sum in order) */
+    const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
+    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_hvs + n_psnr;
     std::atomic<int> failed{0};
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -195,6 +208,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         if (t < n_adm) {
             if (vq_adm_cpu_run(e->adm[t], ref[0], dis[0], p->bpc, &p->adm[t], &p->adm_layout[t], r) < 0)
                 failed = 2;
+            return;
+        }
+        t -= n_adm;
+        if (t < n_hvs) {
+            r[p->psnr_hvs_off + t] = vq_psnr_hvs_cpu_plane(plane_view(ref[t], p, t), plane_view(dis[t], p, t),
+                                                           t, &e->hvs);
             return;
         }
         vq_psnr_cpu_run(ref, dis, p->nplanes, p->bpc, &p->base, r);

@@ -16,6 +16,7 @@
 #include "cuda_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
+#include "psnr_hvs_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -52,6 +53,7 @@ struct VqCudaExec {
     VqMotionCuda *motion;
     VqPsnrCuda *psnr;
     VqScaleCuda *scale;         /* distorted pictures of another size */
+    VqPsnrHvsCuda *psnr_hvs;
 };
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -115,6 +117,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
+    if (p->psnr_hvs &&
+        (ret = wrap(vq_psnr_hvs_cuda_alloc(&e->psnr_hvs, p->plane_w, p->plane_h), "psnr_hvs alloc", err,
+                    errlen)) < 0)
+        return ret;
     return VQ_OK;
 }
 
@@ -122,8 +128,11 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
 static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err, size_t errlen)
 {
     int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
+    /* chroma: for psnr's cb/cr, psnr_hvs and the upscaler */
+    const VqExecPlan *p = &e->cfg.plan;
+    const int chroma = v[1].data && (p->nplanes == 3 || p->psnr_hvs || e->scale);
     for (int kind = 0; kind < 2; kind++) {
-        int np = kind == 0 ? 1 : (e->cfg.plan.nplanes == 3 ? chroma_planes : 0);
+        int np = kind == 0 ? 1 : (chroma ? chroma_planes : 0);
         for (int q = 0; q < np; q++) {
             VqPlaneView *pv = &v[kind == 0 ? 0 : 1 + q];
             size_t row_bytes = (size_t)pv->w * pv->bytes * pv->step;
@@ -194,6 +203,18 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
                                          e->stream), "psnr kernels", err, errlen)) < 0)
             return ret;
+        if (c->psnr_hvs) {
+            VqPlaneView r[3], d[3];
+            for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
+                r[k] = ref[k];
+                d[k] = dis[k];
+                r[k].w = d[k].w = c->plane_w[k];
+                r[k].h = d[k].h = c->plane_h[k];
+            }
+            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, e->stream),
+                            "psnr_hvs kernels", err, errlen)) < 0)
+                return ret;
+        }
     }
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t),
@@ -240,6 +261,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->psnr) vq_psnr_cuda_free(e->psnr);
     if (e->scale) vq_scale_cuda_free(e->scale);
+    if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -36,6 +36,10 @@ typedef struct VqExecPlan {
     int n_adm;
     VqAdmParams adm[VQ_EXEC_MAX_INSTANCES];
     VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
+    /* planes as libvmaf's pictures hold them: chroma w >> ss, h >> ss */
+    int plane_w[3], plane_h[3];
+    int psnr_hvs;               /* run psnr_hvs: VQ_PSNR_HVS_WORDS (3) words at psnr_hvs_off */
+    size_t psnr_hvs_off;
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
@@ -65,6 +69,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
                 p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
             off += adm_words;
         }
+    }
+    if (p->psnr_hvs) {
+        p->psnr_hvs_off = off;
+        off += 3;
     }
     p->total = off;
 }

@@ -42,13 +42,23 @@
 /* log_fmt "auto": from log_path's extension, else libvmaf's default (xml) */
 #define LOG_FMT_AUTO -1
 
-/* A distorted frame waiting for its score.  The reference is kept too, so
- * that both pictures stay alive while the library may still read them. */
+#define MAX_RENDITIONS 16
+
+/* A distorted frame waiting for its scores.  The reference (and the other
+ * renditions' frames) are kept too, so that every picture stays alive while
+ * the library may still read it. */
 typedef struct PendingFrame {
     AVFrame *dist;
-    AVFrame *ref;
+    AVFrame *keep[MAX_RENDITIONS];  /* [0]: the reference, [k]: rendition k+1 */
     int64_t index;              /* submission number; -1: not scored */
+    unsigned waiting;           /* sessions whose result is still to come (bits) */
 } PendingFrame;
+
+/* The frames waiting, in output order (a few at a time). */
+typedef struct PendingQueue {
+    PendingFrame *f;
+    size_t head, count, cap;
+} PendingQueue;
 
 typedef struct VQCUDAContext {
     const AVClass *class;
@@ -65,11 +75,21 @@ typedef struct VQCUDAContext {
     int device;
     int psnr;
     int bitdepth;
+    int nb_renditions_opt;      /* option inputs: renditions + the reference */
+    int scaler;
 
-    VqSession *session;
+    int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
+    VqSession *session;         /* rendition 1 (input 0) */
+    VqSession *extra[MAX_RENDITIONS];   /* renditions 2.. (inputs 1 ..), a session each */
+    int64_t extra_submitted[MAX_RENDITIONS];
+    int extra_ended[MAX_RENDITIONS];
+    const AVFrame *last_rend[MAX_RENDITIONS];
+    int64_t last_rend_pts[MAX_RENDITIONS];
+    int dis_w, dis_h;           /* rendition 1's size (the reference's, or smaller) */
+    int extra_w[MAX_RENDITIONS], extra_h[MAX_RENDITIONS];
     VqFormat format;
     enum AVPixelFormat sw_format;   /* of the frames being scored */
-    AVFifo *pending;            /* PendingFrame, in output order */
+    PendingQueue pending;
     int64_t nb_submitted;
     int64_t nb_scored;          /* results received */
     int64_t nb_unpaired;        /* distorted frames without a new reference */
@@ -77,6 +97,7 @@ typedef struct VQCUDAContext {
     int transition;             /* re-initialised with inputs of two sizes: score nothing */
     int carried;                /* the session came from the instance before a re-init */
     int log_written;
+    int log_error;
     int main_ended;             /* an event repeated the last distorted frame */
     int main_longer;            /* main frames left when framesync ended */
     int flushed;
@@ -95,6 +116,12 @@ typedef struct VQCUDAContext {
 #endif
 } VQCUDAContext;
 
+/* session of rendition k (0-based), or NULL */
+static VqSession *rend_session(VQCUDAContext *s, int k)
+{
+    return k == 0 ? s->session : s->extra[k];
+}
+
 static int vq_to_averror(int err)
 {
     switch (err) {
@@ -103,6 +130,15 @@ static int vq_to_averror(int err)
     case VQ_EMODEL: return AVERROR(EINVAL);
     default:        return AVERROR_EXTERNAL;
     }
+}
+
+static int session_error(AVFilterContext *ctx, const VqSession *vs, int err, const char *call)
+{
+    const char *msg = vs ? vq_session_error(vs) : NULL;
+
+    av_log(ctx, AV_LOG_ERROR, "libvqcuda %s failed (%d): %s\n", call, err,
+           msg && *msg ? msg : "no message");
+    return vq_to_averror(err);
 }
 
 static int library_error(AVFilterContext *ctx, int err, const char *call)
@@ -173,6 +209,9 @@ typedef struct Carried {
     char *log_path;
     VqSession *session;
     int64_t nb_submitted, nb_scored, nb_mismatched;
+    VqFormat format;
+    enum AVPixelFormat sw_format;
+    int dis_w, dis_h;
     struct Carried *next;
 } Carried;
 
@@ -192,6 +231,10 @@ static void carry_put(VQCUDAContext *s)
     c->nb_submitted  = s->nb_submitted;
     c->nb_scored     = s->nb_scored;
     c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
+    c->format        = s->format;
+    c->sw_format     = s->sw_format;
+    c->dis_w         = s->dis_w;
+    c->dis_h         = s->dis_h;
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
     c->next = carried;
@@ -217,9 +260,22 @@ static int carry_take(VQCUDAContext *s)
     s->nb_submitted  = c->nb_submitted;
     s->nb_scored     = c->nb_scored;
     s->nb_mismatched = c->nb_mismatched;
+    s->format        = c->format;
+    s->sw_format     = c->sw_format;
+    s->dis_w         = c->dis_w;
+    s->dis_h         = c->dis_h;
     av_free(c->log_path);
     av_free(c);
     return 1;
+}
+
+/* log_path of rendition k (0-based): its %d is k + 1 */
+static char *rend_log_path(const VQCUDAContext *s, int k)
+{
+    const char *d = strstr(s->log_path, "%d");
+    if (!d)
+        return av_strdup(s->log_path);
+    return av_asprintf("%.*s%d%s", (int)(d - s->log_path), s->log_path, k + 1, d + 2);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -227,96 +283,177 @@ static av_cold int init(AVFilterContext *ctx)
     VQCUDAContext *s = ctx->priv;
     int ret;
 
-    if (s->log_path && (ret = check_log_path(ctx)) < 0)
-        return ret;
-    s->pending = av_fifo_alloc2(8, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->pending)
-        return AVERROR(ENOMEM);
+    s->nb_rend = s->nb_renditions_opt - 1;
+    if (s->nb_rend > 1 && s->log_path && !strstr(s->log_path, "%d")) {
+        av_log(ctx, AV_LOG_ERROR, "inputs=%d scores %d renditions: log_path needs a %%d "
+               "(the rendition's number, from 1) to give each its own log\n",
+               s->nb_renditions_opt, s->nb_rend);
+        return AVERROR(EINVAL);
+    }
+    for (int i = 0; i < s->nb_renditions_opt; i++) {
+        AVFilterPad pad = { .type = AVMEDIA_TYPE_VIDEO };
+        if (s->nb_rend == 1)
+            pad.name = av_strdup(i ? "reference" : "main");
+        else if (i == s->nb_rend)
+            pad.name = av_strdup("reference");
+        else
+            pad.name = av_asprintf("rendition%d", i + 1);
+        if (!pad.name)
+            return AVERROR(ENOMEM);
+        if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
+            return ret;
+    }
+    if (s->log_path) {
+        for (int k = 0; k < s->nb_rend; k++) {
+            char *path = rend_log_path(s, k);
+            const char *keep = s->log_path;
+            if (!path)
+                return AVERROR(ENOMEM);
+            s->log_path = path;
+            ret = check_log_path(ctx);
+            s->log_path = (char *)keep;
+            av_free(path);
+            if (ret < 0)
+                return ret;
+        }
+    }
     s->last_ref_pts = AV_NOPTS_VALUE;
+    for (int k = 0; k < MAX_RENDITIONS; k++)
+        s->last_rend_pts[k] = AV_NOPTS_VALUE;
     return 0;
 }
 
-/* Hand frames downstream in order: every unscored frame at the head, and
- * scored frames up to index upto; the one whose result is res gets it. */
-static int release_frames(AVFilterContext *ctx, int64_t upto,
-                          const VqFrameResult *res)
+static void free_pending(PendingFrame *p)
+{
+    av_frame_free(&p->dist);
+    for (int k = 0; k < MAX_RENDITIONS; k++)
+        av_frame_free(&p->keep[k]);
+}
+
+/* Hand frames downstream in order: the head ones whose scores are all in
+ * (or that are not scored); when closing, free them all. */
+static int release_frames(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    PendingFrame p;
+    PendingQueue *q = &s->pending;
     int ret;
 
-    while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
-        if (p.index > upto)
+    while (q->count) {
+        PendingFrame *p = &q->f[q->head];
+        AVFrame *out;
+        if (!s->closing && p->index >= 0 && p->waiting)
             break;
-        av_fifo_drain2(s->pending, 1);
-        av_frame_free(&p.ref);
+        out = p->dist;
+        p->dist = NULL;
+        free_pending(p);
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
         if (s->closing) {
-            av_frame_free(&p.dist);
+            av_frame_free(&out);
             continue;
         }
-        if (res && p.index == res->index) {
-            for (int i = 0; i < res->n; i++) {
-                char key[128], value[32];
-                snprintf(key, sizeof(key), "lavfi.vqcuda.%s", res->name[i]);
-                snprintf(value, sizeof(value), "%.17g", res->value[i]);
-                ret = av_dict_set(&p.dist->metadata, key, value, 0);
-                if (ret < 0) {
-                    av_frame_free(&p.dist);
-                    return ret;
-                }
-            }
-        }
-        ret = ff_filter_frame(ctx->outputs[0], p.dist);
-        if (ret < 0)
+        if ((ret = ff_filter_frame(ctx->outputs[0], out)) < 0)
             return ret;
     }
     return 0;
 }
 
-static int queue_frame(AVFilterContext *ctx, AVFrame *dist, AVFrame *ref,
-                       int64_t index)
+/* One result of rendition k: its metadata on the waiting frame. */
+static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;
-    PendingFrame p = { .dist = dist, .ref = ref, .index = index };
-    int ret = av_fifo_write(s->pending, &p, 1);
+    PendingQueue *q = &s->pending;
 
-    if (ret < 0) {
-        av_frame_free(&dist);
-        av_frame_free(&ref);
+    for (size_t i = 0; i < q->count; i++) {
+        PendingFrame *p = &q->f[(q->head + i) % q->cap];
+        if (p->index != res->index || !(p->waiting & (1u << k)))
+            continue;
+        p->waiting &= ~(1u << k);
+        for (int j = 0; j < res->n && !s->closing; j++) {
+            char key[160], value[32];
+            int ret;
+            snprintf(value, sizeof(value), "%.17g", res->value[j]);
+            snprintf(key, sizeof(key), "lavfi.vqcuda.%d.%s", k + 1, res->name[j]);
+            if ((ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                return ret;
+            /* rendition 1 also under the plain names */
+            snprintf(key, sizeof(key), "lavfi.vqcuda.%s", res->name[j]);
+            if (!k && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                return ret;
+        }
+        return 0;
     }
-    return ret;
+    return 0;
 }
 
-/* Take every result the library has ready (after flush: all of them). */
+/* p's frames now belong to the queue (freed there on failure too) */
+static int queue_frame(AVFilterContext *ctx, PendingFrame *p)
+{
+    VQCUDAContext *s = ctx->priv;
+    PendingQueue *q = &s->pending;
+
+    if (q->count == q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : 8;
+        PendingFrame *f = av_calloc(cap, sizeof(*f));
+        if (!f) {
+            free_pending(p);
+            return AVERROR(ENOMEM);
+        }
+        for (size_t i = 0; i < q->count; i++)
+            f[i] = q->f[(q->head + i) % q->cap];
+        av_free(q->f);
+        q->f = f;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->f[(q->head + q->count++) % q->cap] = *p;
+    return 0;
+}
+
+/* a frame passed on unscored, in its place in the order */
+static int pass_frame(AVFilterContext *ctx, AVFrame *dist)
+{
+    PendingFrame p = { .dist = dist, .index = -1 };
+    int ret = queue_frame(ctx, &p);
+    return ret < 0 ? ret : release_frames(ctx);
+}
+
+/* Take every result the libraries have ready (after flush: all of them). */
 static int receive_results(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
 
-    for (;;) {
-        VqFrameResult res;
-        int err, ret = cuda_push(ctx);
+    for (int k = 0; k < s->nb_rend; k++) {
+        VqSession *vs = rend_session(s, k);
+        if (!vs)
+            continue;
+        for (;;) {
+            VqFrameResult res;
+            int err, ret = cuda_push(ctx);
 
-        if (ret < 0)
-            return ret;
-        err = vq_session_receive(s->session, &res);
-        cuda_pop(ctx);
-        if (err == VQ_EOF)
-            return 0;
-        if (err == VQ_EAGAIN) {
-            if (!s->flushed)
-                return 0;
-            av_log(ctx, AV_LOG_ERROR, "libvqcuda returned no result after "
-                   "flush, %"PRId64" of %"PRId64" frames scored\n",
-                   s->nb_scored, s->nb_submitted);
-            return AVERROR_EXTERNAL;
+            if (ret < 0)
+                return ret;
+            err = vq_session_receive(vs, &res);
+            cuda_pop(ctx);
+            if (err == VQ_EOF)
+                break;
+            if (err == VQ_EAGAIN) {
+                if (!s->flushed)
+                    break;
+                av_log(ctx, AV_LOG_ERROR, "libvqcuda returned no result after "
+                       "flush, %"PRId64" of %"PRId64" frames scored\n",
+                       s->nb_scored, s->nb_submitted);
+                return AVERROR_EXTERNAL;
+            }
+            if (err < 0)
+                return session_error(ctx, vs, err, "vq_session_receive");
+            if (!k)
+                s->nb_scored++;
+            if ((ret = attach_result(ctx, k, &res)) < 0)
+                return ret;
         }
-        if (err < 0)
-            return library_error(ctx, err, "vq_session_receive");
-        s->nb_scored++;
-        ret = release_frames(ctx, res.index, &res);
-        if (ret < 0)
-            return ret;
     }
+    return release_frames(ctx);
 }
 
 static int flush_session(AVFilterContext *ctx)
@@ -327,12 +464,16 @@ static int flush_session(AVFilterContext *ctx)
     if (!s->session || s->flushed)
         return 0;
     s->flushed = 1;
-    if ((ret = cuda_push(ctx)) < 0)
-        return ret;
-    err = vq_session_flush(s->session);
-    cuda_pop(ctx);
-    if (err < 0)
-        return library_error(ctx, err, "vq_session_flush");
+    for (int k = 0; k < s->nb_rend; k++) {
+        if (!rend_session(s, k))
+            continue;
+        if ((ret = cuda_push(ctx)) < 0)
+            return ret;
+        err = vq_session_flush(rend_session(s, k));
+        cuda_pop(ctx);
+        if (err < 0)
+            return session_error(ctx, rend_session(s, k), err, "vq_session_flush");
+    }
     return receive_results(ctx);
 }
 
@@ -374,8 +515,23 @@ static int write_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "no frame was scored, %s not written\n", s->log_path);
         return 0;
     }
-    err = vq_session_write_log(s->session, s->log_path, log_format(s));
-    return err < 0 ? library_error(ctx, err, "vq_session_write_log") : 0;
+    for (int k = 0; k < s->nb_rend; k++) {
+        char *path = rend_log_path(s, k);
+        int ret;
+        if (!path)
+            return AVERROR(ENOMEM);
+        if ((ret = cuda_push(ctx)) < 0) {
+            av_free(path);
+            return ret;
+        }
+        err = vq_session_write_log(rend_session(s, k), path, log_format(s));
+        cuda_pop(ctx);
+        av_free(path);
+        /* the other renditions' logs are written all the same */
+        if (err < 0)
+            s->log_error = session_error(ctx, rend_session(s, k), err, "vq_session_write_log");
+    }
+    return s->log_error;
 }
 
 /* Both inputs are done (or the main one is): score what is left, send it. */
@@ -389,11 +545,11 @@ static int finish_stream(AVFilterContext *ctx)
     /* frames still queued on an input: it was the longer one */
     if (ff_inlink_queued_frames(ctx->inputs[0]))
         s->main_longer = 1;
-    if (ff_inlink_queued_frames(ctx->inputs[1]))
+    if (ff_inlink_queued_frames(ctx->inputs[s->nb_rend]))
         s->main_ended = 1;
     ret = flush_session(ctx);
     if (ret >= 0)
-        ret = release_frames(ctx, INT64_MAX, NULL);
+        ret = release_frames(ctx);
     warn_unscored(ctx);
     /* the log now, while a failure can still fail the run */
     if (ret >= 0)
@@ -437,17 +593,18 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     VqFormat nf;
     int ret, err;
 
+    if (dist->width == s->dis_w && dist->height == s->dis_h && fd == s->sw_format &&
+        ref->width == s->format.width && ref->height == s->format.height && fr == s->sw_format)
+        return 1;
     if (dist->width != ref->width || dist->height != ref->height || fd != fr ||
-        dist->format != ref->format) {
+        dist->format != ref->format || s->nb_rend > 1 ||
+        s->dis_w != s->format.width || s->dis_h != s->format.height) {
         if (!s->nb_mismatched++)
             av_log(ctx, AV_LOG_WARNING, "main frame %dx%d %s, reference frame %dx%d %s: "
                    "such pairs are passed on unscored\n", dist->width, dist->height,
                    av_get_pix_fmt_name(fd), ref->width, ref->height, av_get_pix_fmt_name(fr));
         return 0;
     }
-    if (dist->width == s->format.width && dist->height == s->format.height &&
-        fd == s->sw_format)
-        return 1;
     /* both inputs changed at this frame: a section of its own from here */
     if ((ret = fill_format(ctx, fd, dist->width, dist->height,
                            dist->format == AV_PIX_FMT_CUDA, &nf)) < 0)
@@ -467,21 +624,77 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
         return library_error(ctx, err, "vq_session_new_section");
     s->format    = nf;
     s->sw_format = fd;
+    s->dis_w     = nf.width;
+    s->dis_h     = nf.height;
     return 1;
+}
+
+/* Renditions 2.. of this event: each scored against the same reference
+ * frame by its own session, unless it ended (framesync repeats its last frame). */
+static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *pic_ref,
+                        int on_device)
+{
+    VQCUDAContext *s = ctx->priv;
+    FFFrameSync *fs = &s->fs;
+
+    for (int k = 1; k < s->nb_rend; k++) {
+        AVFrame *f = NULL;
+        VqPicture pic;
+        int ret, err;
+
+        if ((ret = ff_framesync_get_frame(fs, k, &f, 0)) < 0)
+            return ret;
+        if (s->extra_ended[k])
+            continue;
+        if (!f || (f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k]) ||
+            s->extra_submitted[k] != s->nb_submitted) {
+            s->extra_ended[k] = 1;
+            av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
+                   "common frames are scored\n", k + 1, s->extra_submitted[k]);
+            continue;
+        }
+        s->last_rend[k]     = f;
+        s->last_rend_pts[k] = fs->in[k].pts;
+        if (f->width != s->extra_w[k] || f->height != s->extra_h[k] ||
+            frame_sw_format(f) != s->sw_format) {
+            av_log(ctx, AV_LOG_ERROR, "rendition %d changed to %dx%d %s: size changes are "
+                   "not supported in a ladder\n", k + 1, f->width, f->height,
+                   av_get_pix_fmt_name(frame_sw_format(f)));
+            return AVERROR(EINVAL);
+        }
+        if (!(p->keep[k] = av_frame_clone(f)))
+            return AVERROR(ENOMEM);
+        fill_picture(&pic, f, on_device);
+        if ((ret = cuda_push(ctx)) < 0)
+            return ret;
+        err = vq_session_submit(s->extra[k], pic_ref, &pic);
+        cuda_pop(ctx);
+        if (err < 0)
+            return session_error(ctx, s->extra[k], err, "vq_session_submit (a rendition)");
+        s->extra_submitted[k]++;
+        p->waiting |= 1u << k;
+    }
+    return 0;
 }
 
 static int do_vqcuda(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VQCUDAContext *s = ctx->priv;
-    AVFrame *dist, *ref, *ref_keep;
+    AVFrame *dist = NULL, *ref = NULL;
     VqPicture pic_ref, pic_dist;
+    PendingFrame p = { 0 };
+    const int ri = s->nb_rend;  /* the reference's input */
     int on_device = ctx->inputs[0]->format == AV_PIX_FMT_CUDA;
     int ret, err;
 
-    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
-    if (ret < 0)
+    if ((ret = ff_framesync_get_frame(fs, 0, &dist, 1)) < 0)
         return ret;
+    if ((ret = ff_framesync_get_frame(fs, ri, &ref, 0)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    dist->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
     s->event_ran = 1;
 
     /* The main input ended and framesync repeats its last frame against the
@@ -495,58 +708,59 @@ static int do_vqcuda(FFFrameSync *fs)
      * nothing can be paired until both have changed */
     if (s->transition) {
         s->nb_mismatched++;
-        ret = queue_frame(ctx, dist, NULL, -1);
-        return ret < 0 ? ret : release_frames(ctx, -1, NULL);
+        return pass_frame(ctx, dist);
     }
 
     /* No reference yet, or the last one again (shorter or slower reference):
      * score only frames that have a reference frame of their own. */
-    if (!ref || (ref == s->last_ref && fs->in[1].pts == s->last_ref_pts)) {
+    if (ctx->is_disabled || !ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts)) {
         s->nb_unpaired++;
-        ret = queue_frame(ctx, dist, NULL, -1);
-        return ret < 0 ? ret : release_frames(ctx, -1, NULL);
+        return pass_frame(ctx, dist);
     }
     s->last_ref     = ref;
-    s->last_ref_pts = fs->in[1].pts;
+    s->last_ref_pts = fs->in[ri].pts;
     if ((ret = check_pair(ctx, dist, ref)) <= 0) {
         if (ret < 0) {
             av_frame_free(&dist);
             return ret;
         }
-        ret = queue_frame(ctx, dist, NULL, -1);
-        return ret < 0 ? ret : release_frames(ctx, -1, NULL);
+        return pass_frame(ctx, dist);
     }
     if (dist->color_range != ref->color_range && !s->nb_submitted)
         av_log(ctx, AV_LOG_WARNING, "main and reference use different color "
                "ranges (%s, %s)\n", av_color_range_name(dist->color_range),
                av_color_range_name(ref->color_range));
 
-    ref_keep = av_frame_clone(ref);
-    if (!ref_keep) {
-        av_frame_free(&dist);
+    p.dist = dist;
+    p.index = s->nb_submitted;
+    if (!(p.keep[0] = av_frame_clone(ref))) {
+        free_pending(&p);
         return AVERROR(ENOMEM);
     }
     fill_picture(&pic_ref, ref, on_device);
     fill_picture(&pic_dist, dist, on_device);
 
     if ((ret = cuda_push(ctx)) < 0) {
-        av_frame_free(&dist);
-        av_frame_free(&ref_keep);
+        free_pending(&p);
         return ret;
     }
     err = vq_session_submit(s->session, &pic_ref, &pic_dist);
     cuda_pop(ctx);
     if (err < 0) {
-        av_frame_free(&dist);
-        av_frame_free(&ref_keep);
+        free_pending(&p);
         return library_error(ctx, err, "vq_session_submit");
+    }
+    p.waiting = 1;
+    if ((ret = submit_extra(ctx, &p, &pic_ref, on_device)) < 0) {
+        free_pending(&p);
+        return ret;
     }
 
     if (!s->nb_submitted)   /* "auto" is settled by the first picture */
         av_log(ctx, AV_LOG_VERBOSE, "libvqcuda %s, executor %s\n",
                vqcuda_version(), vq_session_executor_name(s->session));
-    ret = queue_frame(ctx, dist, ref_keep, s->nb_submitted++);
-    if (ret < 0)
+    s->nb_submitted++;
+    if ((ret = queue_frame(ctx, &p)) < 0)
         return ret;
     return receive_results(ctx);
 }
@@ -600,7 +814,10 @@ static int query_formats(const AVFilterContext *ctx,
     if ((ret = ff_formats_ref(formats, &cfg_in[0]->formats)) < 0 ||
         (ret = ff_formats_ref(formats, &cfg_out[0]->formats)) < 0)
         return ret;
-    return ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[1]->formats);
+    for (unsigned i = 1; i < ctx->nb_inputs; i++)
+        if ((ret = ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[i]->formats)) < 0)
+            return ret;
+    return 0;
 }
 
 /* The link's frames come from the decoder: a buffer source, through filters
@@ -687,39 +904,44 @@ static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
 }
 
 #if CONFIG_CUDA
-/* Both inputs must be CUDA frames of one device and one sw_format. */
+/* Every input must be CUDA frames of one device and one sw_format. */
 static int config_cuda(AVFilterContext *ctx, enum AVPixelFormat *sw_format)
 {
     VQCUDAContext *s = ctx->priv;
     FilterLink *il0 = ff_filter_link(ctx->inputs[0]);
-    FilterLink *il1 = ff_filter_link(ctx->inputs[1]);
     FilterLink *ol  = ff_filter_link(ctx->outputs[0]);
-    AVHWFramesContext *f0, *f1;
+    AVHWFramesContext *f0 = NULL;
 
-    if (!il0->hw_frames_ctx || !il1->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "CUDA input without a hardware frames "
-               "context\n");
-        return AVERROR(EINVAL);
-    }
-    f0 = (AVHWFramesContext *)il0->hw_frames_ctx->data;
-    f1 = (AVHWFramesContext *)il1->hw_frames_ctx->data;
-    if (f0->device_ctx->type != AV_HWDEVICE_TYPE_CUDA ||
-        f1->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
-        av_log(ctx, AV_LOG_ERROR, "input frames are not CUDA frames\n");
-        return AVERROR(EINVAL);
-    }
-    if (((AVCUDADeviceContext *)f0->device_ctx->hwctx)->cuda_ctx !=
-        ((AVCUDADeviceContext *)f1->device_ctx->hwctx)->cuda_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "main and reference frames are on different "
-               "CUDA contexts: decode both with one -hwaccel_device, or upload "
-               "with hwupload and one -filter_hw_device\n");
-        return AVERROR(EINVAL);
-    }
-    if (f0->sw_format != f1->sw_format) {
-        av_log(ctx, AV_LOG_ERROR, "main and reference CUDA frames differ in "
-               "format (%s, %s)\n", av_get_pix_fmt_name(f0->sw_format),
-               av_get_pix_fmt_name(f1->sw_format));
-        return AVERROR(EINVAL);
+    for (int i = 0; i < ctx->nb_inputs; i++) {
+        FilterLink *il = ff_filter_link(ctx->inputs[i]);
+        AVHWFramesContext *f;
+        if (ctx->inputs[i]->format != AV_PIX_FMT_CUDA || !il->hw_frames_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "input %d: CUDA and software frames mixed, or CUDA "
+                   "frames without a hardware frames context\n", i + 1);
+            return AVERROR(EINVAL);
+        }
+        f = (AVHWFramesContext *)il->hw_frames_ctx->data;
+        if (f->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
+            av_log(ctx, AV_LOG_ERROR, "input frames are not CUDA frames\n");
+            return AVERROR(EINVAL);
+        }
+        if (!f0) {
+            f0 = f;
+            continue;
+        }
+        if (((AVCUDADeviceContext *)f0->device_ctx->hwctx)->cuda_ctx !=
+            ((AVCUDADeviceContext *)f->device_ctx->hwctx)->cuda_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "input %d's frames are on another CUDA context than "
+                   "the first input's: decode every input with one -hwaccel_device, or "
+                   "upload with hwupload and one -filter_hw_device\n", i + 1);
+            return AVERROR(EINVAL);
+        }
+        if (f0->sw_format != f->sw_format) {
+            av_log(ctx, AV_LOG_ERROR, "input %d's CUDA frames differ in format from the "
+                   "first input's (%s, %s)\n", i + 1, av_get_pix_fmt_name(f->sw_format),
+                   av_get_pix_fmt_name(f0->sw_format));
+            return AVERROR(EINVAL);
+        }
     }
     if (s->device == VQ_EXECUTOR_CPU) {
         av_log(ctx, AV_LOG_ERROR, "device=cpu cannot read CUDA frames: "
@@ -727,6 +949,7 @@ static int config_cuda(AVFilterContext *ctx, enum AVPixelFormat *sw_format)
         return AVERROR(EINVAL);
     }
 
+    av_buffer_unref(&s->hw_frames_ref);
     s->hw_frames_ref = av_buffer_ref(il0->hw_frames_ctx);
     ol->hw_frames_ctx = av_buffer_ref(il0->hw_frames_ctx);
     if (!s->hw_frames_ref || !ol->hw_frames_ctx)
@@ -738,9 +961,12 @@ static int config_cuda(AVFilterContext *ctx, enum AVPixelFormat *sw_format)
 }
 #endif
 
-static int open_session(AVFilterContext *ctx)
+/* The session of rendition k (0-based) with frames of w x h against the
+ * reference's s->format. */
+static int open_session(AVFilterContext *ctx, int k, int w, int h)
 {
     VQCUDAContext *s = ctx->priv;
+    VqSession **out = k ? &s->extra[k] : &s->session;
     VqConfig cfg;
     char errbuf[256] = "";
     int err, ret;
@@ -754,6 +980,9 @@ static int open_session(AVFilterContext *ctx)
     cfg.enable_psnr   = s->psnr;
     cfg.threads       = s->n_threads;
     cfg.keep_frames   = !!s->log_path;   /* else memory stays flat on long jobs */
+    cfg.dis_width     = w;
+    cfg.dis_height    = h;
+    cfg.scaler        = s->scaler;
 #if CONFIG_CUDA
     if (s->cu) {
         cfg.cuda_stream = s->hwctx->stream;
@@ -766,12 +995,41 @@ static int open_session(AVFilterContext *ctx)
 
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
-    err = vq_session_open(&s->session, &cfg, errbuf, sizeof(errbuf));
+    err = vq_session_open(out, &cfg, errbuf, sizeof(errbuf));
     cuda_pop(ctx);
     if (err < 0) {
-        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score this input (%d): "
-               "%s\n", err, *errbuf ? errbuf : "no message");
+        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n",
+               s->nb_rend > 1 ? av_asprintf("rendition %d", k + 1) : "this input", err,
+               *errbuf ? errbuf : "no message");
         return vq_to_averror(err);
+    }
+    return 0;
+}
+
+/* Rendition input k against the reference: same format, no larger. */
+static int check_rendition(AVFilterContext *ctx, int k)
+{
+    VQCUDAContext *s = ctx->priv;
+    const AVFilterLink *l = ctx->inputs[k], *r = ctx->inputs[s->nb_rend];
+    const char *what = s->nb_rend > 1 ? "rendition" : "main";
+
+    if (l->format != r->format) {
+        av_log(ctx, AV_LOG_ERROR, "%s %d (%s) and reference (%s) differ in pixel format: "
+               "bit depth and chroma subsampling must be the same\n", what, k + 1,
+               av_get_pix_fmt_name(l->format), av_get_pix_fmt_name(r->format));
+        return AVERROR(EINVAL);
+    }
+    if (l->w > r->w || l->h > r->h || ((l->w != r->w || l->h != r->h) && s->scaler == VQ_SCALER_NONE)) {
+        av_log(ctx, AV_LOG_ERROR, "%s %d (%dx%d) and reference (%dx%d) differ in size%s\n",
+               what, k + 1, l->w, l->h, r->w, r->h, l->w > r->w || l->h > r->h ?
+               ": a rendition larger than its reference cannot be scored" :
+               " and scaler=none: scale it upstream, or let vqcuda upscale it (scaler=bicubic)");
+        return AVERROR(EINVAL);
+    }
+    if (l->w < 33 || l->h < 33) {
+        av_log(ctx, AV_LOG_ERROR, "%s %d is %dx%d: VMAF needs at least 33x33 (smaller "
+               "pictures make libvmaf read outside the frame)\n", what, k + 1, l->w, l->h);
+        return AVERROR(EINVAL);
     }
     return 0;
 }
@@ -781,41 +1039,34 @@ static int config_output(AVFilterLink *outlink)
     AVFilterContext *ctx = outlink->src;
     VQCUDAContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
-    AVFilterLink *reflink  = ctx->inputs[1];
+    AVFilterLink *reflink  = ctx->inputs[s->nb_rend];
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
     enum AVPixelFormat sw_format = mainlink->format;
     int ret;
 
-    if (s->log_path && !s->session && carry_take(s)) {
+    if (s->nb_rend == 1 && s->log_path && !s->session && carry_take(s)) {
         s->carried = 1;
         av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
                "was re-created\n", s->log_path);
     }
-    if (s->carried && (mainlink->w != reflink->w || mainlink->h != reflink->h ||
-                       mainlink->format != reflink->format)) {
+    if (s->carried && s->dis_w == s->format.width && s->dis_h == s->format.height &&
+        (mainlink->w != reflink->w || mainlink->h != reflink->h ||
+         mainlink->format != reflink->format)) {
         /* FFmpeg re-created the graph for one input's change; the other's
          * comes next, and with it another graph: pass frames on till then */
         s->transition = 1;
         av_log(ctx, AV_LOG_VERBOSE, "inputs of two sizes after a re-initialisation: "
                "waiting for the other input's change\n");
-    } else if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
-        av_log(ctx, AV_LOG_ERROR, "main (%dx%d) and reference (%dx%d) differ "
-               "in size\n", mainlink->w, mainlink->h, reflink->w, reflink->h);
-        return AVERROR(EINVAL);
+    } else {
+        for (int k = 0; k < s->nb_rend; k++)
+            if ((ret = check_rendition(ctx, k)) < 0)
+                return ret;
     }
-    if (s->transition) {
-        /* no formats to check, no session to change */
-    } else if (mainlink->format != reflink->format) {
-        av_log(ctx, AV_LOG_ERROR, "main (%s) and reference (%s) differ in "
-               "pixel format\n", av_get_pix_fmt_name(mainlink->format),
-               av_get_pix_fmt_name(reflink->format));
-        return AVERROR(EINVAL);
-    }
-    if (mainlink->w < 33 || mainlink->h < 33) {
+    if (reflink->w < 33 || reflink->h < 33) {
         av_log(ctx, AV_LOG_ERROR, "input is %dx%d: VMAF needs at least 33x33 "
                "(smaller pictures make libvmaf read outside the frame)\n",
-               mainlink->w, mainlink->h);
+               reflink->w, reflink->h);
         return AVERROR(EINVAL);
     }
     if (mainlink->format == AV_PIX_FMT_CUDA) {
@@ -828,7 +1079,7 @@ static int config_output(AVFilterLink *outlink)
     }
     if (!s->transition) {
         VqFormat nf;
-        if ((ret = fill_format(ctx, sw_format, mainlink->w, mainlink->h,
+        if ((ret = fill_format(ctx, sw_format, reflink->w, reflink->h,
                                mainlink->format == AV_PIX_FMT_CUDA, &nf)) < 0)
             return ret;
         if (s->carried && memcmp(&nf, &s->format, sizeof(nf))) {
@@ -845,15 +1096,42 @@ static int config_output(AVFilterLink *outlink)
         }
         s->format    = nf;
         s->sw_format = sw_format;
-        if (!s->session && (ret = open_session(ctx)) < 0)
-            return ret;
+        if (!s->session) {
+            s->dis_w = mainlink->w;
+            s->dis_h = mainlink->h;
+            if ((ret = open_session(ctx, 0, mainlink->w, mainlink->h)) < 0)
+                return ret;
+        } else if (s->carried) {
+            s->dis_w = mainlink->w;
+            s->dis_h = mainlink->h;
+        }
+        for (int k = 1; k < s->nb_rend; k++) {
+            s->extra_w[k] = ctx->inputs[k]->w;
+            s->extra_h[k] = ctx->inputs[k]->h;
+            if (!s->extra[k] &&
+                (ret = open_session(ctx, k, ctx->inputs[k]->w, ctx->inputs[k]->h)) < 0)
+                return ret;
+        }
     }
 
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
-    if (ret < 0)
+    /* framesync as its dual-input form: rendition 1 drives the output (sync
+     * 2, stops before its start), the other inputs follow it (sync 1) */
+    if ((ret = ff_framesync_init(&s->fs, ctx, ctx->nb_inputs)) < 0)
         return ret;
-    outlink->w = mainlink->w;
-    outlink->h = mainlink->h;
+    for (int i = 0; i < ctx->nb_inputs; i++) {
+        FFFrameSyncIn *in = &s->fs.in[i];
+        in->time_base = ctx->inputs[i]->time_base;
+        in->sync      = i ? 1 : 2;
+        in->before    = i ? EXT_NULL : EXT_STOP;
+        in->after     = EXT_INFINITY;
+    }
+    outlink->w = reflink->w;
+    outlink->h = reflink->h;
+    if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
+        /* the output carries rendition 1's frames, at their own size */
+        outlink->w = mainlink->w;
+        outlink->h = mainlink->h;
+    }
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ol->frame_rate = il->frame_rate;
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
@@ -907,7 +1185,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                                               "harmonic_mean" };
     /* going away before the end (FFmpeg re-creating the graph, or a stop):
      * score what was submitted and keep the session for a next instance */
-    int carry = !s->eof_sent && s->session && s->log_path;
+    int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
 
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
@@ -920,14 +1198,19 @@ static av_cold void uninit(AVFilterContext *ctx)
             flush_session(ctx);
         if (!s->eof_sent)
             warn_unscored(ctx);
-        /* one line per model, as libvmaf's filter prints them (tools parse it) */
-        for (int i = 0; vq_session_model_name(s->session, i); i++) {
-            err = vq_session_pooled(s->session, vq_session_model_name(s->session, i),
-                                    s->pool, &score);
-            if (err < 0)
-                library_error(ctx, err, "vq_session_pooled");
-            else
-                av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
+        /* one line per model, as libvmaf's filter prints them (tools parse
+         * it); renditions 2.. say which they are */
+        for (int k = 0; k < s->nb_rend; k++) {
+            VqSession *vs = rend_session(s, k);
+            for (int i = 0; vs && vq_session_model_name(vs, i); i++) {
+                err = vq_session_pooled(vs, vq_session_model_name(vs, i), s->pool, &score);
+                if (err < 0)
+                    session_error(ctx, vs, err, "vq_session_pooled");
+                else if (!k)
+                    av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
+                else
+                    av_log(ctx, AV_LOG_INFO, "rendition %d: VMAF score: %f\n", k + 1, score);
+            }
         }
         av_log(ctx, AV_LOG_VERBOSE, "pool %s over %"PRId64" scored frames\n",
                pool_names[s->pool], s->nb_scored);
@@ -943,12 +1226,13 @@ static av_cold void uninit(AVFilterContext *ctx)
             carry_put(s);
         else
             vq_session_close(&s->session);
+        for (int k = 1; k < MAX_RENDITIONS; k++)
+            vq_session_close(&s->extra[k]);
         if (pushed)
             cuda_pop(ctx);
     }
-    if (s->pending)
-        release_frames(ctx, INT64_MAX, NULL);   /* closing: frees them */
-    av_fifo_freep2(&s->pending);
+    release_frames(ctx);   /* closing: frees them */
+    av_freep(&s->pending.f);
 #if CONFIG_CUDA
     s->cu    = NULL;
     s->hwctx = NULL;
@@ -981,6 +1265,11 @@ static const AVOption vqcuda_options[] = {
         { "cuda", "the GPU (software frames are uploaded)", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CUDA }, 0, 0, FLAGS, .unit = "device" },
         { "cpu",  "the CPU",                                0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CPU },  0, 0, FLAGS, .unit = "device" },
     { "psnr", "also compute psnr_y, psnr_cb, psnr_cr", OFFSET(psnr), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+    { "inputs", "inputs: the renditions (of an encode ladder), then the reference last", OFFSET(nb_renditions_opt), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_RENDITIONS + 1, FLAGS },
+    { "scaler", "renditions smaller than the reference are upscaled to it", OFFSET(scaler), AV_OPT_TYPE_INT, { .i64 = VQ_SCALER_BICUBIC }, VQ_SCALER_BICUBIC, VQ_SCALER_NONE, FLAGS, .unit = "scaler" },
+        { "bicubic",     "swscale's scale=W:H:flags=bicubic+accurate_rnd, bit for bit", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_BICUBIC },     0, 0, FLAGS, .unit = "scaler" },
+        { "bicubic_x86", "swscale's scale=W:H:flags=bicubic as on x86, bit for bit",    0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_BICUBIC_X86 }, 0, 0, FLAGS, .unit = "scaler" },
+        { "none",        "refuse renditions of another size",                          0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_NONE },        0, 0, FLAGS, .unit = "scaler" },
     { "bitdepth", "bits per sample when the format's 16 bits hold fewer, high-aligned (10 or 12 for NVDEC's yuv444p16; 16 for real 16-bit); 0: the format's, 12 for p016 CUDA frames straight from the decoder; other yuv444p16/p016 CUDA frames need it", OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { NULL }
 };
@@ -990,17 +1279,6 @@ FRAMESYNC_DEFINE_CLASS(vqcuda, VQCUDAContext, fs);
 /* The same filter under libvmaf's name, for tools that hardcode it. */
 FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VQCUDAContext, fs, vqcuda_options);
 #endif
-
-static const AVFilterPad vqcuda_inputs[] = {
-    {
-        .name = "main",
-        .type = AVMEDIA_TYPE_VIDEO,
-    },
-    {
-        .name = "reference",
-        .type = AVMEDIA_TYPE_VIDEO,
-    },
-};
 
 static const AVFilterPad vqcuda_outputs[] = {
     {
@@ -1019,10 +1297,10 @@ const AVFilter ff_vf_vqcuda = {
     .activate       = activate,
     .priv_size      = sizeof(VQCUDAContext),
     .priv_class     = &vqcuda_class,
-    FILTER_INPUTS(vqcuda_inputs),
+    .inputs         = NULL,     /* inputs=N: made in init */
     FILTER_OUTPUTS(vqcuda_outputs),
     FILTER_QUERY_FUNC2(query_formats),
-    .flags          = AVFILTER_FLAG_METADATA_ONLY,
+    .flags          = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
 
@@ -1036,10 +1314,10 @@ const AVFilter ff_vf_libvmaf = {
     .activate       = activate,
     .priv_size      = sizeof(VQCUDAContext),
     .priv_class     = &libvmaf_class,
-    FILTER_INPUTS(vqcuda_inputs),
+    .inputs         = NULL,     /* inputs=N: made in init */
     FILTER_OUTPUTS(vqcuda_outputs),
     FILTER_QUERY_FUNC2(query_formats),
-    .flags          = AVFILTER_FLAG_METADATA_ONLY,
+    .flags          = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
 #endif

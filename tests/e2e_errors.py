@@ -25,7 +25,11 @@ def run(lavfi, extra_in=()):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 cases = [
-    ("different sizes", "[0:v]scale=640:360[d];[d][1:v]vqcuda", ["size"]),
+    ("different sizes, scaler=none", "[0:v]scale=640:360[d];[d][1:v]vqcuda=scaler=none", ["size", "scaler=none"]),
+    ("rendition larger than the reference", "[1:v]scale=640:360[r];[0:v][r]vqcuda", ["larger"]),
+    ("ladder rendition of another bit depth", "[0:v]split[a][b];[b]format=yuv420p10le[c];[a][c][1:v]vqcuda=inputs=3:log_path=" + os.path.join(out, "l%d.json"), ["pixel format"]),
+    ("ladder log_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:log_path=" + os.path.join(out, "l.json"), ["%d"]),
+    ("inputs out of range", "[0:v][1:v]vqcuda=inputs=1", ["inputs"]),
     ("different bit depth", "[0:v]format=yuv420p10le[d];[1:v]format=yuv420p[r];[d][r]vqcuda", ["format"]),
     ("different subsampling", "[0:v]format=yuv444p[d];[1:v]format=yuv420p[r];[d][r]vqcuda", ["format"]),
     ("below 33x33", "[0:v]scale=32:32[d];[1:v]scale=32:32[r];[d][r]vqcuda", ["33x33"]),
@@ -35,13 +39,13 @@ cases = [
     ("unknown device", "[0:v][1:v]vqcuda=device=tpu", ["device"]),
     ("unknown model version", "[0:v][1:v]vqcuda=model=version=vmaf_v9", ["vmaf_v9"]),
     ("model of the wrong type", "[0:v][1:v]vqcuda=model=path=" + wrong_type, ["wrong_type_model.json"]),
-    ("override of an unknown feature", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:nosuch.opt=1", ["nosuch"]),
-    ("override of an unknown option", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:motion.no_such_opt=1", ["no_such_opt"]),
-    ("override value out of range", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:vif.vif_enhn_gain_limit=0.5", ["vif_enhn_gain_limit", "0.5"]),
-    ("option vqcuda does not implement", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:adm.adm_csf_mode=1", ["adm_csf_mode", "not implemented"]),
+    ("override of an unknown feature", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:nosuch.opt=1'", ["nosuch"]),
+    ("override of an unknown option", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:motion.no_such_opt=1'", ["no_such_opt"]),
+    ("override value out of range", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:vif.vif_enhn_gain_limit=0.5'", ["vif_enhn_gain_limit", "0.5"]),
+    ("option vqcuda does not implement", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:adm.adm_csf_mode=1'", ["adm_csf_mode", "not implemented"]),
     ("two models with one name", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1|version=vmaf_v0.6.1neg", ["named 'vmaf'"]),
     ("unsupported feature", "[0:v][1:v]vqcuda=feature=name=float_vif", ["float_vif", "supported"]),
-    ("unknown model key", "[0:v][1:v]vqcuda=model=version=vmaf_v0.6.1\\:colour=blue", ["colour"]),
+    ("unknown model key", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:colour=blue'", ["colour"]),
     ("libvmaf name, same checks", "[0:v][1:v]libvmaf=model=version=vmaf_v9", ["vmaf_v9"]),
 ]
 failed = 0
@@ -49,7 +53,9 @@ for name, lavfi, words in cases:
     r = run(lavfi)
     msg = r.stderr
     named = "vqcuda" in msg or (lavfi.find("libvmaf=") >= 0 and "libvmaf" in msg)
-    ok = r.returncode > 0 and named and all(w.lower() in msg.lower() for w in words)
+    # the cause must come from the filter, not from FFmpeg failing to parse its options
+    parsed = "Option not found" not in msg
+    ok = r.returncode > 0 and named and parsed and all(w.lower() in msg.lower() for w in words)
     print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {r.returncode}: {msg.strip().splitlines()[-1] if msg.strip() else '(no message)'}")
     failed += not ok
 

@@ -16,7 +16,7 @@ SUPPORTED = {"psnr", "psnr_hvs"}   # features beside the models' own (vif, adm, 
 def main():
     g = json.load(open(sys.argv[1]))
     if "distorted_upscaled_by" in g:
-        print("SKIP: a ladder rung (upscaled rendition): needs vqcuda's inputs=N and scaler, not implemented yet")
+        print("SKIP: a ladder rung (an upscaled rendition): tests/e2e_ladder.sh scores it")
         return 77
     models, features = [], []
     args = shlex.split(g.get("oracle_args") or "")

@@ -85,6 +85,8 @@ endif()
 # models where libvmaf's model files are at hand), CPU path and GPU path.
 if(VQ_FFMPEG)
   file(GLOB VQ_GOLDENS ${VQ_DATA}/golden/*.json)
+  # the ladder's rungs (dog1080_l*) are scored together by e2e_ladder_* below
+  list(FILTER VQ_GOLDENS EXCLUDE REGEX "/dog1080_l[0-9]+")
   foreach(g ${VQ_GOLDENS})
     get_filename_component(gname ${g} NAME)
     string(REGEX REPLACE "\\.json$" "" gname ${gname})
@@ -112,5 +114,17 @@ if(VQ_FFMPEG)
     add_test(NAME e2e_fqm_${pair} COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_fqm.sh ${VQ_FFMPEG}
              ${VQ_DATA}/clips ${VQ_DATA}/golden/${pair}.json ${CMAKE_BINARY_DIR}/out)
     set_tests_properties(e2e_fqm_${pair} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK fqm_venv)
+  endforeach()
+endif()
+
+# Encode ladders: vqcuda=inputs=N against libvmaf's logs of each rung.
+if(VQ_FFMPEG)
+  foreach(kind bicubic bicubic_x86 same)
+    foreach(mode cpu cuda)
+      add_test(NAME e2e_ladder_${kind}_${mode}
+               COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_ladder.sh ${VQ_FFMPEG} ${VQ_DATA}/clips
+                       ${VQ_DATA}/golden ${mode} ${CMAKE_BINARY_DIR}/out ${kind})
+      set_tests_properties(e2e_ladder_${kind}_${mode} PROPERTIES SKIP_RETURN_CODE 77)
+    endforeach()
   endforeach()
 endif()

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     }
     /* [0] reference, [1] distorted (which may be smaller) */
     const int PW[2] = { w, dw }, PH[2] = { h, dh }, PCW[2] = { cw, dcw }, PCH[2] = { ch, dch };
-    const size_t PY[2] = { ysz, dysz }, PC[2] = { csz, dcsz }, PF[2] = { fsz, dfsz };
+    const size_t PY[2] = { ysz, dysz }, PC[2] = { csz, dcsz };
     uint8_t *raw[2] = { malloc(fsz), malloc(dfsz) };
     Pic pic[2];
     for (int k = 0; k < 2; k++) {

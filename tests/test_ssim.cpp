@@ -1,0 +1,413 @@
+/*
+ * test_ssim.cpp - float_ssim / float_ms_ssim: the taps, the geometry, the
+ * exact emulation of the reference's sequential sums, and the CPU executor
+ * + fold against libvmaf v3.2.0's golden scores (==) on every frame of
+ * every pair.
+ *
+ * Golden tests read raw frames from $VQ_RAW_DIR/<clip>.yuv (planar, all
+ * frames concatenated) and scores from $VQ_GOLDEN_DIR/<pair>.features.json;
+ * they are skipped when either is missing.  With $VQ_LIBVMAF_SRC (a libvmaf
+ * v3.2.0 source tree) the tap tables are also compared with the reference's
+ * own tables.
+ */
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ssim.h"
+#include "ssim_exec.h"
+#include "ssim_fold.h"
+
+namespace {
+
+/* the float a C literal with six decimals gives */
+float six_decimals(double x)
+{
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.6f", x);
+    return strtof(buf, nullptr);
+}
+
+std::string read_text(const std::string &path)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/* the float literals of the C array `name` in src, in order */
+std::vector<float> c_array(const std::string &src, const std::string &name)
+{
+    std::vector<float> v;
+    const size_t at = src.find(name);
+    if (at == std::string::npos)
+        return v;
+    const size_t open = src.find('{', at), close = src.find("};", at);
+    const std::string body = src.substr(open, close - open);
+    static const std::regex num("-?[0-9]+\\.[0-9]+f");
+    for (std::sregex_iterator it(body.begin(), body.end(), num), end; it != end; ++it)
+        v.push_back(strtof(it->str().c_str(), nullptr));
+    return v;
+}
+
+/* ---- taps ---------------------------------------------------------------- */
+
+TEST(SsimTaps, GaussianIsTheNormalisedExpPrintedWithSixDecimals)
+{
+    double g[VQ_SSIM_WIN], sum = 0;
+    for (int k = 0; k < VQ_SSIM_WIN; k++) {
+        const int d = k - VQ_SSIM_WIN_R;
+        g[k] = std::exp(-(d * d) / (2 * 1.5 * 1.5));
+        sum += g[k];
+    }
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        EXPECT_EQ(vq_ssim_gauss_tap(k), six_decimals(g[k] / sum)) << k;
+}
+
+TEST(SsimTaps, LowPassTableIsSymmetricAndNearTheProductsOfTheOneDTaps)
+{
+    for (int v = 0; v < VQ_MS_SSIM_LPF; v++)
+        for (int u = 0; u < VQ_MS_SSIM_LPF; u++) {
+            const float t = vq_ms_ssim_lpf_tap(v, u);
+            EXPECT_EQ(t, vq_ms_ssim_lpf_tap(u, v));
+            EXPECT_EQ(t, vq_ms_ssim_lpf_tap(8 - v, u));
+            const double p = (double)vq_ms_ssim_lpf_tap_1d(v) * vq_ms_ssim_lpf_tap_1d(u);
+            EXPECT_NEAR(t, p, 1.5e-6) << v << "," << u;
+            EXPECT_EQ(t, six_decimals(t)) << "six decimals";
+        }
+    /* the two entries where the table is not the rounded product */
+    EXPECT_EQ(vq_ms_ssim_lpf_tap(4, 2), -0.047149f);
+    EXPECT_EQ(six_decimals(0.602914 * -0.078201), -0.047148f);
+    EXPECT_EQ(vq_ms_ssim_lpf_tap(3, 2), -0.020867f);
+}
+
+/* with the reference's source at hand: every tap equal */
+TEST(SsimTaps, EqualTheReferenceTables)
+{
+    const char *dir = getenv("VQ_LIBVMAF_SRC");
+    if (!dir)
+        GTEST_SKIP() << "VQ_LIBVMAF_SRC not set";
+    const std::string tools = read_text(std::string(dir) + "/src/feature/iqa/ssim_tools.h");
+    const std::string ms = read_text(std::string(dir) + "/src/feature/ms_ssim.c");
+    const std::vector<float> gh = c_array(tools, "g_gaussian_window_h[");
+    const std::vector<float> lpf = c_array(ms, "g_lpf[LPF_LEN][LPF_LEN]");
+    const std::vector<float> lh = c_array(ms, "g_lpf_h[");
+    ASSERT_EQ(gh.size(), (size_t)VQ_SSIM_WIN);
+    ASSERT_EQ(lpf.size(), (size_t)(VQ_MS_SSIM_LPF * VQ_MS_SSIM_LPF));
+    ASSERT_EQ(lh.size(), (size_t)VQ_MS_SSIM_LPF);
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        EXPECT_EQ(vq_ssim_gauss_tap(k), gh[k]) << k;
+    for (int v = 0; v < VQ_MS_SSIM_LPF; v++) {
+        EXPECT_EQ(vq_ms_ssim_lpf_tap_1d(v), lh[v]) << v;
+        for (int u = 0; u < VQ_MS_SSIM_LPF; u++)
+            EXPECT_EQ(vq_ms_ssim_lpf_tap(v, u), lpf[v * VQ_MS_SSIM_LPF + u]) << v << "," << u;
+    }
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+TEST(SsimGeometry, AutoScaleAndSizes)
+{
+    EXPECT_EQ(vq_ssim_auto_scale(1920, 1080, 0), 4);   /* 4.21875 */
+    EXPECT_EQ(vq_ssim_auto_scale(3840, 2160, 0), 8);   /* 8.4375 */
+    EXPECT_EQ(vq_ssim_auto_scale(1280, 720, 0), 3);    /* 2.8125 */
+    EXPECT_EQ(vq_ssim_auto_scale(720, 576, 0), 2);     /* 2.25 */
+    EXPECT_EQ(vq_ssim_auto_scale(640, 360, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(577, 323, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(36, 34, 0), 1);       /* _round gives 0 */
+    EXPECT_EQ(vq_ssim_auto_scale(500, 384, 0), 2);     /* 1.5: half away from zero */
+    EXPECT_EQ(vq_ssim_auto_scale(500, 383, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(36, 34, 7), 7);
+    EXPECT_EQ(vq_ssim_decimated(1080, 4), 270);
+    EXPECT_EQ(vq_ssim_decimated(577, 3), 193);         /* + (w & 1), whatever the factor */
+    EXPECT_EQ(vq_ssim_decimated(135, 2), 68);
+
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 8, VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM, 0), 0);
+    EXPECT_EQ(g.sw, 480);
+    EXPECT_EQ(g.sh, 270);
+    const int mw[5] = { 1920, 960, 480, 240, 120 }, mh[5] = { 1080, 540, 270, 135, 68 };
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(g.msw[i], mw[i]);
+        EXPECT_EQ(g.msh[i], mh[i]);
+    }
+    EXPECT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 9, VQ_SSIM_F_SSIM, 0), -1);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 8, VQ_SSIM_F_SSIM, 11), -1);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 36, 34, 8, VQ_SSIM_F_SSIM, 0), 0);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 36, 34, 8, VQ_SSIM_F_MS_SSIM, 0), -1);
+}
+
+TEST(SsimGeometry, MsSsimRefusesBelow176)
+{
+    char msg[256];
+    EXPECT_LT(vq_ms_ssim_check_size(36, 34, msg, sizeof msg), 0);
+    EXPECT_NE(strstr(msg, "176"), nullptr) << msg;
+    EXPECT_LT(vq_ms_ssim_check_size(175, 1000, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ms_ssim_check_size(1000, 175, msg, sizeof msg), 0);
+    EXPECT_EQ(vq_ms_ssim_check_size(176, 176, msg, sizeof msg), 0);
+    /* the reference's own loop, on every size up to 400 */
+    for (int w = 1; w < 400; w++) {
+        int cw = w, ok = 1;
+        for (int i = 0; i < 5; i++, cw /= 2)
+            ok = ok && cw >= 11;
+        ASSERT_EQ(vq_ms_ssim_check_size(w, 400, nullptr, 0) == 0, ok == 1) << w;
+    }
+    EXPECT_EQ(vq_ssim_check_size(36, 34, 0, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ssim_check_size(36, 34, 4, msg, sizeof msg), 0);   /* 9x9 after decimation */
+    EXPECT_LT(vq_ssim_check_size(10, 34, 0, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ssim_check_bpc(9, msg, sizeof msg), 0);
+    EXPECT_EQ(vq_ssim_check_bpc(12, msg, sizeof msg), 0);
+}
+
+TEST(SsimGeometry, SymmetricBorder)
+{
+    EXPECT_EQ(vq_ssim_reflect(-1, 10), 0);
+    EXPECT_EQ(vq_ssim_reflect(-4, 10), 3);
+    EXPECT_EQ(vq_ssim_reflect(10, 10), 9);
+    EXPECT_EQ(vq_ssim_reflect(13, 10), 6);
+    EXPECT_EQ(vq_ssim_reflect(5, 10), 5);
+}
+
+/* The constants, as float arithmetic gives them. */
+TEST(SsimTerms, ConstantsAndIdenticalFlatInput)
+{
+    const float k1l = 0.01f * 255.0f, k2l = 0.03f * 255.0f;
+    EXPECT_EQ(vq_ssim_c1(), k1l * k1l);
+    EXPECT_EQ(vq_ssim_c2(), k2l * k2l);
+    EXPECT_EQ(vq_ssim_c3(), k2l * k2l / 2.0f);
+    /* identical flat windows: c = s = 1 (the clamp of sigma_both); l is
+     * near 1 only (a double numerator over a float denominator) */
+    const VqSsimTerms t = vq_ssim_terms(100.0f, 100.0f, 10000.0f, 10000.0f, 9999.99f);
+    EXPECT_NEAR(t.l, 1.0, 1e-7);
+    EXPECT_NE(t.l, 1.0);
+    EXPECT_EQ(t.c, 1.0);
+    EXPECT_EQ(t.s, 1.0);
+    EXPECT_EQ(t.ssim, t.l);
+}
+
+/* ---- exact emulation of a sequential double sum ---------------------------- */
+
+double seq_sum(const std::vector<double> &t)
+{
+    double s = 0.0;
+    for (double x : t)
+        s += x;
+    return s;
+}
+
+/*
+ * What cuda_ssim.cu does, on the host: a summary per row for the key of an
+ * approximate running sum (any order), then the composition row by row:
+ * the summary when vq_seq_apply accepts it, else the row in chunks of 32
+ * (a summary for the exact key), else term by term.  Returns the sum and
+ * counts the rows and chunks that were not taken whole.
+ */
+double emulated_sum(const std::vector<double> &t, int n, double approx_err, int *slow_rows,
+                    int *slow_chunks)
+{
+    const int rows = (int)(t.size() / n);
+    std::vector<VqSeqRow> sum(rows);
+    double approx = 0.0;
+    for (int r = 0; r < rows; r++) {
+        double row = 0.0;
+        for (int k = n - 1; k >= 0; k--)   /* another order than the reference's */
+            row += t[(size_t)r * n + k];
+        sum[r] = vq_seq_summary(&t[(size_t)r * n], n, vq_seq_key(approx * (1.0 + approx_err)));
+        approx += row;
+    }
+    double s = 0.0;
+    *slow_rows = *slow_chunks = 0;
+    for (int r = 0; r < rows; r++) {
+        if (vq_seq_apply(&s, sum[r]))
+            continue;
+        ++*slow_rows;
+        for (int k0 = 0; k0 < n; k0 += 32) {
+            const int m = n - k0 < 32 ? n - k0 : 32;
+            const double *p = &t[(size_t)r * n + k0];
+            if (vq_seq_apply(&s, vq_seq_summary(p, m, vq_seq_key(s))))
+                continue;
+            ++*slow_chunks;
+            for (int j = 0; j < m; j++)
+                s += p[j];
+        }
+    }
+    return s;
+}
+
+TEST(SsimSeqSum, TermUnitsRoundToNearestEvenAndFlagTies)
+{
+    const int64_t key = 10;            /* |S| in [1024, 2048): u = 2^-42 */
+    const double u = std::ldexp(1.0, -42);
+    int64_t d;
+    EXPECT_EQ(vq_seq_term_units(3 * u, key, &d), 0);
+    EXPECT_EQ(d, 3);
+    EXPECT_EQ(vq_seq_term_units(2.5 * u, key, &d), 1);   /* a tie */
+    EXPECT_EQ(vq_seq_term_units(2.75 * u, key, &d), 0);
+    EXPECT_EQ(d, 3);
+    EXPECT_EQ(vq_seq_term_units(-2.25 * u, key, &d), 0);
+    EXPECT_EQ(d, -2);
+    EXPECT_EQ(vq_seq_term_units(2.25 * u, key + 2048, &d), 0);   /* negative sum */
+    EXPECT_EQ(d, -2);
+    EXPECT_EQ(vq_seq_term_units(64.0, key, &d), 1);    /* >= 2^48 u */
+    EXPECT_EQ(vq_seq_term_units(NAN, key, &d), 1);
+    EXPECT_EQ(vq_seq_term_units(INFINITY, key, &d), 1);
+    EXPECT_EQ(vq_seq_key(0.0), VQ_SEQ_UNUSABLE);
+    EXPECT_EQ(vq_seq_key(1500.0), 10);
+    EXPECT_EQ(vq_seq_key(-1500.0), 10 + 2048);
+}
+
+/* rows of SSIM-like terms: c (doubles near 1), s (float values, some
+ * negative), with the approximate prefix right, a little off, or wrong */
+TEST(SsimSeqSum, EmulationEqualsTermByTermSum)
+{
+    std::mt19937_64 rng(20240611);
+    std::uniform_real_distribution<double> U(0.0, 1.0);
+    struct Case { int n, rows; int kind; double err; };
+    const Case cases[] = {
+        { 1910, 200, 0, 0.0 }, { 1910, 200, 1, 0.0 }, { 470, 260, 0, 1e-9 },
+        { 110, 58, 2, 0.0 },   { 26, 24, 0, 0.3 },    { 300, 300, 3, 0.0 },
+        { 33, 500, 4, 0.0 },   { 1000, 40, 1, -0.7 },
+    };
+    for (const Case &cs : cases) {
+        std::vector<double> t((size_t)cs.n * cs.rows);
+        for (size_t i = 0; i < t.size(); i++) {
+            switch (cs.kind) {
+            case 0: t[i] = 0.9 + 0.1 * U(rng); break;                   /* c-like */
+            case 1: t[i] = (double)(float)(1.2 * U(rng) - 0.2); break;  /* s-like */
+            case 2: t[i] = (double)(float)(2.0 * U(rng) - 1.0); break;  /* wandering sign */
+            case 3: t[i] = (double)(float)(U(rng) < 0.5 ? 1.0 : 0.5 + std::ldexp(1.0, -24)); break;
+            default: t[i] = 1.0 + std::ldexp(1.0 + 2 * std::floor(U(rng) * 4), -(40 + (int)(rng() % 12)));
+                break;   /* ties in every binade the sum passes */
+            }
+        }
+        int slow_rows, slow_chunks;
+        const double want = seq_sum(t);
+        const double got = emulated_sum(t, cs.n, cs.err, &slow_rows, &slow_chunks);
+        EXPECT_EQ(got, want) << "kind " << cs.kind << " n " << cs.n;
+        printf("  kind %d, %d x %d, prediction error %g: %d rows not whole, %d chunks term by "
+               "term\n", cs.kind, cs.n, cs.rows, cs.err, slow_rows, slow_chunks);
+    }
+}
+
+/* ---- golden ------------------------------------------------------------- */
+
+struct GoldenPair {
+    const char *pair;        /* <pair>.features.json in VQ_GOLDEN_DIR */
+    const char *ref, *dis;   /* clips in VQ_RAW_DIR */
+    int w, h, bpc;
+    int cw, ch;              /* chroma plane size: only to step over frames */
+};
+
+std::string pair_name(const ::testing::TestParamInfo<GoldenPair> &info)
+{
+    std::string n = info.param.pair;
+    for (char &c : n)
+        if (!isalnum((unsigned char)c))
+            c = '_';
+    return n;
+}
+
+class SsimGolden : public ::testing::TestWithParam<GoldenPair> {};
+
+TEST_P(SsimGolden, CpuScoresEqualReference)
+{
+    const GoldenPair &p = GetParam();
+    const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
+    if (!raw_dir || !golden_dir)
+        GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
+    const std::string text = read_text(std::string(golden_dir) + "/" + p.pair + ".features.json");
+    FILE *fr = fopen((std::string(raw_dir) + "/" + p.ref + ".yuv").c_str(), "rb");
+    FILE *fd = fopen((std::string(raw_dir) + "/" + p.dis + ".yuv").c_str(), "rb");
+    if (text.empty() || !fr || !fd) {
+        if (fr) fclose(fr);
+        if (fd) fclose(fd);
+        GTEST_SKIP() << p.pair << " or its raw clips are missing";
+    }
+    const nlohmann::json golden = nlohmann::json::parse(text);
+    bool ms_refused = false;
+    if (golden.contains("refused"))
+        for (const auto &r : golden["refused"])
+            ms_refused = ms_refused || r == "float_ms_ssim";
+
+    /* the refusal: ours exactly where the reference's */
+    char msg[256] = "";
+    EXPECT_EQ(vq_ms_ssim_check_size(p.w, p.h, msg, sizeof msg) < 0, ms_refused) << msg;
+    ASSERT_EQ(vq_ssim_check_size(p.w, p.h, 0, msg, sizeof msg), 0) << msg;
+    const int features = VQ_SSIM_F_SSIM | (ms_refused ? 0 : VQ_SSIM_F_MS_SSIM);
+
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, p.w, p.h, p.bpc, features, 0), 0);
+    VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+    ASSERT_NE(c, nullptr);
+
+    const int bytes = p.bpc > 8 ? 2 : 1;
+    const size_t luma = (size_t)p.w * p.h * bytes;
+    const size_t frame = luma + 2 * (size_t)p.cw * p.ch * bytes;
+    std::vector<uint8_t> ref(luma), dis(luma);
+    const auto &frames = golden["frames"];
+    int nf = 0, exact_ssim = 0, exact_ms = 0;
+    double secs = 0;
+    for (size_t f = 0; f < frames.size(); f++) {
+        ASSERT_EQ(fseek(fr, (long)(f * frame), SEEK_SET), 0);
+        ASSERT_EQ(fseek(fd, (long)(f * frame), SEEK_SET), 0);
+        ASSERT_EQ(fread(ref.data(), 1, luma, fr), luma);
+        ASSERT_EQ(fread(dis.data(), 1, luma, fd), luma);
+        const VqPlaneView vr = { ref.data(), (ptrdiff_t)p.w * bytes, p.w, p.h, bytes, 0, 1 };
+        const VqPlaneView vd = { dis.data(), (ptrdiff_t)p.w * bytes, p.w, p.h, bytes, 0, 1 };
+        int64_t words[VQ_SSIM_NWORDS];
+        const auto t0 = std::chrono::steady_clock::now();
+        ASSERT_EQ(vq_ssim_cpu_run(c, vr, vd, words), 0);
+        secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        VqSsimScores s;
+        ASSERT_EQ(vq_ssim_fold(&g, words, nullptr, nullptr, &s, msg, sizeof msg), 0) << msg;
+        const auto &m = frames[f]["metrics"];
+        nf++;
+        const double want_ssim = m["float_ssim"].get<double>();
+        EXPECT_EQ(s.float_ssim, want_ssim) << p.pair << " frame " << f;
+        exact_ssim += s.float_ssim == want_ssim;
+        if (!ms_refused) {
+            const double want_ms = m["float_ms_ssim"].get<double>();
+            EXPECT_EQ(s.float_ms_ssim, want_ms) << p.pair << " frame " << f;
+            exact_ms += s.float_ms_ssim == want_ms;
+        } else {
+            EXPECT_FALSE(m.contains("float_ms_ssim") && !m["float_ms_ssim"].is_null());
+        }
+    }
+    printf("  %s: float_ssim %d/%d exact, float_ms_ssim %s%d/%d exact; CPU %.1f ms/frame\n",
+           p.pair, exact_ssim, nf, ms_refused ? "refused (as the reference), " : "",
+           exact_ms, ms_refused ? 0 : nf, 1e3 * secs / nf);
+    vq_ssim_cpu_free(c);
+    fclose(fr);
+    fclose(fd);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pairs, SsimGolden,
+    ::testing::Values(
+        GoldenPair{ "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 640, 360 },
+        GoldenPair{ "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 360, 288 },
+        GoldenPair{ "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 960, 540 },
+        GoldenPair{ "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 960, 540 },
+        GoldenPair{ "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1920, 1080 },
+        GoldenPair{ "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 577, 323 },
+        GoldenPair{ "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 18, 17 },
+        GoldenPair{ "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 320, 360 }),
+    pair_name);
+
+} // namespace

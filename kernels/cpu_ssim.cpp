@@ -37,7 +37,7 @@ struct VqSsimCpu {
     float *ring[NPLANES];          /* VQ_SSIM_WIN rows of (max_w - 10) each */
     float *prod[3];                /* one row of ref^2, cmp^2, ref*cmp */
     float *ext;                    /* one source row with reflected margins */
-    float *even, *odd;             /* ext split by column parity */
+    float *split;                  /* ms_decimate's source rows split by column parity */
     double *acc;                   /* per-output accumulators of one row */
     float *mom[NPLANES];           /* one row of the five filtered images */
     VqSsimTerms *terms;            /* one row of per-pixel terms */
@@ -68,8 +68,7 @@ extern "C" void vq_ssim_cpu_free(VqSsimCpu *c)
     for (int p = 0; p < 3; p++)
         free(c->prod[p]);
     free(c->ext);
-    free(c->even);
-    free(c->odd);
+    free(c->split);
     free(c->acc);
     free(c->terms);
     delete c;
@@ -106,8 +105,9 @@ extern "C" VqSsimCpu *vq_ssim_cpu_alloc(const VqSsimGeom *g)
     for (int p = 0; p < 3; p++)
         c->prod[p] = (float *)xalloc((size_t)c->max_w * sizeof(float), &ok);
     c->ext = (float *)xalloc((size_t)(c->max_w + 2 * pad) * sizeof(float), &ok);
-    c->even = (float *)xalloc((size_t)(c->max_w / 2 + pad + 1) * sizeof(float), &ok);
-    c->odd = (float *)xalloc((size_t)(c->max_w / 2 + pad + 1) * sizeof(float), &ok);
+    if (g->features & VQ_SSIM_F_MS_SSIM)   /* for scale 1: rows of scale 0, split */
+        c->split = (float *)xalloc((size_t)g->h * 2 * (g->msw[1] + VQ_MS_SSIM_LPF_R) *
+                                   sizeof(float), &ok);
     c->acc = (double *)xalloc((size_t)c->max_w * sizeof(double), &ok);
     c->terms = (VqSsimTerms *)xalloc((size_t)dw * sizeof(VqSsimTerms), &ok);
     if (!ok) {
@@ -122,39 +122,87 @@ extern "C" VqSsimCpu *vq_ssim_cpu_alloc(const VqSsimGeom *g)
 /* ext[pad + i] = row[reflect(i)] for -pad <= i < w + pad */
 static void extend_row(float *ext, const float *row, int w, int pad)
 {
-    for (int i = -pad; i < w + pad; i++)
+    for (int i = -pad; i < 0; i++)
+        ext[pad + i] = row[vq_ssim_reflect(i, w)];
+    memcpy(ext + pad, row, (size_t)w * sizeof(float));
+    for (int i = w; i < w + pad; i++)
         ext[pad + i] = row[vq_ssim_reflect(i, w)];
 }
 
-/* ms_ssim's 2x decimation of src (sw x sh) into dst, vq_ms_ssim_lpf_pixel
- * sample by sample; the stride-2 taps read the even and odd columns of the
- * extended row, so that the loops over x are contiguous. */
+/*
+ * Four lanes of vq_ssim_tap_add at once (GCC/Clang vector extensions: each
+ * lane is the same IEEE float product and double sum as the scalar
+ * function, so any vector width gives the scalar's bits).
+ */
+typedef float F4 __attribute__((vector_size(16)));
+typedef double D4 __attribute__((vector_size(32)));
+#pragma GCC diagnostic ignored "-Wpsabi"   /* D4 passes between inline functions only */
+
+static inline F4 load4(const float *p)
+{
+    F4 v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline D4 tap_add4(D4 sum, F4 x, F4 tap)
+{
+    return sum + __builtin_convertvector(x * tap, D4);
+}
+
+static inline void store4(float *p, D4 a)
+{
+    const F4 v = __builtin_convertvector(a, F4);
+    memcpy(p, &v, sizeof(v));
+}
+
+/* outputs per register block: the accumulators stay in registers */
+constexpr int kBlock = 8;
+
+/*
+ * ms_ssim's 2x decimation of src (w x h) into dst (ow x oh),
+ * vq_ms_ssim_lpf_pixel sample by sample.  Each source row is first split
+ * into its even and odd columns (with the reflected margins), so that
+ * output x, tap u reads split[u & 1][x + u / 2]: contiguous in x.
+ */
 static void ms_decimate(VqSsimCpu *c, const float *src, int w, int h, float *dst, int ow, int oh)
 {
-    const int R = VQ_MS_SSIM_LPF_R;
-    double *acc = c->acc;
+    const int R = VQ_MS_SSIM_LPF_R, n = ow + R, L = VQ_MS_SSIM_LPF;
+    float *split = c->split;   /* h rows of [even n | odd n] */
+    for (int y = 0; y < h; y++) {
+        extend_row(c->ext, src + (ptrdiff_t)y * w, w, R);
+        float *e = split + (ptrdiff_t)y * 2 * n, *o = e + n;
+        for (int j = 0; j < n; j++) {
+            e[j] = c->ext[2 * j];
+            o[j] = 2 * j + 1 < w + 2 * R ? c->ext[2 * j + 1] : 0.0f;   /* never read */
+        }
+    }
+    float tap[VQ_MS_SSIM_LPF][VQ_MS_SSIM_LPF];
+    for (int v = 0; v < L; v++)
+        for (int u = 0; u < L; u++)
+            tap[v][u] = vq_ms_ssim_lpf_tap(v, u);
     for (int y = 0; y < oh; y++) {
-        for (int x = 0; x < ow; x++)
-            acc[x] = 0.0;
-        for (int v = 0; v < VQ_MS_SSIM_LPF; v++) {
-            const float *row = src + (ptrdiff_t)vq_ssim_reflect(2 * y + v - R, h) * w;
-            extend_row(c->ext, row, w, R);
-            /* ext index of output x, tap u: 2x + u (ext[0] is column -R) */
-            const int n = ow + R;
-            for (int j = 0; j < n; j++) {
-                c->even[j] = c->ext[2 * j];
-                c->odd[j] = 2 * j + 1 < w + 2 * R ? c->ext[2 * j + 1] : 0.0f;
-            }
-            for (int u = 0; u < VQ_MS_SSIM_LPF; u++) {
-                const float t = vq_ms_ssim_lpf_tap(v, u);
-                const float *in = (u & 1) ? c->odd + u / 2 : c->even + u / 2;
-                for (int x = 0; x < ow; x++)
-                    acc[x] = vq_ssim_tap_add(acc[x], in[x], t);
-            }
+        const float *in[VQ_MS_SSIM_LPF][VQ_MS_SSIM_LPF];
+        for (int v = 0; v < L; v++) {
+            const float *e = split + (ptrdiff_t)vq_ssim_reflect(2 * y + v - R, h) * 2 * n;
+            for (int u = 0; u < L; u++)
+                in[v][u] = ((u & 1) ? e + n : e) + u / 2;
         }
         float *out = dst + (ptrdiff_t)y * ow;
-        for (int x = 0; x < ow; x++)
-            out[x] = (float)acc[x];
+        int x = 0;
+        for (; x + kBlock <= ow; x += kBlock) {
+            D4 a[kBlock / 4] = {};
+            for (int v = 0; v < L; v++)
+                for (int u = 0; u < L; u++) {
+                    const F4 t = { tap[v][u], tap[v][u], tap[v][u], tap[v][u] };
+                    for (int j = 0; j < kBlock / 4; j++)
+                        a[j] = tap_add4(a[j], load4(in[v][u] + x + 4 * j), t);
+                }
+            for (int j = 0; j < kBlock / 4; j++)
+                store4(out + x + 4 * j, a[j]);
+        }
+        for (; x < ow; x++)
+            out[x] = vq_ms_ssim_lpf_pixel(src, w, h, x, y);
     }
 }
 
@@ -185,19 +233,38 @@ static void box_decimate(VqSsimCpu *c, const float *src, int w, int h, int f, fl
 
 /* ---- the SSIM of one image pair ------------------------------------------ */
 
-/* horizontal Gaussian pass of n outputs from in[0 .. n + 9] */
-static void gauss_row(double *acc, const float *in, float *out, int n)
+/* n outputs of the Gaussian pass whose tap k reads row[k][x] */
+static void gauss_pass(const float *const row[VQ_SSIM_WIN], float *out, int n)
 {
-    for (int x = 0; x < n; x++)
-        acc[x] = 0.0;
-    for (int k = 0; k < VQ_SSIM_WIN; k++) {
-        const float t = vq_ssim_gauss_tap(k);
-        const float *p = in + k;
-        for (int x = 0; x < n; x++)
-            acc[x] = vq_ssim_tap_add(acc[x], p[x], t);
+    float tap[VQ_SSIM_WIN];
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        tap[k] = vq_ssim_gauss_tap(k);
+    int x = 0;
+    for (; x + kBlock <= n; x += kBlock) {
+        D4 a[kBlock / 4] = {};
+        for (int k = 0; k < VQ_SSIM_WIN; k++) {
+            const F4 t = { tap[k], tap[k], tap[k], tap[k] };
+            for (int j = 0; j < kBlock / 4; j++)
+                a[j] = tap_add4(a[j], load4(row[k] + x + 4 * j), t);
+        }
+        for (int j = 0; j < kBlock / 4; j++)
+            store4(out + x + 4 * j, a[j]);
     }
-    for (int x = 0; x < n; x++)
-        out[x] = (float)acc[x];
+    for (; x < n; x++) {
+        double a = 0.0;
+        for (int k = 0; k < VQ_SSIM_WIN; k++)
+            a = vq_ssim_tap_add(a, row[k][x], tap[k]);
+        out[x] = (float)a;
+    }
+}
+
+/* horizontal pass: n outputs from in[0 .. n + 9] */
+static void gauss_row(const float *in, float *out, int n)
+{
+    const float *row[VQ_SSIM_WIN];
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        row[k] = in + k;
+    gauss_pass(row, out, n);
 }
 
 /*
@@ -221,29 +288,21 @@ static void ssim_image(VqSsimCpu *c, const float *ref, const float *cmp, int w, 
             c->prod[2][x] = r[x] * d[x];
         }
         const ptrdiff_t slot = (ptrdiff_t)(y % W) * dw;
-        gauss_row(c->acc, r, c->ring[P_REF] + slot, dw);
-        gauss_row(c->acc, d, c->ring[P_CMP] + slot, dw);
-        gauss_row(c->acc, c->prod[0], c->ring[P_RR] + slot, dw);
-        gauss_row(c->acc, c->prod[1], c->ring[P_CC] + slot, dw);
-        gauss_row(c->acc, c->prod[2], c->ring[P_RC] + slot, dw);
+        gauss_row(r, c->ring[P_REF] + slot, dw);
+        gauss_row(d, c->ring[P_CMP] + slot, dw);
+        gauss_row(c->prod[0], c->ring[P_RR] + slot, dw);
+        gauss_row(c->prod[1], c->ring[P_CC] + slot, dw);
+        gauss_row(c->prod[2], c->ring[P_RC] + slot, dw);
         if (y < W - 1)
             continue;
 
         /* vertical pass: output row oy from source rows oy .. oy + 10 */
         const int oy = y - (W - 1);
         for (int p = 0; p < NPLANES; p++) {
-            double *acc = c->acc;
-            for (int x = 0; x < dw; x++)
-                acc[x] = 0.0;
-            for (int k = 0; k < W; k++) {
-                const float t = vq_ssim_gauss_tap(k);
-                const float *in = c->ring[p] + (ptrdiff_t)((oy + k) % W) * dw;
-                for (int x = 0; x < dw; x++)
-                    acc[x] = vq_ssim_tap_add(acc[x], in[x], t);
-            }
-            float *m = c->mom[p];
-            for (int x = 0; x < dw; x++)
-                m[x] = (float)acc[x];
+            const float *row[VQ_SSIM_WIN];
+            for (int k = 0; k < W; k++)
+                row[k] = c->ring[p] + (ptrdiff_t)((oy + k) % W) * dw;
+            gauss_pass(row, c->mom[p], dw);
         }
         VqSsimTerms *t = c->terms;
         for (int x = 0; x < dw; x++)

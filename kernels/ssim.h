@@ -241,6 +241,7 @@ typedef struct VqSeqRow {
 #define VQ_SEQ_E_MIN (-900)       /* beyond these the quantum's power of two */
 #define VQ_SEQ_E_MAX 900          /* (and the limit below) stay normal doubles */
 #define VQ_SEQ_TERM_LIMIT_LOG2 48 /* |d| < 2^48: no int64 sum of 2^14 terms overflows */
+#define VQ_SEQ_SEG 128            /* terms per segment summary (the GPU's slow rows) */
 
 VQ_HD uint64_t vq_f64_bits(double x)
 {
@@ -298,6 +299,24 @@ VQ_HD int vq_seq_term_units(double t, int64_t key, int64_t *d)
     return (f == 0.5 || f == -0.5) ? 1 : 0;
 }
 
+/* the range the running integer M must stay in (see above) */
+#define VQ_SEQ_M_LO (((int64_t)1 << 52) + 1)
+#define VQ_SEQ_M_HI (((int64_t)1 << 53) - 2)
+
+/* |s| / u as an integer in [2^52, 2^53) (s normal) */
+VQ_HD int64_t vq_seq_mantissa(double s)
+{
+    const uint64_t b = vq_f64_bits(s);
+    return (int64_t)((b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52));
+}
+
+/* s with its integer replaced by m (m in [2^52, 2^53): sign and binade kept) */
+VQ_HD double vq_seq_with_mantissa(double s, int64_t m)
+{
+    const uint64_t mask = ((uint64_t)1 << 52) - 1;
+    return vq_f64_from_bits((vq_f64_bits(s) & ~mask) | ((uint64_t)m & mask));
+}
+
 /*
  * S + (a row whose summary is r), exactly as the reference's term-by-term
  * sum, when the prediction holds: returns 1 and updates *s; returns 0 and
@@ -305,15 +324,12 @@ VQ_HD int vq_seq_term_units(double t, int64_t key, int64_t *d)
  */
 VQ_HD int vq_seq_apply(double *s, const VqSeqRow r)
 {
-    const int64_t lo_ok = ((int64_t)1 << 52) + 1, hi_ok = ((int64_t)1 << 53) - 2;
     if (r.key == VQ_SEQ_UNUSABLE || vq_seq_key(*s) != r.key)
         return 0;
-    const uint64_t b = vq_f64_bits(*s);
-    const int64_t m = (int64_t)((b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52));
-    if (m + r.lo < lo_ok || m + r.hi > hi_ok)
+    const int64_t m = vq_seq_mantissa(*s);
+    if (m + r.lo < VQ_SEQ_M_LO || m + r.hi > VQ_SEQ_M_HI)
         return 0;
-    const uint64_t m2 = (uint64_t)(m + r.d);   /* in [2^52 + 1, 2^53 - 2]: same exponent */
-    *s = vq_f64_from_bits((b & ~(((uint64_t)1 << 52) - 1)) | (m2 & (((uint64_t)1 << 52) - 1)));
+    *s = vq_seq_with_mantissa(*s, m + r.d);   /* r.lo <= r.d <= r.hi: in range */
     return 1;
 }
 

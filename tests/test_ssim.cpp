@@ -12,6 +12,7 @@
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -210,41 +211,74 @@ double seq_sum(const std::vector<double> &t)
 }
 
 /*
- * What cuda_ssim.cu does, on the host: a summary per row for the key of an
- * approximate running sum (any order), then the composition row by row:
- * the summary when vq_seq_apply accepts it, else the row in chunks of 32
- * (a summary for the exact key), else term by term.  Returns the sum and
- * counts the rows and chunks that were not taken whole.
+ * What cuda_ssim.cu does, on the host.  Summaries, each for the key of an
+ * approximate running sum (added in another order, then spoiled by
+ * approx_err): per row, and per VQ_SEQ_SEG-term segment of a row.  The
+ * composition takes up to 32 summaries at once, the way the GPU's warp
+ * does: every one checked against the integer the ones before it would
+ * give, the first that fails handled alone (a row: by its segments, a
+ * segment: term by term).  Counts the rows and segments not taken whole.
  */
-double emulated_sum(const std::vector<double> &t, int n, double approx_err, int *slow_rows,
-                    int *slow_chunks)
-{
-    const int rows = (int)(t.size() / n);
-    std::vector<VqSeqRow> sum(rows);
-    double approx = 0.0;
-    for (int r = 0; r < rows; r++) {
-        double row = 0.0;
-        for (int k = n - 1; k >= 0; k--)   /* another order than the reference's */
-            row += t[(size_t)r * n + k];
-        sum[r] = vq_seq_summary(&t[(size_t)r * n], n, vq_seq_key(approx * (1.0 + approx_err)));
-        approx += row;
-    }
-    double s = 0.0;
-    *slow_rows = *slow_chunks = 0;
-    for (int r = 0; r < rows; r++) {
-        if (vq_seq_apply(&s, sum[r]))
-            continue;
-        ++*slow_rows;
-        for (int k0 = 0; k0 < n; k0 += 32) {
-            const int m = n - k0 < 32 ? n - k0 : 32;
-            const double *p = &t[(size_t)r * n + k0];
-            if (vq_seq_apply(&s, vq_seq_summary(p, m, vq_seq_key(s))))
-                continue;
-            ++*slow_chunks;
-            for (int j = 0; j < m; j++)
-                s += p[j];
+struct Lanes {
+    /* S after items[0 .. count) in batches of 32; fail(i, s) handles item i */
+    template <class Fail>
+    static void compose(double &s, const VqSeqRow *items, int count, Fail fail)
+    {
+        for (int i0 = 0; i0 < count;) {
+            const int64_t key = vq_seq_key(s);
+            const int64_t m = key == VQ_SEQ_UNUSABLE ? 0 : vq_seq_mantissa(s);
+            int64_t excl = 0;
+            int f = 0;   /* the first lane that fails, as __ballot_sync + __ffs give it */
+            for (; f < 32 && i0 + f < count; f++) {
+                const VqSeqRow &r = items[i0 + f];
+                const bool ok = key != VQ_SEQ_UNUSABLE && r.key == key &&
+                                m + excl + r.lo >= VQ_SEQ_M_LO && m + excl + r.hi <= VQ_SEQ_M_HI;
+                if (!ok)
+                    break;
+                excl += r.d;
+            }
+            if (f > 0)
+                s = vq_seq_with_mantissa(s, m + excl);
+            if (i0 + f >= count)
+                break;
+            if (f < 32) {
+                fail(i0 + f, s);
+                i0 += f + 1;
+            } else {
+                i0 += 32;
+            }
         }
     }
+};
+
+double emulated_sum(const std::vector<double> &t, int n, double approx_err, int *slow_rows,
+                    int *slow_segs)
+{
+    const int rows = (int)(t.size() / n), nseg = (n + VQ_SEQ_SEG - 1) / VQ_SEQ_SEG;
+    std::vector<VqSeqRow> row_sum(rows), seg_sum((size_t)rows * nseg);
+    double approx = 0.0;
+    for (int r = 0; r < rows; r++) {
+        const double *p = &t[(size_t)r * n];
+        row_sum[r] = vq_seq_summary(p, n, vq_seq_key(approx * (1.0 + approx_err)));
+        for (int g = 0; g < nseg; g++) {
+            const int k0 = g * VQ_SEQ_SEG, m = std::min(VQ_SEQ_SEG, n - k0);
+            seg_sum[(size_t)r * nseg + g] =
+                vq_seq_summary(p + k0, m, vq_seq_key(approx * (1.0 + approx_err)));
+            for (int k = k0 + m - 1; k >= k0; k--)   /* another order than the reference's */
+                approx += p[k];
+        }
+    }
+    double s = 0.0;
+    *slow_rows = *slow_segs = 0;
+    Lanes::compose(s, row_sum.data(), rows, [&](int r, double &s1) {
+        ++*slow_rows;
+        Lanes::compose(s1, &seg_sum[(size_t)r * nseg], nseg, [&](int g, double &s2) {
+            ++*slow_segs;
+            const int k0 = g * VQ_SEQ_SEG, m = std::min(VQ_SEQ_SEG, n - k0);
+            for (int k = 0; k < m; k++)
+                s2 += t[(size_t)r * n + k0 + k];
+        });
+    });
     return s;
 }
 
@@ -294,13 +328,209 @@ TEST(SsimSeqSum, EmulationEqualsTermByTermSum)
                 break;   /* ties in every binade the sum passes */
             }
         }
-        int slow_rows, slow_chunks;
+        int slow_rows, slow_segs;
         const double want = seq_sum(t);
-        const double got = emulated_sum(t, cs.n, cs.err, &slow_rows, &slow_chunks);
+        const double got = emulated_sum(t, cs.n, cs.err, &slow_rows, &slow_segs);
         EXPECT_EQ(got, want) << "kind " << cs.kind << " n " << cs.n;
-        printf("  kind %d, %d x %d, prediction error %g: %d rows not whole, %d chunks term by "
-               "term\n", cs.kind, cs.n, cs.rows, cs.err, slow_rows, slow_chunks);
+        printf("  kind %d, %d x %d, prediction error %g: %d rows not whole, %d segments term "
+               "by term\n", cs.kind, cs.n, cs.rows, cs.err, slow_rows, slow_segs);
     }
+}
+
+/* ---- the executor against the plain composition of ssim.h ----------------- */
+
+/* The per-pixel terms of one image pair (w x h), each output by the
+ * functions of ssim.h one at a time, in the reference's structure. */
+struct Terms {
+    int n = 0, rows = 0;
+    std::vector<double> v[4];   /* l*c*s, l, c, s */
+};
+
+Terms naive_terms(const std::vector<float> &ref, const std::vector<float> &cmp, int w, int h)
+{
+    const int R = VQ_SSIM_WIN_R, dw = w - 2 * R, dh = h - 2 * R;
+    std::vector<float> in[5] = { ref, cmp, ref, ref, ref };
+    for (size_t i = 0; i < ref.size(); i++) {
+        in[2][i] = ref[i] * ref[i];
+        in[3][i] = cmp[i] * cmp[i];
+        in[4][i] = ref[i] * cmp[i];
+    }
+    std::vector<float> hp[5], mom[5];
+    for (int p = 0; p < 5; p++) {
+        hp[p].resize((size_t)dw * h);
+        mom[p].resize((size_t)dw * dh);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < dw; x++)
+                hp[p][(size_t)y * dw + x] = vq_ssim_gauss_pass(&in[p][(size_t)y * w + x], 1);
+        for (int y = 0; y < dh; y++)
+            for (int x = 0; x < dw; x++)
+                mom[p][(size_t)y * dw + x] = vq_ssim_gauss_pass(&hp[p][(size_t)y * dw + x], dw);
+    }
+    Terms t;
+    t.n = dw;
+    t.rows = dh;
+    for (auto &v : t.v)
+        v.resize((size_t)dw * dh);
+    for (size_t i = 0; i < (size_t)dw * dh; i++) {
+        const VqSsimTerms s = vq_ssim_terms(mom[0][i], mom[1][i], mom[2][i], mom[3][i], mom[4][i]);
+        t.v[0][i] = s.ssim;
+        t.v[1][i] = s.l;
+        t.v[2][i] = s.c;
+        t.v[3][i] = s.s;
+    }
+    return t;
+}
+
+/* Every scale's terms, decimating with vq_ssim_box_pixel / vq_ms_ssim_lpf_pixel:
+ * [0] float_ssim's image, [1 + i] float_ms_ssim's scale i. */
+std::vector<Terms> naive_all(const VqSsimGeom &g, const VqPlaneView &vr, const VqPlaneView &vd)
+{
+    const float sc = vq_ssim_sample_scale(g.bpc);
+    std::vector<float> r((size_t)g.w * g.h), d(r.size());
+    for (int i = 0; i < g.h; i++)
+        for (int j = 0; j < g.w; j++) {
+            r[(size_t)i * g.w + j] = vq_ssim_sample(vr, i, j, sc);
+            d[(size_t)i * g.w + j] = vq_ssim_sample(vd, i, j, sc);
+        }
+    std::vector<Terms> out;
+    if (g.features & VQ_SSIM_F_SSIM) {
+        std::vector<float> br = r, bd = d;
+        if (g.scale > 1) {
+            br.assign((size_t)g.sw * g.sh, 0.0f);
+            bd.assign(br.size(), 0.0f);
+            for (int y = 0; y < g.sh; y++)
+                for (int x = 0; x < g.sw; x++) {
+                    br[(size_t)y * g.sw + x] = vq_ssim_box_pixel(r.data(), g.w, g.h, x, y, g.scale);
+                    bd[(size_t)y * g.sw + x] = vq_ssim_box_pixel(d.data(), g.w, g.h, x, y, g.scale);
+                }
+        }
+        out.push_back(naive_terms(br, bd, g.sw, g.sh));
+    } else {
+        out.emplace_back();
+    }
+    if (g.features & VQ_SSIM_F_MS_SSIM) {
+        std::vector<float> cr = r, cd = d;
+        for (int i = 0; i < VQ_MS_SSIM_SCALES; i++) {
+            if (i) {
+                std::vector<float> nr((size_t)g.msw[i] * g.msh[i]), nd(nr.size());
+                for (int y = 0; y < g.msh[i]; y++)
+                    for (int x = 0; x < g.msw[i]; x++) {
+                        nr[(size_t)y * g.msw[i] + x] =
+                            vq_ms_ssim_lpf_pixel(cr.data(), g.msw[i - 1], g.msh[i - 1], x, y);
+                        nd[(size_t)y * g.msw[i] + x] =
+                            vq_ms_ssim_lpf_pixel(cd.data(), g.msw[i - 1], g.msh[i - 1], x, y);
+                    }
+                cr.swap(nr);
+                cd.swap(nd);
+            }
+            out.push_back(naive_terms(cr, cd, g.msw[i], g.msh[i]));
+        }
+    }
+    return out;
+}
+
+double word_value(const int64_t *words, int k)
+{
+    double v;
+    memcpy(&v, &words[k], sizeof(v));
+    return v;
+}
+
+/* random frames: smooth content with edges, the distorted one noisy */
+void random_pair(std::mt19937 &rng, int w, int h, int bpc, std::vector<uint16_t> &a,
+                 std::vector<uint16_t> &b)
+{
+    const int maxv = (1 << bpc) - 1;
+    a.resize((size_t)w * h);
+    b.resize(a.size());
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            int v = ((i * 3 + j * 5) * (maxv + 1) / 1024 + ((i / 16 + j / 16) % 2) * maxv / 3 +
+                     (int)(rng() % 16)) % (maxv + 1);
+            int e = v + (int)(rng() % 33) - 16;
+            if ((i / 40 + j / 50) % 5 == 0)
+                v = e = maxv / 2;      /* identical flat patches */
+            a[(size_t)i * w + j] = (uint16_t)v;
+            b[(size_t)i * w + j] = (uint16_t)(e < 0 ? 0 : e > maxv ? maxv : e);
+        }
+}
+
+TEST(SsimCpu, EqualsThePlainCompositionOfTheKernels)
+{
+    std::mt19937 rng(7);
+    struct Case { int w, h, bpc, scale; };
+    const Case cases[] = { { 176, 176, 8, 0 }, { 177, 181, 10, 0 }, { 390, 385, 12, 0 },
+                           { 203, 240, 16, 3 }, { 250, 190, 8, 10 }, { 36, 34, 8, 0 },
+                           { 11, 11, 8, 1 },   { 401, 777, 10, 0 } };
+    for (const Case &cs : cases) {
+        std::vector<uint16_t> a, b;
+        random_pair(rng, cs.w, cs.h, cs.bpc, a, b);
+        std::vector<uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+        const bool narrow = cs.bpc == 8;
+        const VqPlaneView vr = { narrow ? a8.data() : (const uint8_t *)a.data(),
+                                 (ptrdiff_t)cs.w * (narrow ? 1 : 2), cs.w, cs.h, narrow ? 1 : 2, 0, 1 };
+        VqPlaneView vd = vr;
+        vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+        const int features =
+            VQ_SSIM_F_SSIM | (vq_ms_ssim_check_size(cs.w, cs.h, nullptr, 0) == 0 ? VQ_SSIM_F_MS_SSIM : 0);
+        VqSsimGeom g;
+        ASSERT_EQ(vq_ssim_geom_init(&g, cs.w, cs.h, cs.bpc, features, cs.scale), 0) << cs.w;
+        VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+        ASSERT_NE(c, nullptr);
+        int64_t words[VQ_SSIM_NWORDS];
+        for (auto &x : words)
+            x = 0x7ead7ead7ead7eadLL;
+        ASSERT_EQ(vq_ssim_cpu_run(c, vr, vd, words), 0);
+        vq_ssim_cpu_free(c);
+
+        const std::vector<Terms> t = naive_all(g, vr, vd);
+        if (features & VQ_SSIM_F_SSIM) {
+            for (int k = 0; k < 4; k++)
+                EXPECT_EQ(word_value(words, VQ_SSIM_SUM_SSIM + k), seq_sum(t[0].v[k]))
+                    << cs.w << "x" << cs.h << " float_ssim sum " << k;
+        }
+        for (int i = 0; (features & VQ_SSIM_F_MS_SSIM) && i < VQ_MS_SSIM_SCALES; i++)
+            for (int k = 0; k < 3; k++)
+                EXPECT_EQ(word_value(words, VQ_MS_SSIM_SUM0 + 3 * i + k), seq_sum(t[1 + i].v[1 + k]))
+                    << cs.w << "x" << cs.h << " scale " << i << " sum " << k;
+        if (!(features & VQ_SSIM_F_MS_SSIM)) {
+            for (int k = VQ_MS_SSIM_SUM0; k < VQ_SSIM_NWORDS; k++)
+                EXPECT_EQ(words[k], 0x7ead7ead7ead7eadLL) << "word " << k << " written";
+        }
+    }
+}
+
+/* The GPU's emulation on real terms (dog1080 frame 0, if at hand): equal,
+ * and how often it must add term by term. */
+TEST(SsimSeqSum, EmulationOnRealTerms)
+{
+    const char *raw_dir = getenv("VQ_RAW_DIR");
+    FILE *fr = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_ref.yuv").c_str(), "rb") : nullptr;
+    FILE *fd = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_crf34.yuv").c_str(), "rb") : nullptr;
+    if (!fr || !fd) {
+        if (fr) fclose(fr);
+        if (fd) fclose(fd);
+        GTEST_SKIP() << "no dog1080 raw clips";
+    }
+    const int w = 1920, h = 1080;
+    std::vector<uint8_t> a((size_t)w * h), b(a.size());
+    ASSERT_EQ(fread(a.data(), 1, a.size(), fr), a.size());
+    ASSERT_EQ(fread(b.data(), 1, b.size(), fd), b.size());
+    fclose(fr);
+    fclose(fd);
+    const VqPlaneView vr = { a.data(), w, w, h, 1, 0, 1 }, vd = { b.data(), w, w, h, 1, 0, 1 };
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, w, h, 8, VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM, 0), 0);
+    const std::vector<Terms> t = naive_all(g, vr, vd);
+    const char *names[4] = { "lcs", "l", "c", "s" };
+    for (size_t i = 0; i < t.size(); i++)
+        for (int k = i ? 1 : 0; k < 4; k++) {
+            int rows, segs;
+            EXPECT_EQ(emulated_sum(t[i].v[k], t[i].n, 0.0, &rows, &segs), seq_sum(t[i].v[k]));
+            printf("  %s %s (%d x %d): %d of %d rows not whole, %d segments term by term\n",
+                   i ? "ms scale" : "float_ssim", names[k], t[i].n, t[i].rows, rows, t[i].rows,
+                   segs);
+        }
 }
 
 /* ---- golden ------------------------------------------------------------- */

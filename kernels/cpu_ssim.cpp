@@ -76,6 +76,8 @@ extern "C" void vq_ssim_cpu_free(VqSsimCpu *c)
 
 extern "C" VqSsimCpu *vq_ssim_cpu_alloc(const VqSsimGeom *g)
 {
+    if (!vq_ssim_geom_valid(g))
+        return nullptr;
     VqSsimCpu *c = new (std::nothrow) VqSsimCpu();
     if (!c)
         return nullptr;

@@ -80,13 +80,23 @@ static inline int vq_ssim_geom_init(VqSsimGeom *g, int w, int h, int bpc, int fe
     return 0;
 }
 
+/* 1 when g is what vq_ssim_geom_init made (the executors check it) */
+static inline int vq_ssim_geom_valid(const VqSsimGeom *g)
+{
+    VqSsimGeom c;
+    if (!g || g->scale < 1 || vq_ssim_geom_init(&c, g->w, g->h, g->bpc, g->features, g->scale) < 0)
+        return 0;
+    return c.sw == g->sw && c.sh == g->sh && c.msw[VQ_MS_SSIM_SCALES - 1] == g->msw[VQ_MS_SSIM_SCALES - 1] &&
+           c.msh[VQ_MS_SSIM_SCALES - 1] == g->msh[VQ_MS_SSIM_SCALES - 1];
+}
+
 /* ---- CPU --------------------------------------------------------------- */
 
 /* One VqSsimCpu holds one frame pair's working images: frames that run at
  * the same time need one each. */
 typedef struct VqSsimCpu VqSsimCpu;
 
-/* NULL on out of memory (g must have passed vq_ssim_geom_init). */
+/* NULL on out of memory or a g not made by vq_ssim_geom_init. */
 VqSsimCpu *vq_ssim_cpu_alloc(const VqSsimGeom *g);
 void vq_ssim_cpu_free(VqSsimCpu *c);
 
@@ -99,7 +109,8 @@ int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int64_t *wor
 typedef struct VqSsimCuda VqSsimCuda;
 
 /* cudaMalloc of every working buffer (sized by g; nothing is allocated per
- * frame).  0 or a cudaError_t value. */
+ * frame) and one upload of the buffer table.  0 or a cudaError_t value
+ * (cudaErrorInvalidValue for a g not made by vq_ssim_geom_init). */
 int vq_ssim_cuda_alloc(VqSsimCuda **c, const VqSsimGeom *g);
 void vq_ssim_cuda_free(VqSsimCuda *c);
 

@@ -375,7 +375,8 @@ __device__ void compose_items(double &s, const VqSeqRow *items, int count, Fail 
         const int64_t key = vq_seq_key(s);
         const int64_t m = key == VQ_SEQ_UNUSABLE ? 0 : vq_seq_mantissa(s);
         const int64_t incl = warp_incl_scan(it.d);
-        const uint64_t at = (uint64_t)m + (uint64_t)(incl - it.d);   /* wraps only if ignored */
+        /* unsigned: wraps only in lanes past the first failure, which are ignored */
+        const uint64_t at = (uint64_t)m + ((uint64_t)incl - (uint64_t)it.d);
         const bool ok = key != VQ_SEQ_UNUSABLE && it.key == key &&
                         (int64_t)(at + (uint64_t)it.lo) >= VQ_SEQ_M_LO &&
                         (int64_t)(at + (uint64_t)it.hi) <= VQ_SEQ_M_HI;

@@ -234,10 +234,11 @@ VQ_HD VqSsimTerms vq_ssim_terms(float mu1, float mu2, float xx, float yy, float 
 typedef struct VqSeqRow {
     int64_t d;        /* sum of the row's rounded terms, in units of u */
     int64_t lo, hi;   /* min and max of the running (inclusive) sums of d */
-    int64_t key;      /* predicted e + 2048 * negative, or VQ_SEQ_UNUSABLE */
+    int64_t key;      /* VQ_SEQ_KEY(predicted e, negative), or VQ_SEQ_UNUSABLE */
 } VqSeqRow;
 
 #define VQ_SEQ_UNUSABLE ((int64_t)-1)
+#define VQ_SEQ_KEY(e, neg) ((int64_t)(e) + 1024 + ((neg) ? 4096 : 0))   /* always >= 0 */
 #define VQ_SEQ_E_MIN (-900)       /* beyond these the quantum's power of two */
 #define VQ_SEQ_E_MAX 900          /* (and the limit below) stay normal doubles */
 #define VQ_SEQ_TERM_LIMIT_LOG2 48 /* |d| < 2^48: no int64 sum of 2^14 terms overflows */
@@ -272,7 +273,7 @@ VQ_HD int64_t vq_seq_key(double s)
     const int e = be - 1023;
     if (be == 0 || be == 0x7ff || e < VQ_SEQ_E_MIN || e > VQ_SEQ_E_MAX)
         return VQ_SEQ_UNUSABLE;
-    return (int64_t)e + ((b >> 63) ? 2048 : 0);
+    return VQ_SEQ_KEY(e, b >> 63);
 }
 
 /*
@@ -284,8 +285,8 @@ VQ_HD int64_t vq_seq_key(double s)
  */
 VQ_HD int vq_seq_term_units(double t, int64_t key, int64_t *d)
 {
-    const int neg = key >= 1024;
-    const int e = (int)(neg ? key - 2048 : key);
+    const int neg = key >= 4096;
+    const int e = (int)(key & 4095) - 1024;
     const double lim = vq_pow2(e - 52 + VQ_SEQ_TERM_LIMIT_LOG2);
     const double a = neg ? -t : t;
     *d = 0;

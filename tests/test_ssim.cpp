@@ -284,7 +284,7 @@ double emulated_sum(const std::vector<double> &t, int n, double approx_err, int 
 
 TEST(SsimSeqSum, TermUnitsRoundToNearestEvenAndFlagTies)
 {
-    const int64_t key = 10;            /* |S| in [1024, 2048): u = 2^-42 */
+    const int64_t key = VQ_SEQ_KEY(10, 0);   /* |S| in [1024, 2048): u = 2^-42 */
     const double u = std::ldexp(1.0, -42);
     int64_t d;
     EXPECT_EQ(vq_seq_term_units(3 * u, key, &d), 0);
@@ -294,14 +294,20 @@ TEST(SsimSeqSum, TermUnitsRoundToNearestEvenAndFlagTies)
     EXPECT_EQ(d, 3);
     EXPECT_EQ(vq_seq_term_units(-2.25 * u, key, &d), 0);
     EXPECT_EQ(d, -2);
-    EXPECT_EQ(vq_seq_term_units(2.25 * u, key + 2048, &d), 0);   /* negative sum */
+    EXPECT_EQ(vq_seq_term_units(2.25 * u, VQ_SEQ_KEY(10, 1), &d), 0);   /* negative sum */
     EXPECT_EQ(d, -2);
     EXPECT_EQ(vq_seq_term_units(64.0, key, &d), 1);    /* >= 2^48 u */
     EXPECT_EQ(vq_seq_term_units(NAN, key, &d), 1);
     EXPECT_EQ(vq_seq_term_units(INFINITY, key, &d), 1);
     EXPECT_EQ(vq_seq_key(0.0), VQ_SEQ_UNUSABLE);
-    EXPECT_EQ(vq_seq_key(1500.0), 10);
-    EXPECT_EQ(vq_seq_key(-1500.0), 10 + 2048);
+    EXPECT_EQ(vq_seq_key(1500.0), VQ_SEQ_KEY(10, 0));
+    EXPECT_EQ(vq_seq_key(-1500.0), VQ_SEQ_KEY(10, 1));
+    EXPECT_EQ(vq_seq_key(0.75), VQ_SEQ_KEY(-1, 0));
+    EXPECT_NE(vq_seq_key(0.75), VQ_SEQ_UNUSABLE);
+    EXPECT_EQ(vq_seq_key(1e-300), VQ_SEQ_UNUSABLE);   /* e < -900 */
+    int64_t d1;
+    EXPECT_EQ(vq_seq_term_units(std::ldexp(3.0, -52), VQ_SEQ_KEY(-1, 0), &d1), 0);   /* u = 2^-53 */
+    EXPECT_EQ(d1, 6);
 }
 
 /* rows of SSIM-like terms: c (doubles near 1), s (float values, some
@@ -314,7 +320,7 @@ TEST(SsimSeqSum, EmulationEqualsTermByTermSum)
     const Case cases[] = {
         { 1910, 200, 0, 0.0 }, { 1910, 200, 1, 0.0 }, { 470, 260, 0, 1e-9 },
         { 110, 58, 2, 0.0 },   { 26, 24, 0, 0.3 },    { 300, 300, 3, 0.0 },
-        { 33, 500, 4, 0.0 },   { 1000, 40, 1, -0.7 },
+        { 33, 500, 4, 0.0 },   { 1000, 40, 1, -0.7 }, { 700, 90, 5, 0.0 },
     };
     for (const Case &cs : cases) {
         std::vector<double> t((size_t)cs.n * cs.rows);
@@ -324,6 +330,7 @@ TEST(SsimSeqSum, EmulationEqualsTermByTermSum)
             case 1: t[i] = (double)(float)(1.2 * U(rng) - 0.2); break;  /* s-like */
             case 2: t[i] = (double)(float)(2.0 * U(rng) - 1.0); break;  /* wandering sign */
             case 3: t[i] = (double)(float)(U(rng) < 0.5 ? 1.0 : 0.5 + std::ldexp(1.0, -24)); break;
+            case 5: t[i] = -(0.9 + 0.1 * U(rng)); break;                /* a negative sum */
             default: t[i] = 1.0 + std::ldexp(1.0 + 2 * std::floor(U(rng) * 4), -(40 + (int)(rng() % 12)));
                 break;   /* ties in every binade the sum passes */
             }

@@ -26,6 +26,8 @@
 #include "ssim.h"
 #include "ssim_exec.h"
 
+static_assert(VQ_SEQ_SEG % 32 == 0, "segments are whole warps");
+
 namespace {
 
 constexpr int kWarp = 32;
@@ -405,13 +407,21 @@ __global__ void __launch_bounds__(kWarp) compose_kernel(const Seq *seqs, int64_t
     compose_items(sum, s.row_sum, s.rows, [&](int r, double &s1) {
         const double *t = s.terms + (size_t)r * s.n;
         compose_items(s1, s.seg_sum + (size_t)r * s.nseg, s.nseg, [&](int g, double &s2) {
-            /* term by term: every lane adds the same terms in order */
+            /* term by term: every lane adds the same terms in order (the
+             * segment's loads first, so that only the adds are serial) */
+            constexpr int kPer = VQ_SEQ_SEG / kWarp;
             const int k0 = g * VQ_SEQ_SEG, k1 = min(k0 + VQ_SEQ_SEG, s.n);
-            for (int c = k0; c < k1; c += kWarp) {
-                const double x = c + lane < k1 ? t[c + lane] : 0.0;
-                const int m = min(kWarp, k1 - c);
+            double x[kPer];
+#pragma unroll
+            for (int c = 0; c < kPer; c++) {
+                const int k = k0 + c * kWarp + lane;
+                x[c] = k < k1 ? t[k] : 0.0;
+            }
+#pragma unroll
+            for (int c = 0; c < kPer; c++) {
+                const int m = min(kWarp, k1 - (k0 + c * kWarp));   /* <= 0: none */
                 for (int q = 0; q < m; q++)
-                    s2 += __shfl_sync(kFull, x, q);
+                    s2 += __shfl_sync(kFull, x[c], q);
             }
         });
     });

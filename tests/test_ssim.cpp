@@ -1,0 +1,659 @@
+/*
+ * test_ssim.cpp - float_ssim / float_ms_ssim: the taps, the geometry, the
+ * exact emulation of the reference's sequential sums, and the CPU executor
+ * + fold against libvmaf v3.2.0's golden scores (==) on every frame of
+ * every pair.
+ *
+ * Golden tests read raw frames from $VQ_RAW_DIR/<clip>.yuv (planar, all
+ * frames concatenated) and scores from $VQ_GOLDEN_DIR/<pair>.features.json;
+ * they are skipped when either is missing.  With $VQ_LIBVMAF_SRC (a libvmaf
+ * v3.2.0 source tree) the tap tables are also compared with the reference's
+ * own tables.
+ */
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ssim.h"
+#include "ssim_exec.h"
+#include "ssim_fold.h"
+
+namespace {
+
+/* the float a C literal with six decimals gives */
+float six_decimals(double x)
+{
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.6f", x);
+    return strtof(buf, nullptr);
+}
+
+std::string read_text(const std::string &path)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/* the float literals of the C array `name` in src, in order */
+std::vector<float> c_array(const std::string &src, const std::string &name)
+{
+    std::vector<float> v;
+    const size_t at = src.find(name);
+    if (at == std::string::npos)
+        return v;
+    const size_t open = src.find('{', at), close = src.find("};", at);
+    const std::string body = src.substr(open, close - open);
+    static const std::regex num("-?[0-9]+\\.[0-9]+f");
+    for (std::sregex_iterator it(body.begin(), body.end(), num), end; it != end; ++it)
+        v.push_back(strtof(it->str().c_str(), nullptr));
+    return v;
+}
+
+/* ---- taps ---------------------------------------------------------------- */
+
+TEST(SsimTaps, GaussianIsTheNormalisedExpPrintedWithSixDecimals)
+{
+    double g[VQ_SSIM_WIN], sum = 0;
+    for (int k = 0; k < VQ_SSIM_WIN; k++) {
+        const int d = k - VQ_SSIM_WIN_R;
+        g[k] = std::exp(-(d * d) / (2 * 1.5 * 1.5));
+        sum += g[k];
+    }
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        EXPECT_EQ(vq_ssim_gauss_tap(k), six_decimals(g[k] / sum)) << k;
+}
+
+TEST(SsimTaps, LowPassTableIsSymmetricAndNearTheProductsOfTheOneDTaps)
+{
+    for (int v = 0; v < VQ_MS_SSIM_LPF; v++)
+        for (int u = 0; u < VQ_MS_SSIM_LPF; u++) {
+            const float t = vq_ms_ssim_lpf_tap(v, u);
+            EXPECT_EQ(t, vq_ms_ssim_lpf_tap(u, v));
+            EXPECT_EQ(t, vq_ms_ssim_lpf_tap(8 - v, u));
+            const double p = (double)vq_ms_ssim_lpf_tap_1d(v) * vq_ms_ssim_lpf_tap_1d(u);
+            EXPECT_NEAR(t, p, 1.5e-6) << v << "," << u;
+            EXPECT_EQ(t, six_decimals(t)) << "six decimals";
+        }
+    /* the two entries where the table is not the rounded product */
+    EXPECT_EQ(vq_ms_ssim_lpf_tap(4, 2), -0.047149f);
+    EXPECT_EQ(six_decimals(0.602914 * -0.078201), -0.047148f);
+    EXPECT_EQ(vq_ms_ssim_lpf_tap(3, 2), -0.020867f);
+}
+
+/* with the reference's source at hand: every tap equal */
+TEST(SsimTaps, EqualTheReferenceTables)
+{
+    const char *dir = getenv("VQ_LIBVMAF_SRC");
+    if (!dir)
+        GTEST_SKIP() << "VQ_LIBVMAF_SRC not set";
+    const std::string tools = read_text(std::string(dir) + "/src/feature/iqa/ssim_tools.h");
+    const std::string ms = read_text(std::string(dir) + "/src/feature/ms_ssim.c");
+    const std::vector<float> gh = c_array(tools, "g_gaussian_window_h[");
+    const std::vector<float> lpf = c_array(ms, "g_lpf[LPF_LEN][LPF_LEN]");
+    const std::vector<float> lh = c_array(ms, "g_lpf_h[");
+    ASSERT_EQ(gh.size(), (size_t)VQ_SSIM_WIN);
+    ASSERT_EQ(lpf.size(), (size_t)(VQ_MS_SSIM_LPF * VQ_MS_SSIM_LPF));
+    ASSERT_EQ(lh.size(), (size_t)VQ_MS_SSIM_LPF);
+    for (int k = 0; k < VQ_SSIM_WIN; k++)
+        EXPECT_EQ(vq_ssim_gauss_tap(k), gh[k]) << k;
+    for (int v = 0; v < VQ_MS_SSIM_LPF; v++) {
+        EXPECT_EQ(vq_ms_ssim_lpf_tap_1d(v), lh[v]) << v;
+        for (int u = 0; u < VQ_MS_SSIM_LPF; u++)
+            EXPECT_EQ(vq_ms_ssim_lpf_tap(v, u), lpf[v * VQ_MS_SSIM_LPF + u]) << v << "," << u;
+    }
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+TEST(SsimGeometry, AutoScaleAndSizes)
+{
+    EXPECT_EQ(vq_ssim_auto_scale(1920, 1080, 0), 4);   /* 4.21875 */
+    EXPECT_EQ(vq_ssim_auto_scale(3840, 2160, 0), 8);   /* 8.4375 */
+    EXPECT_EQ(vq_ssim_auto_scale(1280, 720, 0), 3);    /* 2.8125 */
+    EXPECT_EQ(vq_ssim_auto_scale(720, 576, 0), 2);     /* 2.25 */
+    EXPECT_EQ(vq_ssim_auto_scale(640, 360, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(577, 323, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(36, 34, 0), 1);       /* _round gives 0 */
+    EXPECT_EQ(vq_ssim_auto_scale(500, 384, 0), 2);     /* 1.5: half away from zero */
+    EXPECT_EQ(vq_ssim_auto_scale(500, 383, 0), 1);
+    EXPECT_EQ(vq_ssim_auto_scale(36, 34, 7), 7);
+    EXPECT_EQ(vq_ssim_decimated(1080, 4), 270);
+    EXPECT_EQ(vq_ssim_decimated(577, 3), 193);         /* + (w & 1), whatever the factor */
+    EXPECT_EQ(vq_ssim_decimated(135, 2), 68);
+
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 8, VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM, 0), 0);
+    EXPECT_EQ(g.sw, 480);
+    EXPECT_EQ(g.sh, 270);
+    const int mw[5] = { 1920, 960, 480, 240, 120 }, mh[5] = { 1080, 540, 270, 135, 68 };
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(g.msw[i], mw[i]);
+        EXPECT_EQ(g.msh[i], mh[i]);
+    }
+    EXPECT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 9, VQ_SSIM_F_SSIM, 0), -1);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 1920, 1080, 8, VQ_SSIM_F_SSIM, 11), -1);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 36, 34, 8, VQ_SSIM_F_SSIM, 0), 0);
+    EXPECT_EQ(vq_ssim_geom_init(&g, 36, 34, 8, VQ_SSIM_F_MS_SSIM, 0), -1);
+}
+
+TEST(SsimGeometry, MsSsimRefusesBelow176)
+{
+    char msg[256];
+    EXPECT_LT(vq_ms_ssim_check_size(36, 34, msg, sizeof msg), 0);
+    EXPECT_NE(strstr(msg, "176"), nullptr) << msg;
+    EXPECT_LT(vq_ms_ssim_check_size(175, 1000, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ms_ssim_check_size(1000, 175, msg, sizeof msg), 0);
+    EXPECT_EQ(vq_ms_ssim_check_size(176, 176, msg, sizeof msg), 0);
+    /* the reference's own loop, on every size up to 400 */
+    for (int w = 1; w < 400; w++) {
+        int cw = w, ok = 1;
+        for (int i = 0; i < 5; i++, cw /= 2)
+            ok = ok && cw >= 11;
+        ASSERT_EQ(vq_ms_ssim_check_size(w, 400, nullptr, 0) == 0, ok == 1) << w;
+    }
+    EXPECT_EQ(vq_ssim_check_size(36, 34, 0, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ssim_check_size(36, 34, 4, msg, sizeof msg), 0);   /* 9x9 after decimation */
+    EXPECT_LT(vq_ssim_check_size(10, 34, 0, msg, sizeof msg), 0);
+    EXPECT_LT(vq_ssim_check_bpc(9, msg, sizeof msg), 0);
+    EXPECT_EQ(vq_ssim_check_bpc(12, msg, sizeof msg), 0);
+}
+
+TEST(SsimGeometry, SymmetricBorder)
+{
+    EXPECT_EQ(vq_ssim_reflect(-1, 10), 0);
+    EXPECT_EQ(vq_ssim_reflect(-4, 10), 3);
+    EXPECT_EQ(vq_ssim_reflect(10, 10), 9);
+    EXPECT_EQ(vq_ssim_reflect(13, 10), 6);
+    EXPECT_EQ(vq_ssim_reflect(5, 10), 5);
+}
+
+/* The constants, as float arithmetic gives them. */
+TEST(SsimTerms, ConstantsAndIdenticalFlatInput)
+{
+    const float k1l = 0.01f * 255.0f, k2l = 0.03f * 255.0f;
+    EXPECT_EQ(vq_ssim_c1(), k1l * k1l);
+    EXPECT_EQ(vq_ssim_c2(), k2l * k2l);
+    EXPECT_EQ(vq_ssim_c3(), k2l * k2l / 2.0f);
+    /* identical flat windows: c = s = 1 (the clamp of sigma_both); l is
+     * near 1 only (a double numerator over a float denominator) */
+    const VqSsimTerms t = vq_ssim_terms(100.0f, 100.0f, 10000.0f, 10000.0f, 9999.99f);
+    EXPECT_NEAR(t.l, 1.0, 1e-7);
+    EXPECT_NE(t.l, 1.0);
+    EXPECT_EQ(t.c, 1.0);
+    EXPECT_EQ(t.s, 1.0);
+    EXPECT_EQ(t.ssim, t.l);
+}
+
+/* ---- exact emulation of a sequential double sum ---------------------------- */
+
+double seq_sum(const std::vector<double> &t)
+{
+    double s = 0.0;
+    for (double x : t)
+        s += x;
+    return s;
+}
+
+/*
+ * What cuda_ssim.cu does, on the host.  Summaries, each for the key of an
+ * approximate running sum (added in another order, then spoiled by
+ * approx_err): per row, and per VQ_SEQ_SEG-term segment of a row.  The
+ * composition takes up to 32 summaries at once, the way the GPU's warp
+ * does: every one checked against the integer the ones before it would
+ * give, the first that fails handled alone (a row: by its segments, a
+ * segment: term by term).  Counts the rows and segments not taken whole.
+ */
+struct Lanes {
+    /* S after items[0 .. count) in batches of 32; fail(i, s) handles item i */
+    template <class Fail>
+    static void compose(double &s, const VqSeqRow *items, int count, Fail fail)
+    {
+        for (int i0 = 0; i0 < count;) {
+            const int64_t key = vq_seq_key(s);
+            const int64_t m = key == VQ_SEQ_UNUSABLE ? 0 : vq_seq_mantissa(s);
+            int64_t excl = 0;
+            int f = 0;   /* the first lane that fails, as __ballot_sync + __ffs give it */
+            for (; f < 32 && i0 + f < count; f++) {
+                const VqSeqRow &r = items[i0 + f];
+                const bool ok = key != VQ_SEQ_UNUSABLE && r.key == key &&
+                                m + excl + r.lo >= VQ_SEQ_M_LO && m + excl + r.hi <= VQ_SEQ_M_HI;
+                if (!ok)
+                    break;
+                excl += r.d;
+            }
+            if (f > 0)
+                s = vq_seq_with_mantissa(s, m + excl);
+            if (i0 + f >= count)
+                break;
+            if (f < 32) {
+                fail(i0 + f, s);
+                i0 += f + 1;
+            } else {
+                i0 += 32;
+            }
+        }
+    }
+};
+
+double emulated_sum(const std::vector<double> &t, int n, double approx_err, int *slow_rows,
+                    int *slow_segs)
+{
+    const int rows = (int)(t.size() / n), nseg = (n + VQ_SEQ_SEG - 1) / VQ_SEQ_SEG;
+    std::vector<VqSeqRow> row_sum(rows), seg_sum((size_t)rows * nseg);
+    double approx = 0.0;
+    for (int r = 0; r < rows; r++) {
+        const double *p = &t[(size_t)r * n];
+        row_sum[r] = vq_seq_summary(p, n, vq_seq_key(approx * (1.0 + approx_err)));
+        for (int g = 0; g < nseg; g++) {
+            const int k0 = g * VQ_SEQ_SEG, m = std::min(VQ_SEQ_SEG, n - k0);
+            seg_sum[(size_t)r * nseg + g] =
+                vq_seq_summary(p + k0, m, vq_seq_key(approx * (1.0 + approx_err)));
+            for (int k = k0 + m - 1; k >= k0; k--)   /* another order than the reference's */
+                approx += p[k];
+        }
+    }
+    double s = 0.0;
+    *slow_rows = *slow_segs = 0;
+    Lanes::compose(s, row_sum.data(), rows, [&](int r, double &s1) {
+        ++*slow_rows;
+        Lanes::compose(s1, &seg_sum[(size_t)r * nseg], nseg, [&](int g, double &s2) {
+            ++*slow_segs;
+            const int k0 = g * VQ_SEQ_SEG, m = std::min(VQ_SEQ_SEG, n - k0);
+            for (int k = 0; k < m; k++)
+                s2 += t[(size_t)r * n + k0 + k];
+        });
+    });
+    return s;
+}
+
+TEST(SsimSeqSum, TermUnitsRoundToNearestEvenAndFlagTies)
+{
+    const int64_t key = VQ_SEQ_KEY(10, 0);   /* |S| in [1024, 2048): u = 2^-42 */
+    const double u = std::ldexp(1.0, -42);
+    int64_t d;
+    EXPECT_EQ(vq_seq_term_units(3 * u, key, &d), 0);
+    EXPECT_EQ(d, 3);
+    EXPECT_EQ(vq_seq_term_units(2.5 * u, key, &d), 1);   /* a tie */
+    EXPECT_EQ(vq_seq_term_units(2.75 * u, key, &d), 0);
+    EXPECT_EQ(d, 3);
+    EXPECT_EQ(vq_seq_term_units(-2.25 * u, key, &d), 0);
+    EXPECT_EQ(d, -2);
+    EXPECT_EQ(vq_seq_term_units(2.25 * u, VQ_SEQ_KEY(10, 1), &d), 0);   /* negative sum */
+    EXPECT_EQ(d, -2);
+    EXPECT_EQ(vq_seq_term_units(64.0, key, &d), 1);    /* >= 2^48 u */
+    EXPECT_EQ(vq_seq_term_units(NAN, key, &d), 1);
+    EXPECT_EQ(vq_seq_term_units(INFINITY, key, &d), 1);
+    EXPECT_EQ(vq_seq_key(0.0), VQ_SEQ_UNUSABLE);
+    EXPECT_EQ(vq_seq_key(1500.0), VQ_SEQ_KEY(10, 0));
+    EXPECT_EQ(vq_seq_key(-1500.0), VQ_SEQ_KEY(10, 1));
+    EXPECT_EQ(vq_seq_key(0.75), VQ_SEQ_KEY(-1, 0));
+    EXPECT_NE(vq_seq_key(0.75), VQ_SEQ_UNUSABLE);
+    EXPECT_EQ(vq_seq_key(1e-300), VQ_SEQ_UNUSABLE);   /* e < -900 */
+    int64_t d1;
+    EXPECT_EQ(vq_seq_term_units(std::ldexp(3.0, -52), VQ_SEQ_KEY(-1, 0), &d1), 0);   /* u = 2^-53 */
+    EXPECT_EQ(d1, 6);
+}
+
+/* rows of SSIM-like terms: c (doubles near 1), s (float values, some
+ * negative), with the approximate prefix right, a little off, or wrong */
+TEST(SsimSeqSum, EmulationEqualsTermByTermSum)
+{
+    std::mt19937_64 rng(20240611);
+    std::uniform_real_distribution<double> U(0.0, 1.0);
+    struct Case { int n, rows; int kind; double err; };
+    const Case cases[] = {
+        { 1910, 200, 0, 0.0 }, { 1910, 200, 1, 0.0 }, { 470, 260, 0, 1e-9 },
+        { 110, 58, 2, 0.0 },   { 26, 24, 0, 0.3 },    { 300, 300, 3, 0.0 },
+        { 33, 500, 4, 0.0 },   { 1000, 40, 1, -0.7 }, { 700, 90, 5, 0.0 },
+    };
+    for (const Case &cs : cases) {
+        std::vector<double> t((size_t)cs.n * cs.rows);
+        for (size_t i = 0; i < t.size(); i++) {
+            switch (cs.kind) {
+            case 0: t[i] = 0.9 + 0.1 * U(rng); break;                   /* c-like */
+            case 1: t[i] = (double)(float)(1.2 * U(rng) - 0.2); break;  /* s-like */
+            case 2: t[i] = (double)(float)(2.0 * U(rng) - 1.0); break;  /* wandering sign */
+            case 3: t[i] = (double)(float)(U(rng) < 0.5 ? 1.0 : 0.5 + std::ldexp(1.0, -24)); break;
+            case 5: t[i] = -(0.9 + 0.1 * U(rng)); break;                /* a negative sum */
+            default: t[i] = 1.0 + std::ldexp(1.0 + 2 * std::floor(U(rng) * 4), -(40 + (int)(rng() % 12)));
+                break;   /* ties in every binade the sum passes */
+            }
+        }
+        int slow_rows, slow_segs;
+        const double want = seq_sum(t);
+        const double got = emulated_sum(t, cs.n, cs.err, &slow_rows, &slow_segs);
+        EXPECT_EQ(got, want) << "kind " << cs.kind << " n " << cs.n;
+        printf("  kind %d, %d x %d, prediction error %g: %d rows not whole, %d segments term "
+               "by term\n", cs.kind, cs.n, cs.rows, cs.err, slow_rows, slow_segs);
+    }
+}
+
+/* ---- the executor against the plain composition of ssim.h ----------------- */
+
+/* The per-pixel terms of one image pair (w x h), each output by the
+ * functions of ssim.h one at a time, in the reference's structure. */
+struct Terms {
+    int n = 0, rows = 0;
+    std::vector<double> v[4];   /* l*c*s, l, c, s */
+};
+
+Terms naive_terms(const std::vector<float> &ref, const std::vector<float> &cmp, int w, int h)
+{
+    const int R = VQ_SSIM_WIN_R, dw = w - 2 * R, dh = h - 2 * R;
+    std::vector<float> in[5] = { ref, cmp, ref, ref, ref };
+    for (size_t i = 0; i < ref.size(); i++) {
+        in[2][i] = ref[i] * ref[i];
+        in[3][i] = cmp[i] * cmp[i];
+        in[4][i] = ref[i] * cmp[i];
+    }
+    std::vector<float> hp[5], mom[5];
+    for (int p = 0; p < 5; p++) {
+        hp[p].resize((size_t)dw * h);
+        mom[p].resize((size_t)dw * dh);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < dw; x++)
+                hp[p][(size_t)y * dw + x] = vq_ssim_gauss_pass(&in[p][(size_t)y * w + x], 1);
+        for (int y = 0; y < dh; y++)
+            for (int x = 0; x < dw; x++)
+                mom[p][(size_t)y * dw + x] = vq_ssim_gauss_pass(&hp[p][(size_t)y * dw + x], dw);
+    }
+    Terms t;
+    t.n = dw;
+    t.rows = dh;
+    for (auto &v : t.v)
+        v.resize((size_t)dw * dh);
+    for (size_t i = 0; i < (size_t)dw * dh; i++) {
+        const VqSsimTerms s = vq_ssim_terms(mom[0][i], mom[1][i], mom[2][i], mom[3][i], mom[4][i]);
+        t.v[0][i] = s.ssim;
+        t.v[1][i] = s.l;
+        t.v[2][i] = s.c;
+        t.v[3][i] = s.s;
+    }
+    return t;
+}
+
+/* Every scale's terms, decimating with vq_ssim_box_pixel / vq_ms_ssim_lpf_pixel:
+ * [0] float_ssim's image, [1 + i] float_ms_ssim's scale i. */
+std::vector<Terms> naive_all(const VqSsimGeom &g, const VqPlaneView &vr, const VqPlaneView &vd)
+{
+    const float sc = vq_ssim_sample_scale(g.bpc);
+    std::vector<float> r((size_t)g.w * g.h), d(r.size());
+    for (int i = 0; i < g.h; i++)
+        for (int j = 0; j < g.w; j++) {
+            r[(size_t)i * g.w + j] = vq_ssim_sample(vr, i, j, sc);
+            d[(size_t)i * g.w + j] = vq_ssim_sample(vd, i, j, sc);
+        }
+    std::vector<Terms> out;
+    if (g.features & VQ_SSIM_F_SSIM) {
+        std::vector<float> br = r, bd = d;
+        if (g.scale > 1) {
+            br.assign((size_t)g.sw * g.sh, 0.0f);
+            bd.assign(br.size(), 0.0f);
+            for (int y = 0; y < g.sh; y++)
+                for (int x = 0; x < g.sw; x++) {
+                    br[(size_t)y * g.sw + x] = vq_ssim_box_pixel(r.data(), g.w, g.h, x, y, g.scale);
+                    bd[(size_t)y * g.sw + x] = vq_ssim_box_pixel(d.data(), g.w, g.h, x, y, g.scale);
+                }
+        }
+        out.push_back(naive_terms(br, bd, g.sw, g.sh));
+    } else {
+        out.emplace_back();
+    }
+    if (g.features & VQ_SSIM_F_MS_SSIM) {
+        std::vector<float> cr = r, cd = d;
+        for (int i = 0; i < VQ_MS_SSIM_SCALES; i++) {
+            if (i) {
+                std::vector<float> nr((size_t)g.msw[i] * g.msh[i]), nd(nr.size());
+                for (int y = 0; y < g.msh[i]; y++)
+                    for (int x = 0; x < g.msw[i]; x++) {
+                        nr[(size_t)y * g.msw[i] + x] =
+                            vq_ms_ssim_lpf_pixel(cr.data(), g.msw[i - 1], g.msh[i - 1], x, y);
+                        nd[(size_t)y * g.msw[i] + x] =
+                            vq_ms_ssim_lpf_pixel(cd.data(), g.msw[i - 1], g.msh[i - 1], x, y);
+                    }
+                cr.swap(nr);
+                cd.swap(nd);
+            }
+            out.push_back(naive_terms(cr, cd, g.msw[i], g.msh[i]));
+        }
+    }
+    return out;
+}
+
+double word_value(const int64_t *words, int k)
+{
+    double v;
+    memcpy(&v, &words[k], sizeof(v));
+    return v;
+}
+
+/* random frames: smooth content with edges, the distorted one noisy */
+void random_pair(std::mt19937 &rng, int w, int h, int bpc, std::vector<uint16_t> &a,
+                 std::vector<uint16_t> &b)
+{
+    const int maxv = (1 << bpc) - 1;
+    a.resize((size_t)w * h);
+    b.resize(a.size());
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            int v = ((i * 3 + j * 5) * (maxv + 1) / 1024 + ((i / 16 + j / 16) % 2) * maxv / 3 +
+                     (int)(rng() % 16)) % (maxv + 1);
+            int e = v + (int)(rng() % 33) - 16;
+            if ((i / 40 + j / 50) % 5 == 0)
+                v = e = maxv / 2;      /* identical flat patches */
+            a[(size_t)i * w + j] = (uint16_t)v;
+            b[(size_t)i * w + j] = (uint16_t)(e < 0 ? 0 : e > maxv ? maxv : e);
+        }
+}
+
+TEST(SsimCpu, EqualsThePlainCompositionOfTheKernels)
+{
+    std::mt19937 rng(7);
+    struct Case { int w, h, bpc, scale; };
+    const Case cases[] = { { 176, 176, 8, 0 }, { 177, 181, 10, 0 }, { 390, 385, 12, 0 },
+                           { 203, 240, 16, 3 }, { 250, 190, 8, 10 }, { 36, 34, 8, 0 },
+                           { 11, 11, 8, 1 },   { 401, 777, 10, 0 } };
+    for (const Case &cs : cases) {
+        std::vector<uint16_t> a, b;
+        random_pair(rng, cs.w, cs.h, cs.bpc, a, b);
+        std::vector<uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+        const bool narrow = cs.bpc == 8;
+        const VqPlaneView vr = { narrow ? a8.data() : (const uint8_t *)a.data(),
+                                 (ptrdiff_t)cs.w * (narrow ? 1 : 2), cs.w, cs.h, narrow ? 1 : 2, 0, 1 };
+        VqPlaneView vd = vr;
+        vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+        const int features =
+            VQ_SSIM_F_SSIM | (vq_ms_ssim_check_size(cs.w, cs.h, nullptr, 0) == 0 ? VQ_SSIM_F_MS_SSIM : 0);
+        VqSsimGeom g;
+        ASSERT_EQ(vq_ssim_geom_init(&g, cs.w, cs.h, cs.bpc, features, cs.scale), 0) << cs.w;
+        VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+        ASSERT_NE(c, nullptr);
+        int64_t words[VQ_SSIM_NWORDS];
+        for (auto &x : words)
+            x = 0x7ead7ead7ead7eadLL;
+        ASSERT_EQ(vq_ssim_cpu_run(c, vr, vd, words), 0);
+        vq_ssim_cpu_free(c);
+
+        const std::vector<Terms> t = naive_all(g, vr, vd);
+        if (features & VQ_SSIM_F_SSIM) {
+            for (int k = 0; k < 4; k++)
+                EXPECT_EQ(word_value(words, VQ_SSIM_SUM_SSIM + k), seq_sum(t[0].v[k]))
+                    << cs.w << "x" << cs.h << " float_ssim sum " << k;
+        }
+        for (int i = 0; (features & VQ_SSIM_F_MS_SSIM) && i < VQ_MS_SSIM_SCALES; i++)
+            for (int k = 0; k < 3; k++)
+                EXPECT_EQ(word_value(words, VQ_MS_SSIM_SUM0 + 3 * i + k), seq_sum(t[1 + i].v[1 + k]))
+                    << cs.w << "x" << cs.h << " scale " << i << " sum " << k;
+        if (!(features & VQ_SSIM_F_MS_SSIM)) {
+            for (int k = VQ_MS_SSIM_SUM0; k < VQ_SSIM_NWORDS; k++)
+                EXPECT_EQ(words[k], 0x7ead7ead7ead7eadLL) << "word " << k << " written";
+        }
+    }
+}
+
+/* The GPU's emulation on real terms (dog1080 frame 0, if at hand): equal,
+ * and how often it must add term by term. */
+TEST(SsimSeqSum, EmulationOnRealTerms)
+{
+    const char *raw_dir = getenv("VQ_RAW_DIR");
+    FILE *fr = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_ref.yuv").c_str(), "rb") : nullptr;
+    FILE *fd = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_crf34.yuv").c_str(), "rb") : nullptr;
+    if (!fr || !fd) {
+        if (fr) fclose(fr);
+        if (fd) fclose(fd);
+        GTEST_SKIP() << "no dog1080 raw clips";
+    }
+    const int w = 1920, h = 1080;
+    std::vector<uint8_t> a((size_t)w * h), b(a.size());
+    ASSERT_EQ(fread(a.data(), 1, a.size(), fr), a.size());
+    ASSERT_EQ(fread(b.data(), 1, b.size(), fd), b.size());
+    fclose(fr);
+    fclose(fd);
+    const VqPlaneView vr = { a.data(), w, w, h, 1, 0, 1 }, vd = { b.data(), w, w, h, 1, 0, 1 };
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, w, h, 8, VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM, 0), 0);
+    const std::vector<Terms> t = naive_all(g, vr, vd);
+    const char *names[4] = { "lcs", "l", "c", "s" };
+    for (size_t i = 0; i < t.size(); i++)
+        for (int k = i ? 1 : 0; k < 4; k++) {
+            int rows, segs;
+            EXPECT_EQ(emulated_sum(t[i].v[k], t[i].n, 0.0, &rows, &segs), seq_sum(t[i].v[k]));
+            printf("  %s %s (%d x %d): %d of %d rows not whole, %d segments term by term\n",
+                   i ? "ms scale" : "float_ssim", names[k], t[i].n, t[i].rows, rows, t[i].rows,
+                   segs);
+        }
+}
+
+/* ---- golden ------------------------------------------------------------- */
+
+/* CPU time of this thread: the machine may be shared */
+double thread_seconds()
+{
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+struct GoldenPair {
+    const char *pair;        /* <pair>.features.json in VQ_GOLDEN_DIR */
+    const char *ref, *dis;   /* clips in VQ_RAW_DIR */
+    int w, h, bpc;
+    int cw, ch;              /* chroma plane size: only to step over frames */
+};
+
+std::string pair_name(const ::testing::TestParamInfo<GoldenPair> &info)
+{
+    std::string n = info.param.pair;
+    for (char &c : n)
+        if (!isalnum((unsigned char)c))
+            c = '_';
+    return n;
+}
+
+class SsimGolden : public ::testing::TestWithParam<GoldenPair> {};
+
+TEST_P(SsimGolden, CpuScoresEqualReference)
+{
+    const GoldenPair &p = GetParam();
+    const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
+    if (!raw_dir || !golden_dir)
+        GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
+    const std::string text = read_text(std::string(golden_dir) + "/" + p.pair + ".features.json");
+    FILE *fr = fopen((std::string(raw_dir) + "/" + p.ref + ".yuv").c_str(), "rb");
+    FILE *fd = fopen((std::string(raw_dir) + "/" + p.dis + ".yuv").c_str(), "rb");
+    if (text.empty() || !fr || !fd) {
+        if (fr) fclose(fr);
+        if (fd) fclose(fd);
+        GTEST_SKIP() << p.pair << " or its raw clips are missing";
+    }
+    const nlohmann::json golden = nlohmann::json::parse(text);
+    bool ms_refused = false;
+    if (golden.contains("refused"))
+        for (const auto &r : golden["refused"])
+            ms_refused = ms_refused || r == "float_ms_ssim";
+
+    /* the refusal: ours exactly where the reference's */
+    char msg[256] = "";
+    EXPECT_EQ(vq_ms_ssim_check_size(p.w, p.h, msg, sizeof msg) < 0, ms_refused) << msg;
+    ASSERT_EQ(vq_ssim_check_size(p.w, p.h, 0, msg, sizeof msg), 0) << msg;
+    const int features = VQ_SSIM_F_SSIM | (ms_refused ? 0 : VQ_SSIM_F_MS_SSIM);
+
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, p.w, p.h, p.bpc, features, 0), 0);
+    VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+    ASSERT_NE(c, nullptr);
+
+    const int bytes = p.bpc > 8 ? 2 : 1;
+    const size_t luma = (size_t)p.w * p.h * bytes;
+    const size_t frame = luma + 2 * (size_t)p.cw * p.ch * bytes;
+    std::vector<uint8_t> ref(luma), dis(luma);
+    const auto &frames = golden["frames"];
+    int nf = 0, exact_ssim = 0, exact_ms = 0;
+    double secs = 0;
+    for (size_t f = 0; f < frames.size(); f++) {
+        ASSERT_EQ(fseek(fr, (long)(f * frame), SEEK_SET), 0);
+        ASSERT_EQ(fseek(fd, (long)(f * frame), SEEK_SET), 0);
+        ASSERT_EQ(fread(ref.data(), 1, luma, fr), luma);
+        ASSERT_EQ(fread(dis.data(), 1, luma, fd), luma);
+        const VqPlaneView vr = { ref.data(), (ptrdiff_t)p.w * bytes, p.w, p.h, bytes, 0, 1 };
+        const VqPlaneView vd = { dis.data(), (ptrdiff_t)p.w * bytes, p.w, p.h, bytes, 0, 1 };
+        int64_t words[VQ_SSIM_NWORDS];
+        const double t0 = thread_seconds();
+        ASSERT_EQ(vq_ssim_cpu_run(c, vr, vd, words), 0);
+        secs += thread_seconds() - t0;
+        VqSsimScores s;
+        ASSERT_EQ(vq_ssim_fold(&g, words, nullptr, nullptr, &s, msg, sizeof msg), 0) << msg;
+        const auto &m = frames[f]["metrics"];
+        nf++;
+        const double want_ssim = m["float_ssim"].get<double>();
+        EXPECT_EQ(s.float_ssim, want_ssim) << p.pair << " frame " << f;
+        exact_ssim += s.float_ssim == want_ssim;
+        if (!ms_refused) {
+            const double want_ms = m["float_ms_ssim"].get<double>();
+            EXPECT_EQ(s.float_ms_ssim, want_ms) << p.pair << " frame " << f;
+            exact_ms += s.float_ms_ssim == want_ms;
+        } else {
+            EXPECT_FALSE(m.contains("float_ms_ssim") && !m["float_ms_ssim"].is_null());
+        }
+    }
+    printf("  %s: float_ssim %d/%d exact, float_ms_ssim %s%d/%d exact; CPU time %.1f ms/frame\n",
+           p.pair, exact_ssim, nf, ms_refused ? "refused (as the reference), " : "",
+           exact_ms, ms_refused ? 0 : nf, 1e3 * secs / nf);
+    vq_ssim_cpu_free(c);
+    fclose(fr);
+    fclose(fd);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pairs, SsimGolden,
+    ::testing::Values(
+        GoldenPair{ "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 640, 360 },
+        GoldenPair{ "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 360, 288 },
+        GoldenPair{ "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 960, 540 },
+        GoldenPair{ "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 960, 540 },
+        GoldenPair{ "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1920, 1080 },
+        GoldenPair{ "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 577, 323 },
+        GoldenPair{ "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 18, 17 },
+        GoldenPair{ "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 960, 540 },
+        GoldenPair{ "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 320, 360 }),
+    pair_name);
+
+} // namespace

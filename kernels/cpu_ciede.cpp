@@ -1,0 +1,34 @@
+/*
+ * cpu_ciede.cpp - the ciede executors' CPU loops.
+ *
+ * vq_ciede_cpu_run: the reference itself per pixel (hostmath's
+ * vq_ciede_pixel_ref, glibc), exact words only.
+ * vq_ciede_dev_cpu_run: the device stage (kernels/ciede.h, pure IEEE
+ * arithmetic) in a plain loop: the words the CUDA kernel writes.
+ */
+#include <string.h>
+
+#include "ciede.h"
+#include "ciede_exec.h"
+#include "ciede_fold.h"
+
+void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                      int64_t *buf)
+{
+    int64_t *px = buf + VQ_CIEDE_PIX_OFF;
+    memset(buf, 0, sizeof(int64_t) * VQ_CIEDE_PIX_OFF);
+    for (int i = 0; i < g->h; i++)
+        for (int j = 0; j < g->w; j++) {
+            uint32_t s[6];
+            vq_ciede_fetch(ref, dis, g, i, j, s);
+            const float v = vq_ciede_pixel_ref(s, g->bpc);
+            px[(size_t)i * g->w + j] =
+                (int64_t)(((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(v));
+        }
+}
+
+void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                          int64_t *buf)
+{
+    vq_ciede_cpu_run(ref, dis, g, buf);  /* TEMP */
+}

@@ -6,7 +6,7 @@
  * interval of doubles), F is float or VqIvF.  hostmath/ciede_fold.cpp runs
  * them on plain doubles/floats around glibc's pow/powf/atan2/sin/cos/exp: that
  * is the reference, bit for bit (docs/ciede.md lists every type and order).
- * The device stage (kernels/ciede_dev.h) runs the same steps on intervals
+ * The device stage (the second half of this file) runs the same steps on intervals
  * that enclose whatever glibc could return, and keeps a pixel's value only
  * where the interval of every float the reference rounds to is one float.
  *
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "vq_common.h"
+#include "ciede_exec.h"
 
 /* ---- constants: the reference's constant expressions, as hex literals ----
  * (tests/test_ciede.cpp checks each against the expression itself) */
@@ -123,28 +124,6 @@ VQ_HD int vq_ivf_point(VqIvF x, float *out)
  * "vertical subsampling"), so a 4:2:2 row runs on into the padding and the
  * next chroma row.  vq_ciede_check() refuses sizes where a read would leave
  * the plane. */
-typedef struct VqCiedeGeom {
-    int32_t w, h;        /* luma size */
-    int32_t ssx, ssy;    /* chroma subsampling: 4:2:0 1,1; 4:2:2 1,0; 4:4:4 0,0 */
-    int32_t cw, ch;      /* libvmaf's chroma plane size (floor) */
-    int32_t stride;      /* libvmaf's chroma stride, in samples */
-    int32_t bpc;
-} VqCiedeGeom;
-
-VQ_HD VqCiedeGeom vq_ciede_geom(int w, int h, int ssx, int ssy, int bpc)
-{
-    VqCiedeGeom g;
-    g.w = w;
-    g.h = h;
-    g.ssx = ssx;
-    g.ssy = ssy;
-    g.cw = w >> ssx;
-    g.ch = h >> ssy;
-    g.stride = (g.cw + 31) & ~31;
-    g.bpc = bpc;
-    return g;
-}
-
 VQ_HD uint32_t vq_ciede_chroma_sample(const VqPlaneView v, const VqCiedeGeom *g, int i, int j)
 {
     if (!g->ssx && !g->ssy)
@@ -454,6 +433,285 @@ VQ_HD void vq_ciede_pow7_bounds_d(float x, double *lo, double *hi)
     vq_ciede_round_bounds(n, e7, 53, -1022, 1023, &l, &h);
     *lo = vq_u2d(l);
     *hi = vq_u2d(h);
+}
+
+/* ===================== the device stage ===================== */
+/*
+ * Device code may not call the math library (its sin is not glibc's sin).
+ * Each of glibc's continuous calls is replaced by an enclosure: a value v
+ * from the approximations below (pure IEEE double arithmetic: +, -, *, /,
+ * sqrt; the same bits on host and device) widened to
+ *     [v - m, v + m],  m = |v| 2^-44 + 2^-1032,
+ * which holds glibc's result whenever both are within 2^-45 |f(x)| of the
+ * true f(x): glibc's pow, exp, sin, cos, atan2 are within one ulp (2^-52),
+ * these approximations within about 2^-49 (docs/ciede.md; tests/
+ * ciede_exhaust.cpp measures both against each other on every float-derived
+ * argument).  pow(x, 7) and powf(x, 7) of a float x need no approximation:
+ * the two neighbours of the exact x^7 are computed exactly (above).
+ */
+/* exp(r), |r| <= 0.35: Taylor to r^14 */
+#define VQ_CIEDE_EXP_POLY(r) (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p-1 + (r) * (0x1.5555555555555p-3 + (r) * (0x1.5555555555555p-5 + (r) * (0x1.1111111111111p-7 + (r) * (0x1.6c16c16c16c17p-10 + (r) * (0x1.a01a01a01a01ap-13 + (r) * (0x1.a01a01a01a01ap-16 + (r) * (0x1.71de3a556c734p-19 + (r) * (0x1.27e4fb7789f5cp-22 + (r) * (0x1.ae64567f544e4p-26 + (r) * (0x1.1eed8eff8d898p-29 + (r) * (0x1.6124613a86d09p-33 + (r) * (0x1.93974a8c07c9dp-37)))))))))))))))
+/* sin(r) = r + r z S(z), z = r^2, |r| <= pi/4: Taylor to r^19 */
+#define VQ_CIEDE_SIN_POLY(z) (-0x1.5555555555555p-3 + (z) * (0x1.1111111111111p-7 + (z) * (-0x1.a01a01a01a01ap-13 + (z) * (0x1.71de3a556c734p-19 + (z) * (-0x1.ae64567f544e4p-26 + (z) * (0x1.6124613a86d09p-33 + (z) * (-0x1.ae7f3e733b81fp-41 + (z) * (0x1.952c77030ad4ap-49 + (z) * (-0x1.2f49b46814157p-57)))))))))
+/* cos(r) = 1 + z C(z): Taylor to r^20 */
+#define VQ_CIEDE_COS_POLY(z) (-0x1.0000000000000p-1 + (z) * (0x1.5555555555555p-5 + (z) * (-0x1.6c16c16c16c17p-10 + (z) * (0x1.a01a01a01a01ap-16 + (z) * (-0x1.27e4fb7789f5cp-22 + (z) * (0x1.1eed8eff8d898p-29 + (z) * (-0x1.93974a8c07c9dp-37 + (z) * (0x1.ae7f3e733b81fp-45 + (z) * (-0x1.6827863b97d97p-53 + (z) * (0x1.e542ba4020225p-62))))))))))
+/* ln(m) = 2 s L(z), s = (m-1)/(m+1), z = s^2 <= 0.0295: to s^25 */
+#define VQ_CIEDE_LOG_POLY(z) (0x1.0000000000000p+0 + (z) * (0x1.5555555555555p-2 + (z) * (0x1.999999999999ap-3 + (z) * (0x1.2492492492492p-3 + (z) * (0x1.c71c71c71c71cp-4 + (z) * (0x1.745d1745d1746p-4 + (z) * (0x1.3b13b13b13b14p-4 + (z) * (0x1.1111111111111p-4 + (z) * (0x1.e1e1e1e1e1e1ep-5 + (z) * (0x1.af286bca1af28p-5 + (z) * (0x1.8618618618618p-5 + (z) * (0x1.642c8590b2164p-5 + (z) * (0x1.47ae147ae147bp-5)))))))))))))
+/* atan(t) = t A(z), z = t^2, |t| <= tan(pi/16): to t^25 */
+#define VQ_CIEDE_ATAN_POLY(z) (0x1.0000000000000p+0 + (z) * (-0x1.5555555555555p-2 + (z) * (0x1.999999999999ap-3 + (z) * (-0x1.2492492492492p-3 + (z) * (0x1.c71c71c71c71cp-4 + (z) * (-0x1.745d1745d1746p-4 + (z) * (0x1.3b13b13b13b14p-4 + (z) * (-0x1.1111111111111p-4 + (z) * (0x1.e1e1e1e1e1e1ep-5 + (z) * (-0x1.af286bca1af28p-5 + (z) * (0x1.8618618618618p-5 + (z) * (-0x1.642c8590b2164p-5 + (z) * (0x1.47ae147ae147bp-5)))))))))))))
+
+#define VQ_CIEDE_ENC_REL 0x1p-44
+#define VQ_CIEDE_ENC_ABS 0x1p-1032   /* subnormal results only */
+
+/* Cody-Waite pi/2 (33 + 33 + 53 bits) and ln 2 (32 + 53 bits), from a
+ * 300-bit pi and ln 2; k * hi parts are exact for |k| < 2^20. */
+#define VQ_CIEDE_PIO2_1   0x1.921fb54400000p+0
+#define VQ_CIEDE_PIO2_2   0x1.0b4611a600000p-34
+#define VQ_CIEDE_PIO2_3   0x1.3198a2e037073p-69
+#define VQ_CIEDE_2_PI     0x1.45f306dc9c883p-1
+#define VQ_CIEDE_LN2_HI   0x1.62e42ff000000p-1
+#define VQ_CIEDE_LN2_LO   (-0x1.718432a1b0e26p-35)
+#define VQ_CIEDE_INV_LN2  0x1.71547652b82fep+0
+#define VQ_CIEDE_ROUND_MAGIC 0x1.8p52
+
+/* An exact zero stays a point: the approximations return 0 only for
+ * sin(+-0) and atan2(+-0, x > 0), where IEEE 754 (and glibc) give that zero
+ * exactly.  NaN stays NaN (the pixel then goes to the host). */
+VQ_HD VqIvD vq_ciede_enclose(double v)
+{
+    if (v == 0.0)
+        return vq_ivd(v, v);
+    const double m = fabs(v) * VQ_CIEDE_ENC_REL + VQ_CIEDE_ENC_ABS;
+    return vq_ivd(v - m, v + m);
+}
+
+/* nearest integer of |x| < 2^51, as a double */
+VQ_HD double vq_ciede_rint(double x)
+{
+    return (x + VQ_CIEDE_ROUND_MAGIC) - VQ_CIEDE_ROUND_MAGIC;
+}
+
+/* 2^k for -1022 <= k <= 1023 */
+VQ_HD double vq_ciede_exp2i(int k)
+{
+    return vq_u2d((uint64_t)(k + 1023) << 52);
+}
+
+/* e^y for |y| <= 700 (NaN beyond: the caller's pixel goes to the host) */
+VQ_HD double vq_ciede_exp_approx(double y)
+{
+    if (!(fabs(y) <= 700.0))
+        return NAN;
+    const double kd = vq_ciede_rint(y * VQ_CIEDE_INV_LN2);
+    const double r = (y - kd * VQ_CIEDE_LN2_HI) - kd * VQ_CIEDE_LN2_LO;
+    const double p = VQ_CIEDE_EXP_POLY(r);
+    const int k = (int)kd;
+    /* split the scale so that neither factor leaves the normal range */
+    return p * vq_ciede_exp2i(k / 2) * vq_ciede_exp2i(k - k / 2);
+}
+
+/* ln x for normal x > 0 */
+VQ_HD double vq_ciede_log_approx(double x)
+{
+    if (!(x >= 0x1p-1022 && x < INFINITY))
+        return NAN;
+    const uint64_t u = vq_d2u(x);
+    int e = (int)(u >> 52) - 1023;
+    double m = vq_u2d((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);   /* [1, 2) */
+    if (m > 0x1.6a09e667f3bcdp+0) {     /* > sqrt 2: m / 2 in [0.707, 1) */
+        m *= 0.5;
+        e++;
+    }
+    const double s = (m - 1.0) / (m + 1.0);
+    const double z = s * s;
+    const double lnm = 2.0 * s * VQ_CIEDE_LOG_POLY(z);
+    const double ed = (double)e;
+    return (ed * VQ_CIEDE_LN2_HI + lnm) + ed * VQ_CIEDE_LN2_LO;
+}
+
+/* x^y = e^(y ln x), x > 0 (what glibc's pow(x, 2.4) and pow(c, 1.0/3.0) compute) */
+VQ_HD double vq_ciede_pow_approx(double x, double y)
+{
+    return vq_ciede_exp_approx(y * vq_ciede_log_approx(x));
+}
+
+/* sin and cos of r, |r| <= pi/4 + a little */
+VQ_HD double vq_ciede_sin_kernel(double r)
+{
+    if (r == 0.0)
+        return r;   /* sin(+-0) = +-0 */
+    const double z = r * r;
+    return r + r * z * VQ_CIEDE_SIN_POLY(z);
+}
+VQ_HD double vq_ciede_cos_kernel(double r)
+{
+    const double z = r * r;
+    return 1.0 + z * VQ_CIEDE_COS_POLY(z);
+}
+
+/* sin (want_cos 0) or cos (1) of |x| <= 1e5 */
+VQ_HD double vq_ciede_sincos_approx(double x, int want_cos)
+{
+    if (!(fabs(x) <= 1e5))
+        return NAN;
+    const double kd = vq_ciede_rint(x * VQ_CIEDE_2_PI);
+    const double r = ((x - kd * VQ_CIEDE_PIO2_1) - kd * VQ_CIEDE_PIO2_2) - kd * VQ_CIEDE_PIO2_3;
+    const int q = ((int)kd + want_cos) & 3;
+    /* sin(x) = sin(r + q pi/2); cos(x) = sin(x + pi/2) */
+    switch (q) {
+    case 0: return vq_ciede_sin_kernel(r);
+    case 1: return vq_ciede_cos_kernel(r);
+    case 2: return -vq_ciede_sin_kernel(r);
+    default: return -vq_ciede_cos_kernel(r);
+    }
+}
+
+/* atan t, 0 <= t <= 1: two halvings atan t = 2 atan(t / (1 + sqrt(1 + t^2))) */
+VQ_HD double vq_ciede_atan01(double t)
+{
+    for (int k = 0; k < 2; k++)
+        t = t / (1.0 + sqrt(1.0 + t * t));
+    return 4.0 * (t * VQ_CIEDE_ATAN_POLY(t * t));
+}
+
+/* atan2(y, x) for finite y, x, not both zero */
+VQ_HD double vq_ciede_atan2_approx(double y, double x)
+{
+    const double ay = fabs(y), ax = fabs(x);
+    if (!(ax < INFINITY && ay < INFINITY) || (ax == 0.0 && ay == 0.0))
+        return NAN;
+    double a = ay <= ax ? vq_ciede_atan01(ay / ax) : VQ_CIEDE_PI / 2 - vq_ciede_atan01(ax / ay);
+    if (vq_d2u(x) >> 63)
+        a = VQ_CIEDE_PI - a;
+    return vq_d2u(y) >> 63 ? -a : a;
+}
+
+/* ---- stage A on the device: Lab, or 0 when a float is not decided ---- */
+VQ_HD int vq_ciede_dev_lab(uint32_t ys, uint32_t us, uint32_t vs, int bpc, VqCiedeLab *out)
+{
+    double rgb[3];
+    VqIvD lin[3], xyz[3];
+    float f[3];
+    vq_ciede_rgb(ys, us, vs, bpc, rgb);
+    for (int c = 0; c < 3; c++) {
+        if (vq_ciede_gamma_is_pow(rgb[c])) {
+            lin[c] = vq_ciede_enclose(vq_ciede_pow_approx(vq_ciede_gamma_base(rgb[c]), VQ_CIEDE_GAMMA_EXP));
+        } else {
+            const double l = vq_ciede_gamma_lin(rgb[c]);
+            lin[c] = vq_ivd(l, l);
+        }
+    }
+    vq_ciede_xyz<VqIvD>(lin[0], lin[1], lin[2], xyz);
+    for (int c = 0; c < 3; c++) {
+        VqIvF fi;
+        if (vq_ciede_lab_is_cbrt(xyz[c].lo)) {
+            /* x^(1/3) is increasing: glibc's value lies in the ends' enclosures */
+            fi = vq_to_f(vq_ivd(vq_ciede_enclose(vq_ciede_pow_approx(xyz[c].lo, VQ_CIEDE_THIRD)).lo,
+                                vq_ciede_enclose(vq_ciede_pow_approx(xyz[c].hi, VQ_CIEDE_THIRD)).hi));
+        } else if (!vq_ciede_lab_is_cbrt(xyz[c].hi)) {
+            fi = vq_ciede_lab_lin<VqIvD>(xyz[c]);
+        } else {
+            return 0;   /* the branch itself is not decided */
+        }
+        if (!vq_ivf_point(fi, &f[c]))
+            return 0;
+    }
+    *out = vq_ciede_lab(f[0], f[1], f[2]);
+    return 1;
+}
+
+VQ_HD int vq_ciede_dev_hue(float b, float ap, float *out)
+{
+    if (vq_ciede_hue_is_zero(b, ap)) {
+        *out = 0.0f;
+        return 1;
+    }
+    float h;
+    if (!vq_ivf_point(vq_to_f(vq_ciede_enclose(vq_ciede_atan2_approx((double)b, (double)ap))), &h))
+        return 0;
+    *out = vq_ciede_hue_wrap(h);
+    return 1;
+}
+
+/* ---- stage B on the device ----
+ * Returns the pixel word's 64 bits, or 0 when the host must recompute the
+ * pixel (0 is no valid word: its hi32 would be the candidate +0.0 with a
+ * lo32 of +0.0, which stage B never emits: equal candidates are exact). */
+VQ_HD uint64_t vq_ciede_dev_de00(VqCiedeLab c1, VqCiedeLab c2)
+{
+    const VqCiedeB0 b0 = vq_ciede_b0(c1, c2);
+    VqIvD p;
+    vq_ciede_pow7_bounds_d(b0.cbar, &p.lo, &p.hi);     /* glibc's pow(cbar, 7) is one of the two */
+    float ap1, ap2, h1, h2, dH, t, rad;
+    if (!vq_ivf_point(vq_ciede_a_prime<VqIvD>(c1.a, p), &ap1) ||
+        !vq_ivf_point(vq_ciede_a_prime<VqIvD>(c2.a, p), &ap2))
+        return 0;
+    const float cp1 = vq_ciede_hypot(ap1, c1.b);
+    const float cp2 = vq_ciede_hypot(ap2, c2.b);
+    const float cbp = (cp1 + cp2) / 2;
+    VqCiedeB1 b1;
+    b1.dl = b0.dl;
+    b1.dcp = cp2 - cp1;
+    b1.s_l = vq_ciede_s_l(b0.lbar);
+    b1.s_c = vq_ciede_s_c(cbp);
+    if (!vq_ciede_dev_hue(c1.b, ap1, &h1) || !vq_ciede_dev_hue(c2.b, ap2, &h2))
+        return 0;
+    const float dhp = vq_ciede_delta_h_prime(b0.c1, b0.c2, h1, h2);
+    const VqIvD s = vq_ciede_enclose(vq_ciede_sincos_approx(vq_ciede_dh_sin_arg(dhp), 0));
+    if (!vq_ivf_point(vq_ciede_delta_H<VqIvD>(cp1, cp2, s), &dH))
+        return 0;
+    b1.dhp_big = dH;
+    const float hbp = vq_ciede_h_bar_prime(h1, h2);
+    double arg[4];
+    VqIvD c[4];
+    vq_ciede_t_args(hbp, arg);
+    for (int k = 0; k < 4; k++)
+        c[k] = vq_ciede_enclose(vq_ciede_sincos_approx(arg[k], 1));
+    if (!vq_ivf_point(vq_ciede_t<VqIvD>(c[0], c[1], c[2], c[3]), &t))
+        return 0;
+    b1.s_h = vq_ciede_s_h(cbp, t);
+    const float deg = vq_ciede_rt_degrees(hbp);
+    const VqIvD e = vq_ciede_enclose(vq_ciede_exp_approx(vq_ciede_rt_exp_arg(deg)));
+    if (!vq_ivf_point(vq_ciede_rt_rad<VqIvD>(e), &rad))
+        return 0;
+    const VqIvD sn = vq_ciede_enclose(vq_ciede_sincos_approx((double)rad, 0));
+    /* powf(C'bar, 7): glibc returns one of the two floats around the exact value */
+    float q_lo, q_hi, rt_lo, rt_hi;
+    vq_ciede_pow7_bounds_f(cbp, &q_lo, &q_hi);
+    if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_lo, sn), &rt_lo))
+        return 0;
+    const float d_lo = vq_ciede_de00(&b1, rt_lo);
+    if (vq_f2u(q_lo) == vq_f2u(q_hi))
+        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(d_lo);
+    if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_hi, sn), &rt_hi))
+        return 0;
+    const float d_hi = vq_ciede_de00(&b1, rt_hi);
+    const uint32_t ul = vq_f2u(d_lo), uh = vq_f2u(d_hi);
+    if (ul == uh && d_lo == d_lo)
+        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | ul;
+    /* two candidates: d_lo >= +0 and finite, d_hi its neighbour */
+    if (ul >= 0x7f800000u || !(uh == ul + 1 || (ul > 0 && uh == ul - 1)))
+        return 0;
+    const uint32_t cb = vq_f2u(cbp);
+    if (cb >= 0x7f800000u)
+        return 0;
+    return ((uint64_t)cb << 32) | ul | (uh == ul - 1 ? 0x80000000u : 0u);
+}
+
+/* The device stage of one pixel: its word, or 0 (list it). */
+VQ_HD uint64_t vq_ciede_dev_pixel(const uint32_t s[6], int bpc)
+{
+    VqCiedeLab c1, c2;
+    if (!vq_ciede_dev_lab(s[0], s[1], s[2], bpc, &c1) || !vq_ciede_dev_lab(s[3], s[4], s[5], bpc, &c2))
+        return 0;
+    return vq_ciede_dev_de00(c1, c2);
+}
+
+/* the two words of a list entry */
+VQ_HD void vq_ciede_list_entry(const uint32_t s[6], uint32_t index, uint64_t e[2])
+{
+    e[0] = (uint64_t)index | ((uint64_t)s[0] << 32) | ((uint64_t)s[1] << 48);
+    e[1] = (uint64_t)s[2] | ((uint64_t)s[3] << 16) | ((uint64_t)s[4] << 32) | ((uint64_t)s[5] << 48);
 }
 
 #endif /* VQ_CIEDE_H */

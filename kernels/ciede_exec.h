@@ -33,7 +33,6 @@
 #include "vq_common.h"
 
 #ifdef __cplusplus
-#include "ciede.h"
 extern "C" {
 #endif
 
@@ -47,16 +46,40 @@ static inline size_t vq_ciede_buffer_words(int w, int h)
     return (size_t)VQ_CIEDE_PIX_OFF + (size_t)w * (size_t)h;
 }
 
-#ifdef __cplusplus
+/* The geometry of the reference's sample reads (kernels/ciede.h,
+ * vq_ciede_chroma_sample). */
+typedef struct VqCiedeGeom {
+    int32_t w, h;        /* luma size */
+    int32_t ssx, ssy;    /* chroma subsampling: 4:2:0 1,1; 4:2:2 1,0; 4:4:4 0,0 */
+    int32_t cw, ch;      /* libvmaf's chroma plane size (floor) */
+    int32_t stride;      /* libvmaf's chroma stride, in samples */
+    int32_t bpc;
+} VqCiedeGeom;
+
+static inline VqCiedeGeom vq_ciede_geom(int w, int h, int ssx, int ssy, int bpc)
+{
+    VqCiedeGeom g;
+    g.w = w;
+    g.h = h;
+    g.ssx = ssx;
+    g.ssy = ssy;
+    g.cw = w >> ssx;
+    g.ch = h >> ssy;
+    g.stride = (g.cw + 31) & ~31;
+    g.bpc = bpc;
+    return g;
+}
+
 /* The CPU executor: the reference per pixel (glibc), exact words only. */
 void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
                       int64_t *buf);
 
-/* The device stage (kernels/ciede_dev.h) run by a CPU loop: the same words
+/* The device stage (kernels/ciede.h, vq_ciede_dev_pixel) run by a CPU loop: the same words
  * the CUDA kernel writes (list entries in raster order; the kernel's order
- * may differ).  For tests and for checking the GPU. */
+ * may differ).  For tests and for checking the GPU.  extra: room for the
+ * entries past VQ_CIEDE_LIST_INLINE (2 * w * h words), or NULL to drop them. */
 void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                          int64_t *buf);
+                          int64_t *buf, int64_t *extra);
 
 typedef struct VqCiedeCuda VqCiedeCuda;
 
@@ -71,7 +94,6 @@ int  vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref[3], const
 /* After the frame's buffer is on the host with n = buf[0] > INLINE: copies
  * list entries INLINE .. n-1 (2 words each) into dst; synchronous. */
 int  vq_ciede_cuda_fetch_list(VqCiedeCuda *p, int slot, int64_t n, int64_t *dst, void *stream);
-#endif
 
 #ifdef __cplusplus
 }

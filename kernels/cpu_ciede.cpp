@@ -28,7 +28,32 @@ void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const 
 }
 
 void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                          int64_t *buf)
+                          int64_t *buf, int64_t *extra)
 {
-    vq_ciede_cpu_run(ref, dis, g, buf);  /* TEMP */
+    int64_t *px = buf + VQ_CIEDE_PIX_OFF;
+    int64_t n = 0;
+    for (int i = 0; i < g->h; i++)
+        for (int j = 0; j < g->w; j++) {
+            uint32_t s[6];
+            const size_t k = (size_t)i * g->w + j;
+            vq_ciede_fetch(ref, dis, g, i, j, s);
+            uint64_t word = vq_ciede_dev_pixel(s, g->bpc);
+            if (!word) {
+                uint64_t e[2];
+                vq_ciede_list_entry(s, (uint32_t)k, e);
+                int64_t *dst = n < VQ_CIEDE_LIST_INLINE ? buf + 1 + 2 * n
+                                                        : extra ? extra + 2 * (n - VQ_CIEDE_LIST_INLINE)
+                                                                : nullptr;
+                if (dst) {
+                    dst[0] = (int64_t)e[0];
+                    dst[1] = (int64_t)e[1];
+                }
+                word = ((uint64_t)VQ_CIEDE_TAG_LIST << 32) | (uint32_t)n;
+                n++;
+            }
+            px[k] = (int64_t)word;
+        }
+    for (int64_t k = n; k < VQ_CIEDE_LIST_INLINE; k++)
+        buf[1 + 2 * k] = buf[2 + 2 * k] = 0;
+    buf[0] = n;
 }

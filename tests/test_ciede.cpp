@@ -171,7 +171,7 @@ void run_pair(const Pair &p, Path path, bool all, Counts *cnt)
         if (path == CPU_EXEC)
             vq_ciede_cpu_run(fr.view, fd.view, &geom, buf.data());
         else
-            vq_ciede_dev_cpu_run(fr.view, fd.view, &geom, buf.data());
+            vq_ciede_dev_cpu_run(fr.view, fd.view, &geom, buf.data(), nullptr);
         ms += ms_since(t0);
         for (size_t k = 0; k < (size_t)p.w * p.h; k++) {
             const uint32_t hi = (uint32_t)((uint64_t)buf[VQ_CIEDE_PIX_OFF + k] >> 32);

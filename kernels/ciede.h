@@ -344,16 +344,20 @@ VQ_HD void vq_ciede_pow7_exact(float x, uint32_t n[6], int *e7)
     *e7 = 7 * e;
 }
 
-/* bits [lo_bit, lo_bit + 64) of the 192-bit number (bits past 191 are 0) */
+/* limb k of the 192-bit number, 0 outside */
+VQ_HD uint32_t vq_ciede_limb(const uint32_t n[6], int k)
+{
+    return k >= 0 && k < 6 ? n[k] : 0;
+}
+
+/* bits [lo_bit, lo_bit + 64) of the 192-bit number (bits outside are 0) */
 VQ_HD uint64_t vq_ciede_bits64(const uint32_t n[6], int lo_bit)
 {
-    uint64_t r = 0;
-    for (int k = 0; k < 64; k++) {
-        const int b = lo_bit + k;
-        if (b >= 0 && b < 192 && ((n[b >> 5] >> (b & 31)) & 1))
-            r |= (uint64_t)1 << k;
-    }
-    return r;
+    const int k = lo_bit >= 0 ? lo_bit >> 5 : -((-lo_bit + 31) >> 5);   /* floor(lo_bit / 32) */
+    const int sh = lo_bit - 32 * k;                                      /* 0..31 */
+    const uint64_t w0 = vq_ciede_limb(n, k), w1 = vq_ciede_limb(n, k + 1), w2 = vq_ciede_limb(n, k + 2);
+    const uint64_t lo = w0 | (w1 << 32);
+    return sh ? (lo >> sh) | (w2 << (64 - sh)) : lo;
 }
 
 /* any bit below `bit` set? */
@@ -379,11 +383,13 @@ VQ_HD void vq_ciede_round_bounds(const uint32_t n[6], int E, int p, int emin, in
                                  uint64_t *lo, uint64_t *hi)
 {
     int t = -1;
-    for (int k = 191; k >= 0; k--)
-        if ((n[k >> 5] >> (k & 31)) & 1) {
-            t = k;
-            break;
-        }
+    for (int k = 5; k >= 0 && t < 0; k--)
+        if (n[k])
+            for (int b = 31; b >= 0; b--)
+                if ((n[k] >> b) & 1) {
+                    t = 32 * k + b;
+                    break;
+                }
     if (t < 0) {
         *lo = *hi = 0;
         return;

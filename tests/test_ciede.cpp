@@ -278,3 +278,221 @@ TEST(Ciede, Constants)
     volatile float f25 = 25.f, f7 = 7.f;
     EXPECT_EQ(VQ_CIEDE_25_7F, powf(f25, f7));
 }
+
+namespace {
+
+/* random planes: uniform samples, or a smooth field with noise (close colors) */
+struct RandFrame {
+    std::vector<uint8_t> plane[3];
+    VqPlaneView view[3];
+};
+
+void make_frame(std::mt19937 &rng, int w, int h, int bpc, int ssx, int ssy, int smooth, int pad,
+                const RandFrame *base, RandFrame *f)
+{
+    const int bytes = bpc > 8 ? 2 : 1;
+    const uint32_t maxv = (1u << bpc) - 1;
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? (w + ssx) >> ssx : w, ph = c ? (h + ssy) >> ssy : h;
+        const ptrdiff_t pitch = (ptrdiff_t)pw * bytes + pad;
+        f->plane[c].assign((size_t)pitch * ph, 0);
+        for (int i = 0; i < ph; i++)
+            for (int j = 0; j < pw; j++) {
+                uint32_t v;
+                if (base) {     /* the base frame plus a little noise */
+                    const uint8_t *b = base->plane[c].data() + (size_t)i * pitch + (size_t)j * bytes;
+                    const uint32_t bv = bytes == 1 ? b[0] : (uint32_t)(b[0] | (b[1] << 8));
+                    const int d = (int)(rng() % 9) - 4;
+                    v = (uint32_t)std::min<int64_t>(std::max<int64_t>((int64_t)bv + d, 0), maxv);
+                } else if (smooth) {
+                    v = (uint32_t)((double)maxv * (0.5 + 0.4 * sin(0.05 * i + 0.7 * c) * cos(0.03 * j)));
+                } else {
+                    v = rng() & maxv;
+                }
+                uint8_t *d = f->plane[c].data() + (size_t)i * pitch + (size_t)j * bytes;
+                d[0] = (uint8_t)v;
+                if (bytes == 2)
+                    d[1] = (uint8_t)(v >> 8);
+            }
+        VqPlaneView &v = f->view[c];
+        v.data = f->plane[c].data();
+        v.pitch = pitch;
+        v.w = pw;
+        v.h = ph;
+        v.bytes = bytes;
+        v.shift = 0;
+        v.step = 1;
+    }
+}
+
+}  // namespace
+
+/* The device stage + the host's resolution equals the reference per pixel,
+ * on random input of many sizes, depths and subsamplings; the folds agree. */
+TEST(Ciede, DeviceStageEqualsReferenceRandom)
+{
+    const unsigned seed = getenv("VQ_SEED") ? (unsigned)atoi(getenv("VQ_SEED")) : 20261201u;
+    printf("seed %u (VQ_SEED to repeat)\n", seed);
+    std::mt19937 rng(seed);
+    static const int fmts[3][2] = { { 1, 1 }, { 1, 0 }, { 0, 0 } };
+    static const int depths[4] = { 8, 10, 12, 16 };
+    int64_t pixels = 0, listed = 0, two = 0;
+    for (int it = 0; it < 48; it++) {
+        const int ssx = fmts[it % 3][0], ssy = fmts[it % 3][1], bpc = depths[(it / 3) % 4];
+        int w = 8 + (int)(rng() % 120), h = 8 + (int)(rng() % 90);
+        char err[256];
+        while (vq_ciede_check(w, h, bpc, ssx, ssy, 1, err, sizeof(err)))
+            h++;    /* 4:2:0 wants an even height */
+        const int mode = (it / 12) % 4;     /* 0 uniform, 1 smooth, 2/3 close pairs */
+        RandFrame r, d;
+        make_frame(rng, w, h, bpc, ssx, ssy, mode == 1 || mode == 3, (int)(rng() % 3) * 8, nullptr, &r);
+        make_frame(rng, w, h, bpc, ssx, ssy, mode == 1, r.view[0].pitch - w * (bpc > 8 ? 2 : 1),
+                   mode >= 2 ? &r : nullptr, &d);
+        const VqCiedeGeom g = vq_ciede_geom(w, h, ssx, ssy, bpc);
+        std::vector<int64_t> cpu(vq_ciede_buffer_words(w, h)), dev(cpu.size(), 0x5A5A5A5A5A5A5A5A);
+        std::vector<int64_t> extra(2 * (size_t)w * h, 0x5A5A5A5A5A5A5A5A);
+        vq_ciede_cpu_run(r.view, d.view, &g, cpu.data());
+        vq_ciede_dev_cpu_run(r.view, d.view, &g, dev.data(), extra.data());
+        for (size_t k = 0; k < (size_t)w * h; k++) {
+            float a, b;
+            ASSERT_EQ(vq_ciede_pixel_value(&g, cpu.data(), nullptr, k, &a, err, sizeof(err)), 0) << err;
+            ASSERT_EQ(vq_ciede_pixel_value(&g, dev.data(), extra.data(), k, &b, err, sizeof(err)), 0) << err;
+            const uint32_t hi = (uint32_t)((uint64_t)dev[VQ_CIEDE_PIX_OFF + k] >> 32);
+            listed += hi == VQ_CIEDE_TAG_LIST;
+            two += hi < 0x7f800000u;
+            ASSERT_TRUE(vq_f2u(a) == vq_f2u(b) || (a != a && b != b))
+                << "seed " << seed << " it " << it << " " << w << "x" << h << " bpc " << bpc << " pixel "
+                << k << ": " << a << " != " << b;
+        }
+        double sc, sd;
+        ASSERT_EQ(vq_ciede_fold(&g, cpu.data(), nullptr, &sc, err, sizeof(err)), 0) << err;
+        ASSERT_EQ(vq_ciede_fold(&g, dev.data(), extra.data(), &sd, err, sizeof(err)), 0) << err;
+        EXPECT_TRUE(sc == sd || (sc != sc && sd != sd)) << "it " << it;
+        pixels += (int64_t)w * h;
+    }
+    printf("%lld pixels: %lld listed for the host, %lld two-candidate\n", (long long)pixels,
+           (long long)listed, (long long)two);
+}
+
+/* The fold reads list entries past the inline ones from `extra`, and
+ * rejects a buffer whose entries were not fetched. */
+TEST(Ciede, FoldListOverflow)
+{
+    std::mt19937 rng(7);
+    const int w = 64, h = 48;
+    RandFrame r, d;
+    make_frame(rng, w, h, 10, 1, 0, 0, 0, nullptr, &r);
+    make_frame(rng, w, h, 10, 1, 0, 0, 0, nullptr, &d);
+    const VqCiedeGeom g = vq_ciede_geom(w, h, 1, 0, 10);
+    std::vector<int64_t> cpu(vq_ciede_buffer_words(w, h)), lst(cpu.size());
+    std::vector<int64_t> extra(2 * (size_t)w * h);
+    vq_ciede_cpu_run(r.view, d.view, &g, cpu.data());
+    /* every pixel listed, as the device would in a pathological frame */
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            uint32_t s[6];
+            uint64_t e[2];
+            const size_t k = (size_t)i * w + j;
+            vq_ciede_fetch(r.view, d.view, &g, i, j, s);
+            vq_ciede_list_entry(s, (uint32_t)k, e);
+            int64_t *dst = k < VQ_CIEDE_LIST_INLINE ? &lst[1 + 2 * k] : &extra[2 * (k - VQ_CIEDE_LIST_INLINE)];
+            dst[0] = (int64_t)e[0];
+            dst[1] = (int64_t)e[1];
+            lst[VQ_CIEDE_PIX_OFF + k] = (int64_t)(((uint64_t)VQ_CIEDE_TAG_LIST << 32) | (uint32_t)k);
+        }
+    lst[0] = (int64_t)w * h;
+    EXPECT_EQ(vq_ciede_extra_entries(lst.data()), (int64_t)w * h - VQ_CIEDE_LIST_INLINE);
+    double a, b;
+    char err[256];
+    ASSERT_EQ(vq_ciede_fold(&g, cpu.data(), nullptr, &a, err, sizeof(err)), 0) << err;
+    ASSERT_EQ(vq_ciede_fold(&g, lst.data(), extra.data(), &b, err, sizeof(err)), 0) << err;
+    EXPECT_EQ(a, b);
+    EXPECT_NE(vq_ciede_fold(&g, lst.data(), nullptr, &b, err, sizeof(err)), 0);
+}
+
+/* Identical frames: every dE00 is 0, the score +inf (golden: null). */
+TEST(Ciede, IdenticalFramesScoreInfinity)
+{
+    std::mt19937 rng(3);
+    RandFrame r;
+    make_frame(rng, 40, 30, 8, 1, 1, 0, 0, nullptr, &r);
+    const VqCiedeGeom g = vq_ciede_geom(40, 30, 1, 1, 8);
+    std::vector<int64_t> buf(vq_ciede_buffer_words(40, 30));
+    vq_ciede_dev_cpu_run(r.view, r.view, &g, buf.data(), nullptr);
+    double s;
+    char err[256];
+    ASSERT_EQ(vq_ciede_fold(&g, buf.data(), nullptr, &s, err, sizeof(err)), 0) << err;
+    EXPECT_EQ(s, INFINITY);
+}
+
+/* pow(x, 7) and powf(x, 7) of floats: glibc returns one of the two
+ * neighbours of the exact x^7 (tests/ciede_exhaust checks every float). */
+TEST(Ciede, Pow7Neighbours)
+{
+    std::mt19937 rng(11);
+    for (int it = 0; it < 2000000; it++) {
+        uint32_t u = rng() % 0x7f800000u;
+        if (it & 1)
+            u = 0x3f000000u + rng() % 0x06000000u;     /* [0.5, 2^12): where C'bar lives */
+        const float x = vq_u2f(u);
+        float lo, hi;
+        double dlo, dhi;
+        vq_ciede_pow7_bounds_f(x, &lo, &hi);
+        vq_ciede_pow7_bounds_d(x, &dlo, &dhi);
+        const float p = powf(x, 7.0f);
+        const double q = pow((double)x, 7.0);
+        ASSERT_TRUE(vq_f2u(p) == vq_f2u(lo) || vq_f2u(p) == vq_f2u(hi)) << x;
+        ASSERT_TRUE(vq_d2u(q) == vq_d2u(dlo) || vq_d2u(q) == vq_d2u(dhi)) << x;
+        /* hi is lo's successor, or lo itself */
+        ASSERT_TRUE(vq_f2u(hi) - vq_f2u(lo) <= 1 && vq_d2u(dhi) - vq_d2u(dlo) <= 1) << x;
+        /* and they bracket x^7 (checked in long double where it is exact enough) */
+        const long double x7 = powl((long double)x, 7.0L);
+        if (x7 < 1e30L && x7 > 1e-30L) {
+            ASSERT_LE((long double)lo, x7 * (1 + 1e-18L)) << x;
+            ASSERT_GE((long double)hi, x7 * (1 - 1e-18L)) << x;
+        }
+    }
+    float lo, hi;
+    vq_ciede_pow7_bounds_f(11.0f, &lo, &hi);    /* 11^7 = 19487171: 25 bits, a midpoint */
+    EXPECT_EQ(lo, 19487170.0f);
+    EXPECT_EQ(hi, 19487172.0f);
+    vq_ciede_pow7_bounds_f(2.0f, &lo, &hi);
+    EXPECT_EQ(lo, 128.0f);
+    EXPECT_EQ(hi, 128.0f);
+    vq_ciede_pow7_bounds_f(4e5f, &lo, &hi);     /* overflow: FLT_MAX or inf */
+    EXPECT_EQ(vq_f2u(lo), 0x7f7fffffu);
+    EXPECT_EQ(hi, INFINITY);
+    vq_ciede_pow7_bounds_f(1e-30f, &lo, &hi);   /* underflow: 0 or the least subnormal */
+    EXPECT_EQ(lo, 0.0f);
+    EXPECT_EQ(vq_f2u(hi), 1u);
+}
+
+/* The approximations behind the enclosures, against glibc, with room. */
+TEST(Ciede, ApproximationsWithinMargin)
+{
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u01(0.0, 1.0);
+    double worst[6] = { 0 };
+    auto rel = [](double a, double g) { return g == 0 ? fabs(a) : fabs(a - g) / fabs(g); };
+    for (int it = 0; it < 400000; it++) {
+        const double x24 = 0.085 + 2.2 * u01(rng), c = 0.0088 + 7.5 * u01(rng);
+        const double ang = -40 + 80 * u01(rng), t = -130 * u01(rng);
+        const double ay = -300 + 600 * u01(rng), ax = (it & 7) ? -300 + 600 * u01(rng) : 1e-3 * u01(rng);
+        const double r[6] = {
+            rel(vq_ciede_pow_approx(x24, VQ_CIEDE_GAMMA_EXP), pow(x24, VQ_CIEDE_GAMMA_EXP)),
+            rel(vq_ciede_pow_approx(c, VQ_CIEDE_THIRD), pow(c, VQ_CIEDE_THIRD)),
+            rel(vq_ciede_sincos_approx(ang, 0), sin(ang)),
+            rel(vq_ciede_sincos_approx(ang, 1), cos(ang)),
+            rel(vq_ciede_exp_approx(t), exp(t)),
+            rel(vq_ciede_atan2_approx((float)ay, (float)ax), atan2((double)(float)ay, (double)(float)ax)),
+        };
+        for (int k = 0; k < 6; k++)
+            worst[k] = std::max(worst[k], r[k]);
+    }
+    static const char *const name[6] = { "pow 2.4", "pow 1/3", "sin", "cos", "exp", "atan2" };
+    for (int k = 0; k < 6; k++) {
+        printf("  %-8s worst |approx - glibc| / |glibc| = %.3g (2^%.1f)\n", name[k], worst[k],
+               worst[k] > 0 ? log2(worst[k]) : -1100.0);
+        EXPECT_LT(worst[k], 0x1p-46) << name[k];
+    }
+}

@@ -7,6 +7,13 @@
  * atan2, sin, cos, exp (double) and powf(C'bar, 7) (float).  The arithmetic
  * between them is kernels/ciede.h's, shared with the device stage.
  */
+/* GCC 12.2 (Debian 12) at -O2/-O3 SLP-vectorizes pairs of float
+ * conversions and then folds (double)(float)x back to x: wrong code for the
+ * reference's float roundings (docs/ciede.md, "Compiler").  No vectorizing in
+ * this file. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-vectorize")
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -53,10 +53,11 @@ typedef struct VqIvF { float lo, hi; } VqIvF;
 
 VQ_HD VqIvD vq_ivd(double lo, double hi) { VqIvD r; r.lo = lo; r.hi = hi; return r; }
 VQ_HD VqIvF vq_ivf(float lo, float hi) { VqIvF r; r.lo = lo; r.hi = hi; return r; }
-VQ_HD double vq_dmin(double a, double b) { return a < b ? a : b; }
-VQ_HD double vq_dmax(double a, double b) { return a > b ? a : b; }
-VQ_HD float vq_fmin(float a, float b) { return a < b ? a : b; }
-VQ_HD float vq_fmax(float a, float b) { return a > b ? a : b; }
+/* min / max that keep a NaN (an interval with a NaN end is undecided) */
+VQ_HD double vq_dmin(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+VQ_HD double vq_dmax(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b; }
+VQ_HD float vq_fmin(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+VQ_HD float vq_fmax(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }
 
 VQ_HD VqIvD operator+(VqIvD a, VqIvD b) { return vq_ivd(a.lo + b.lo, a.hi + b.hi); }
 VQ_HD VqIvD operator-(VqIvD a, VqIvD b) { return vq_ivd(a.lo - b.hi, a.hi - b.lo); }

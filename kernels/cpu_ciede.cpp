@@ -6,6 +6,13 @@
  * vq_ciede_dev_cpu_run: the device stage (kernels/ciede.h, pure IEEE
  * arithmetic) in a plain loop: the words the CUDA kernel writes.
  */
+/* GCC 12.2 (Debian 12) at -O2/-O3 SLP-vectorizes pairs of float
+ * conversions and then folds (double)(float)x back to x: wrong code for the
+ * reference's float roundings (docs/ciede.md, "Compiler").  No vectorizing in
+ * this file. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-vectorize")
+#endif
 #include <string.h>
 
 #include "ciede.h"

@@ -21,6 +21,13 @@
  *
  *   ciede_exhaust [pow7|sin|cos|exp|stagea8|stagea10|stagea12|stagea16|atan2|all]...
  */
+/* GCC 12.2 (Debian 12) at -O2/-O3 SLP-vectorizes pairs of float
+ * conversions and then folds (double)(float)x back to x: wrong code for the
+ * reference's float roundings (docs/ciede.md, "Compiler").  No vectorizing in
+ * this file. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-vectorize")
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

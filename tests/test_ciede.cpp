@@ -8,6 +8,13 @@
  * default; VQ_TEST_ALL_FRAMES=1 scores every frame.  VQ_CIEDE_TIMING=1 prints
  * the time per frame of each path.
  */
+/* GCC 12.2 (Debian 12) at -O2/-O3 SLP-vectorizes pairs of float
+ * conversions and then folds (double)(float)x back to x: wrong code for the
+ * reference's float roundings (docs/ciede.md, "Compiler").  No vectorizing in
+ * this file. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-vectorize")
+#endif
 #include <gtest/gtest.h>
 
 #include <math.h>
@@ -325,6 +332,15 @@ void make_frame(std::mt19937 &rng, int w, int h, int bpc, int ssx, int ssy, int 
     }
 }
 
+std::string sample_str(const RandFrame &r, const RandFrame &d, const VqCiedeGeom &g, size_t k)
+{
+    uint32_t s[6];
+    vq_ciede_fetch(r.view, d.view, &g, (int)(k / g.w), (int)(k % g.w), s);
+    char buf[96];
+    snprintf(buf, sizeof(buf), "%u %u %u / %u %u %u", s[0], s[1], s[2], s[3], s[4], s[5]);
+    return buf;
+}
+
 }  // namespace
 
 /* The device stage + the host's resolution equals the reference per pixel,
@@ -362,7 +378,8 @@ TEST(Ciede, DeviceStageEqualsReferenceRandom)
             two += hi < 0x7f800000u;
             ASSERT_TRUE(vq_f2u(a) == vq_f2u(b) || (a != a && b != b))
                 << "seed " << seed << " it " << it << " " << w << "x" << h << " bpc " << bpc << " pixel "
-                << k << ": " << a << " != " << b;
+                << k << ": " << a << " != " << b << " (word " << std::hex
+                << (uint64_t)dev[VQ_CIEDE_PIX_OFF + k] << std::dec << ", samples " << sample_str(r, d, g, k) << ")";
         }
         double sc, sd;
         ASSERT_EQ(vq_ciede_fold(&g, cpu.data(), nullptr, &sc, err, sizeof(err)), 0) << err;

@@ -70,9 +70,14 @@ static inline VqCiedeGeom vq_ciede_geom(int w, int h, int ssx, int ssy, int bpc)
     return g;
 }
 
-/* The CPU executor: the reference per pixel (glibc), exact words only. */
+/* The CPU executor: the reference per pixel (glibc), exact words only.
+ * _rows writes the pixel words of rows [row0, row1) only (pixels are
+ * independent: threads may split the rows); vq_ciede_cpu_run also clears the
+ * head (n = 0, inline entries 0) and does every row. */
 void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
                       int64_t *buf);
+void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                           int64_t *buf, int row0, int row1);
 
 /* The device stage (kernels/ciede.h, vq_ciede_dev_pixel) run by a CPU loop: the same words
  * the CUDA kernel writes (list entries in raster order; the kernel's order

@@ -19,12 +19,11 @@
 #include "ciede_exec.h"
 #include "ciede_fold.h"
 
-void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                      int64_t *buf)
+void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                           int64_t *buf, int row0, int row1)
 {
     int64_t *px = buf + VQ_CIEDE_PIX_OFF;
-    memset(buf, 0, sizeof(int64_t) * VQ_CIEDE_PIX_OFF);
-    for (int i = 0; i < g->h; i++)
+    for (int i = row0; i < row1; i++)
         for (int j = 0; j < g->w; j++) {
             uint32_t s[6];
             vq_ciede_fetch(ref, dis, g, i, j, s);
@@ -32,6 +31,13 @@ void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const 
             px[(size_t)i * g->w + j] =
                 (int64_t)(((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(v));
         }
+}
+
+void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                      int64_t *buf)
+{
+    memset(buf, 0, sizeof(int64_t) * VQ_CIEDE_PIX_OFF);
+    vq_ciede_cpu_run_rows(ref, dis, g, buf, 0, g->h);
 }
 
 void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,

@@ -1,0 +1,724 @@
+/*
+ * ciede.h - libvmaf v3.2.0's "ciede" extractor (feature ciede2000), the
+ * arithmetic between its math-library calls, written once.
+ *
+ * Every step is a template over the number types: D is double or VqIvD (an
+ * interval of doubles), F is float or VqIvF.  hostmath/ciede_fold.cpp runs
+ * them on plain doubles/floats around glibc's pow/powf/atan2/sin/cos/exp: that
+ * is the reference, bit for bit (docs/ciede.md lists every type and order).
+ * The device stage (the second half of this file) runs the same steps on intervals
+ * that enclose whatever glibc could return, and keeps a pixel's value only
+ * where the interval of every float the reference rounds to is one float.
+ *
+ * An interval op evaluates the same IEEE round-to-nearest operation at the
+ * corners: since rounding is monotone, RN(x op y) for every x, y in the
+ * input intervals lies between the corners' RN results.  Point intervals
+ * stay points and give exactly the reference's RN result.
+ */
+#ifndef VQ_CIEDE_H
+#define VQ_CIEDE_H
+
+#include <math.h>
+#include <string.h>
+
+#include "vq_common.h"
+#include "ciede_exec.h"
+
+/* ---- constants: the reference's constant expressions, as hex literals ----
+ * (tests/test_ciede.cpp checks each against the expression itself) */
+#define VQ_CIEDE_2PI         0x1.921fb54442d18p+2    /* 2. * M_PI */
+#define VQ_CIEDE_PI          0x1.921fb54442d18p+1    /* M_PI */
+#define VQ_CIEDE_PI_6        0x1.0c152382d7365p-1    /* M_PI / 6.0 */
+#define VQ_CIEDE_PI_30       0x1.acee9f37bebd5p-4    /* M_PI / 30.0 */
+#define VQ_CIEDE_7PI_20      0x1.197c987c952c4p+0    /* 7.0 * M_PI / 20.0 */
+#define VQ_CIEDE_180_PI      0x1.ca5dc1a63c1f8p+5    /* 180.0 / M_PI */
+#define VQ_CIEDE_PI_180      0x1.1df46a2529d39p-6    /* M_PI / 180.0 */
+#define VQ_CIEDE_GAMMA_T     0x1.4141414141414p-5    /* 10. / 255. */
+#define VQ_CIEDE_GAMMA_D     0x1.e54edcd0aeb60p-1    /* 1.0 / 1.055 */
+#define VQ_CIEDE_LIN_D       0x1.3d0722149b580p-4    /* 1.0 / 12.92 */
+#define VQ_CIEDE_LAB_EPS     0x1.22354d28f7cd6p-7    /* 216.0 / 24389.0 */
+#define VQ_CIEDE_LAB_KAPPA   0x1.c3a5ed097b426p+9    /* 24389.0 / 27.0 */
+#define VQ_CIEDE_1_116       0x1.1a7b9611a7b96p-7    /* 1.0 / 116.0 */
+#define VQ_CIEDE_XN_INV      0x1.0d57268615430p+0    /* 1.0 / 0.95047 */
+#define VQ_CIEDE_ZN_INV      0x1.d63ac153514f5p-1    /* 1.0 / 1.08883 */
+#define VQ_CIEDE_THIRD       0x1.5555555555555p-2    /* 1.0 / 3.0 */
+#define VQ_CIEDE_1_25        0x1.47ae147ae147bp-5    /* 1.0 / 25.0 */
+#define VQ_CIEDE_25_7        6103515625.0            /* pow(25, 7), folded by the compiler */
+#define VQ_CIEDE_25_7F       6103515648.0f           /* powf(25., 7), folded: RN_float(25^7) */
+#define VQ_CIEDE_GAMMA_EXP   2.4                     /* pow(x, 2.4) */
+
+/* ---- intervals ---- */
+typedef struct VqIvD { double lo, hi; } VqIvD;
+typedef struct VqIvF { float lo, hi; } VqIvF;
+
+VQ_HD VqIvD vq_ivd(double lo, double hi) { VqIvD r; r.lo = lo; r.hi = hi; return r; }
+VQ_HD VqIvF vq_ivf(float lo, float hi) { VqIvF r; r.lo = lo; r.hi = hi; return r; }
+/* min / max that keep a NaN (an interval with a NaN end is undecided) */
+VQ_HD double vq_dmin(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+VQ_HD double vq_dmax(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b; }
+VQ_HD float vq_fmin(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+VQ_HD float vq_fmax(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }
+
+VQ_HD VqIvD operator+(VqIvD a, VqIvD b) { return vq_ivd(a.lo + b.lo, a.hi + b.hi); }
+VQ_HD VqIvD operator-(VqIvD a, VqIvD b) { return vq_ivd(a.lo - b.hi, a.hi - b.lo); }
+VQ_HD VqIvD operator*(VqIvD a, VqIvD b)
+{
+    const double p0 = a.lo * b.lo, p1 = a.lo * b.hi, p2 = a.hi * b.lo, p3 = a.hi * b.hi;
+    return vq_ivd(vq_dmin(vq_dmin(p0, p1), vq_dmin(p2, p3)), vq_dmax(vq_dmax(p0, p1), vq_dmax(p2, p3)));
+}
+/* the divisor must not contain 0 (callers' divisors are > 0) */
+VQ_HD VqIvD operator/(VqIvD a, VqIvD b)
+{
+    const double p0 = a.lo / b.lo, p1 = a.lo / b.hi, p2 = a.hi / b.lo, p3 = a.hi / b.hi;
+    return vq_ivd(vq_dmin(vq_dmin(p0, p1), vq_dmin(p2, p3)), vq_dmax(vq_dmax(p0, p1), vq_dmax(p2, p3)));
+}
+VQ_HD VqIvD operator+(double a, VqIvD b) { return vq_ivd(a, a) + b; }
+VQ_HD VqIvD operator+(VqIvD a, double b) { return a + vq_ivd(b, b); }
+VQ_HD VqIvD operator-(double a, VqIvD b) { return vq_ivd(a, a) - b; }
+VQ_HD VqIvD operator-(VqIvD a, double b) { return a - vq_ivd(b, b); }
+VQ_HD VqIvD operator*(double a, VqIvD b) { return vq_ivd(a, a) * b; }
+VQ_HD VqIvD operator*(VqIvD a, double b) { return a * vq_ivd(b, b); }
+VQ_HD VqIvD operator/(VqIvD a, double b) { return a / vq_ivd(b, b); }
+
+VQ_HD VqIvF operator+(VqIvF a, VqIvF b) { return vq_ivf(a.lo + b.lo, a.hi + b.hi); }
+VQ_HD VqIvF operator-(VqIvF a, VqIvF b) { return vq_ivf(a.lo - b.hi, a.hi - b.lo); }
+VQ_HD VqIvF operator*(VqIvF a, VqIvF b)
+{
+    const float p0 = a.lo * b.lo, p1 = a.lo * b.hi, p2 = a.hi * b.lo, p3 = a.hi * b.hi;
+    return vq_ivf(vq_fmin(vq_fmin(p0, p1), vq_fmin(p2, p3)), vq_fmax(vq_fmax(p0, p1), vq_fmax(p2, p3)));
+}
+VQ_HD VqIvF operator/(VqIvF a, VqIvF b)
+{
+    const float p0 = a.lo / b.lo, p1 = a.lo / b.hi, p2 = a.hi / b.lo, p3 = a.hi / b.hi;
+    return vq_ivf(vq_fmin(vq_fmin(p0, p1), vq_fmin(p2, p3)), vq_fmax(vq_fmax(p0, p1), vq_fmax(p2, p3)));
+}
+VQ_HD VqIvF operator+(VqIvF a, float b) { return a + vq_ivf(b, b); }
+VQ_HD VqIvF operator*(float a, VqIvF b) { return vq_ivf(a, a) * b; }
+
+/* sqrt (IEEE, correctly rounded on both sides), conversions */
+VQ_HD double vq_sqrt(double x) { return sqrt(x); }
+VQ_HD VqIvD vq_sqrt(VqIvD x) { return vq_ivd(sqrt(x.lo), sqrt(x.hi)); }
+VQ_HD float vq_to_f(double x) { return (float)x; }
+VQ_HD VqIvF vq_to_f(VqIvD x) { return vq_ivf((float)x.lo, (float)x.hi); }
+VQ_HD double vq_to_d(float x) { return (double)x; }
+VQ_HD VqIvD vq_to_d(VqIvF x) { return vq_ivd((double)x.lo, (double)x.hi); }
+
+VQ_HD uint32_t vq_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+VQ_HD float vq_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+VQ_HD uint64_t vq_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+VQ_HD double vq_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* one float, known exactly: both ends the same bits, not NaN */
+VQ_HD int vq_ivf_point(VqIvF x, float *out)
+{
+    *out = x.lo;
+    return vq_f2u(x.lo) == vq_f2u(x.hi) && x.lo == x.lo;
+}
+
+/* ---- sample fetch: libvmaf's scale_chroma_planes() ----
+ * 4:4:4: the planes as they are.  Otherwise libvmaf upsamples into a 4:4:4
+ * picture, reading its own picture of the input: chroma planes of
+ * cw = w >> 1 samples, ch = h >> ssy rows, a stride of cw rounded up to 32
+ * samples (padding zero).  Output row i reads chroma row i / 2 (4:2:0 and
+ * 4:2:2 alike: the row step follows "horizontal subsampling"), and column j
+ * reads flat offset j / 2 for 4:2:0 but j for 4:2:2 (the column step follows
+ * "vertical subsampling"), so a 4:2:2 row runs on into the padding and the
+ * next chroma row.  vq_ciede_check() refuses sizes where a read would leave
+ * the plane. */
+VQ_HD uint32_t vq_ciede_chroma_sample(const VqPlaneView v, const VqCiedeGeom *g, int i, int j)
+{
+    if (!g->ssx && !g->ssy)
+        return vq_sample(v, i, j);
+    const int64_t k = (int64_t)(i / 2) * g->stride + (g->ssy ? j / 2 : j);
+    const int r = (int)(k / g->stride), c = (int)(k % g->stride);
+    return c < g->cw ? vq_sample(v, r, c) : 0;
+}
+
+/* the six samples of pixel (i, j): ref Y U V, dis Y U V */
+VQ_HD void vq_ciede_fetch(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
+                          int i, int j, uint32_t s[6])
+{
+    s[0] = vq_sample(ref[0], i, j);
+    s[1] = vq_ciede_chroma_sample(ref[1], g, i, j);
+    s[2] = vq_ciede_chroma_sample(ref[2], g, i, j);
+    s[3] = vq_sample(dis[0], i, j);
+    s[4] = vq_ciede_chroma_sample(dis[1], g, i, j);
+    s[5] = vq_ciede_chroma_sample(dis[2], g, i, j);
+}
+
+/* ---- stage A: Y'CbCr -> Lab (get_lab_color), all double unless noted ---- */
+
+/* the samples arrive as float (exact), then double */
+VQ_HD void vq_ciede_rgb(uint32_t ys, uint32_t us, uint32_t vs, int bpc, double rgb[3])
+{
+    const double scale = (double)(1 << (bpc - 8));
+    const double y = ((double)ys - 16. * scale) * (1. / (219. * scale));
+    const double u = ((double)us - 128. * scale) * (1. / (224. * scale));
+    const double v = ((double)vs - 128. * scale) * (1. / (224. * scale));
+    rgb[0] = y + 1.28033 * v;
+    rgb[1] = y - 0.21482 * u - 0.38059 * v;
+    rgb[2] = y + 2.12798 * u;
+}
+
+/* rgb_to_xyz_map: c > 10/255: pow(base, 2.4); else c / 12.92 */
+VQ_HD int vq_ciede_gamma_is_pow(double c) { return c > VQ_CIEDE_GAMMA_T; }
+VQ_HD double vq_ciede_gamma_base(double c) { return (c + 0.055) * VQ_CIEDE_GAMMA_D; }
+VQ_HD double vq_ciede_gamma_lin(double c) { return c * VQ_CIEDE_LIN_D; }
+
+/* linear RGB -> X/Xn, Y, Z/Zn (the arguments of xyz_to_lab_map) */
+template <class D>
+VQ_HD void vq_ciede_xyz(D r, D g, D b, D out[3])
+{
+    const D x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
+    const D y = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+    const D z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+    out[0] = x * VQ_CIEDE_XN_INV;
+    out[1] = y;
+    out[2] = z * VQ_CIEDE_ZN_INV;
+}
+
+/* xyz_to_lab_map (returns float): c > eps: (float)pow(c, 1/3); else linear */
+VQ_HD int vq_ciede_lab_is_cbrt(double c) { return c > VQ_CIEDE_LAB_EPS; }
+template <class D>
+VQ_HD auto vq_ciede_lab_lin(D c) -> decltype(vq_to_f(c))
+{
+    return vq_to_f((VQ_CIEDE_LAB_KAPPA * c + 16.0) * VQ_CIEDE_1_116);
+}
+
+typedef struct VqCiedeLab { float l, a, b; } VqCiedeLab;
+
+VQ_HD VqCiedeLab vq_ciede_lab(float fx, float fy, float fz)
+{
+    const double x = fx, y = fy, z = fz;
+    VqCiedeLab c;
+    c.l = (float)((116.0 * y) - 16.0);
+    c.a = (float)(500.0 * (x - y));
+    c.b = (float)(200.0 * (y - z));
+    return c;
+}
+
+/* ---- stage B: ciede2000(), float variables, double where C promotes ---- */
+
+/* sqrt(pow(a, 2) + pow(b, 2)): the compiler turns pow(x, 2) into x * x */
+VQ_HD float vq_ciede_hypot(float a, float b)
+{
+    return (float)sqrt((double)a * (double)a + (double)b * (double)b);
+}
+
+typedef struct VqCiedeB0 {
+    float dl, lbar, c1, c2, cbar;
+} VqCiedeB0;
+
+VQ_HD VqCiedeB0 vq_ciede_b0(VqCiedeLab c1, VqCiedeLab c2)
+{
+    VqCiedeB0 r;
+    r.dl = c2.l - c1.l;
+    r.lbar = (c1.l + c2.l) / 2;
+    r.c1 = vq_ciede_hypot(c1.a, c1.b);
+    r.c2 = vq_ciede_hypot(c2.a, c2.b);
+    r.cbar = (r.c1 + r.c2) / 2;
+    return r;
+}
+
+/* a' = a + (a / 2) * (1 - sqrt(P / (P + 25^7))), P = pow(cbar, 7) */
+template <class D>
+VQ_HD auto vq_ciede_a_prime(float a, D p) -> decltype(vq_to_f(p))
+{
+    return vq_to_f((double)a + (double)(a / 2) * (1.0 - vq_sqrt(p / (p + VQ_CIEDE_25_7))));
+}
+
+/* S_L, S_C (float) */
+VQ_HD float vq_ciede_s_l(float lbar)
+{
+    const float t = lbar - 50;
+    const double t2 = (double)t * (double)t;
+    return (float)(1. + ((0.015 * t2) / sqrt(20 + t2)));
+}
+VQ_HD float vq_ciede_s_c(float cbp) { return (float)(1. + 0.045 * (double)cbp); }
+
+/* h' after atan2: a negative angle gets 2 pi added (in double) */
+VQ_HD float vq_ciede_hue_wrap(float h) { return h < 0.0 ? (float)((double)h + VQ_CIEDE_2PI) : h; }
+
+/* get_h_prime's early exit: atan2 is called only when this is 0 */
+VQ_HD int vq_ciede_hue_is_zero(float b, float ap) { return b == 0.0 && ap == 0.0; }
+
+VQ_HD float vq_ciede_delta_h_prime(float c1, float c2, float h1, float h2)
+{
+    if (c1 == 0.0 || c2 == 0.0)
+        return 0.0f;
+    if (fabsf(h1 - h2) <= VQ_CIEDE_PI)
+        return h2 - h1;
+    if (h2 <= h1)
+        return (float)((double)(h2 - h1) + VQ_CIEDE_2PI);
+    return (float)((double)(h2 - h1) - VQ_CIEDE_2PI);
+}
+
+VQ_HD float vq_ciede_h_bar_prime(float h1, float h2)
+{
+    return fabs((double)(h1 - h2)) > VQ_CIEDE_PI ? (float)(((double)(h1 + h2) + VQ_CIEDE_2PI) / 2.0)
+                                                 : (float)((double)(h1 + h2) / 2.0);
+}
+
+/* delta H' = 2 sqrt(C'1 C'2) sin(dh' / 2); the sine's argument: */
+VQ_HD double vq_ciede_dh_sin_arg(float dhp) { return (double)dhp / 2.0; }
+template <class D>
+VQ_HD auto vq_ciede_delta_H(float cp1, float cp2, D s) -> decltype(vq_to_f(s))
+{
+    return vq_to_f(2.0 * sqrt((double)(cp1 * cp2)) * s);
+}
+
+/* T: the four cosines' arguments, then the sum */
+VQ_HD void vq_ciede_t_args(float hbp, double arg[4])
+{
+    const double h = hbp;
+    arg[0] = h - VQ_CIEDE_PI_6;
+    arg[1] = 2.0 * h;
+    arg[2] = 3.0 * h + VQ_CIEDE_PI_30;
+    arg[3] = 4.0 * h - VQ_CIEDE_7PI_20;
+}
+template <class D>
+VQ_HD auto vq_ciede_t(D c0, D c1, D c2, D c3) -> decltype(vq_to_f(c0))
+{
+    return vq_to_f(1.0 - 0.17 * c0 + 0.24 * c1 + 0.32 * c2 - 0.20 * c3);
+}
+
+VQ_HD float vq_ciede_s_h(float cbp, float t) { return (float)(1.0 + 0.015 * (double)cbp * (double)t); }
+
+/* R_T: degrees = (H' in degrees - 275) / 25, float at each step */
+VQ_HD float vq_ciede_rt_degrees(float hbp)
+{
+    const float deg = (float)((double)hbp * VQ_CIEDE_180_PI);
+    return (float)(((double)deg - 275.0) * VQ_CIEDE_1_25);
+}
+/* exp's argument: -(powf(degrees, 2)), the compiler's degrees * degrees */
+VQ_HD double vq_ciede_rt_exp_arg(float d) { return (double)-(d * d); }
+/* degrees_to_radians((float)(60 * exp(...))) */
+template <class D>
+VQ_HD auto vq_ciede_rt_rad(D e) -> decltype(vq_to_f(e))
+{
+    return vq_to_f(vq_to_d(vq_to_f(60.0 * e)) * VQ_CIEDE_PI_180);
+}
+/* -2 sqrt(P7 / (P7 + 25^7)) sin(rad), P7 = powf(C'bar, 7) in float */
+template <class D>
+VQ_HD auto vq_ciede_rt(float p7, D s) -> decltype(vq_to_f(s))
+{
+    return vq_to_f(-2.0 * sqrt((double)(p7 / (p7 + VQ_CIEDE_25_7F))) * s);
+}
+
+/* the last step: k_L = 0.65f, k_C = 1.0f, k_H = 4.0f (float members) */
+typedef struct VqCiedeB1 {
+    float dl, dcp, dhp_big, s_l, s_c, s_h;
+} VqCiedeB1;
+
+VQ_HD float vq_ciede_de00(const VqCiedeB1 *b, float rt)
+{
+    const float lightness = b->dl / (0.65f * b->s_l);
+    const float chroma = b->dcp / (1.0f * b->s_c);
+    const float hue = b->dhp_big / (4.0f * b->s_h);
+    return (float)sqrt((double)lightness * (double)lightness + (double)chroma * (double)chroma +
+                       (double)hue * (double)hue + (double)(rt * chroma * hue));
+}
+
+/* ---- powf(x, 7) and pow(x, 7) of a float x >= 0: the two neighbours ----
+ * x = m 2^e exactly, x^7 = m^7 2^(7e) with m^7 < 2^168 computed exactly in
+ * six 32-bit limbs; lo/hi are the values of the format that bracket it
+ * (round down / round up, subnormals and overflow included; lo == hi when
+ * x^7 is representable).  glibc's powf and pow return one of the two (their
+ * error is below one ulp; tests/ciede_exhaust checks every float). */
+VQ_HD void vq_ciede_pow7_exact(float x, uint32_t n[6], int *e7)
+{
+    const uint32_t u = vq_f2u(x);
+    const uint32_t ef = u >> 23, fr = u & 0x7fffff;
+    const uint32_t m = ef ? (fr | 0x800000) : fr;
+    const int e = ef ? (int)ef - 150 : -149;
+    for (int k = 0; k < 6; k++)
+        n[k] = 0;
+    n[0] = m;
+    for (int it = 0; it < 6; it++) {
+        uint64_t carry = 0;
+        for (int k = 0; k < 6; k++) {
+            const uint64_t t = (uint64_t)n[k] * m + carry;
+            n[k] = (uint32_t)t;
+            carry = t >> 32;
+        }
+    }
+    *e7 = 7 * e;
+}
+
+/* limb k of the 192-bit number, 0 outside */
+VQ_HD uint32_t vq_ciede_limb(const uint32_t n[6], int k)
+{
+    return k >= 0 && k < 6 ? n[k] : 0;
+}
+
+/* bits [lo_bit, lo_bit + 64) of the 192-bit number (bits outside are 0) */
+VQ_HD uint64_t vq_ciede_bits64(const uint32_t n[6], int lo_bit)
+{
+    const int k = lo_bit >= 0 ? lo_bit >> 5 : -((-lo_bit + 31) >> 5);   /* floor(lo_bit / 32) */
+    const int sh = lo_bit - 32 * k;                                      /* 0..31 */
+    const uint64_t w0 = vq_ciede_limb(n, k), w1 = vq_ciede_limb(n, k + 1), w2 = vq_ciede_limb(n, k + 2);
+    const uint64_t lo = w0 | (w1 << 32);
+    return sh ? (lo >> sh) | (w2 << (64 - sh)) : lo;
+}
+
+/* any bit below `bit` set? */
+VQ_HD int vq_ciede_any_below(const uint32_t n[6], int bit)
+{
+    for (int k = 0; k < 6; k++) {
+        const int base = 32 * k;
+        if (base >= bit)
+            break;
+        const int nb = bit - base >= 32 ? 32 : bit - base;
+        const uint32_t mask = nb == 32 ? 0xffffffffu : ((1u << nb) - 1);
+        if (n[k] & mask)
+            return 1;
+    }
+    return 0;
+}
+
+/* Rounds N 2^E (N > 0) down and up into a binary format of p bits, minimum
+ * normal exponent emin, maximum emax; returns the bit patterns (as uint64)
+ * of lo and hi, where hi = lo + 1 when inexact (the next value up, inf
+ * after the largest finite one). */
+VQ_HD void vq_ciede_round_bounds(const uint32_t n[6], int E, int p, int emin, int emax,
+                                 uint64_t *lo, uint64_t *hi)
+{
+    int t = -1;
+    for (int k = 5; k >= 0 && t < 0; k--)
+        if (n[k])
+            for (int b = 31; b >= 0; b--)
+                if ((n[k] >> b) & 1) {
+                    t = 32 * k + b;
+                    break;
+                }
+    if (t < 0) {
+        *lo = *hi = 0;
+        return;
+    }
+    const int ex = t + E;                                       /* value in [2^ex, 2^(ex+1)) */
+    const int qe = ex - (p - 1) > emin - (p - 1) ? ex - (p - 1) : emin - (p - 1);  /* quantum */
+    if (ex > emax) {    /* above the largest finite value: lo = max, hi = inf */
+        *lo = (((uint64_t)(2 * emax + 1) << (p - 1)) - 1);
+        *hi = *lo + 1;
+        return;
+    }
+    const int s = qe - E;                                       /* bits of N below the quantum */
+    const uint64_t mant = vq_ciede_bits64(n, s);                /* < 2^p */
+    const int inexact = s > 0 && vq_ciede_any_below(n, s);
+    /* pattern = (qe - qmin) << (p - 1) + mant, qmin = emin - (p - 1): valid
+     * for subnormals (qe = qmin, mant < 2^(p-1)) and normals alike */
+    const uint64_t bits = ((uint64_t)(qe - (emin - (p - 1))) << (p - 1)) + mant;
+    *lo = bits;
+    *hi = bits + (uint64_t)inexact;
+}
+
+VQ_HD void vq_ciede_pow7_bounds_f(float x, float *lo, float *hi)
+{
+    uint32_t n[6];
+    int e7;
+    uint64_t l, h;
+    if (x == 0.0f) {
+        *lo = *hi = 0.0f;
+        return;
+    }
+    vq_ciede_pow7_exact(x, n, &e7);
+    vq_ciede_round_bounds(n, e7, 24, -126, 127, &l, &h);
+    *lo = vq_u2f((uint32_t)l);
+    *hi = vq_u2f((uint32_t)h);
+}
+
+VQ_HD void vq_ciede_pow7_bounds_d(float x, double *lo, double *hi)
+{
+    uint32_t n[6];
+    int e7;
+    uint64_t l, h;
+    if (x == 0.0f) {
+        *lo = *hi = 0.0;
+        return;
+    }
+    vq_ciede_pow7_exact(x, n, &e7);
+    vq_ciede_round_bounds(n, e7, 53, -1022, 1023, &l, &h);
+    *lo = vq_u2d(l);
+    *hi = vq_u2d(h);
+}
+
+/* ===================== the device stage ===================== */
+/*
+ * Device code may not call the math library (its sin is not glibc's sin).
+ * Each of glibc's continuous calls is replaced by an enclosure: a value v
+ * from the approximations below (pure IEEE double arithmetic: +, -, *, /,
+ * sqrt; the same bits on host and device) widened to
+ *     [v - m, v + m],  m = |v| 2^-44 + 2^-1032,
+ * which holds glibc's result whenever both are within 2^-45 |f(x)| of the
+ * true f(x): glibc's pow, exp, sin, cos, atan2 are within one ulp (2^-52),
+ * these approximations within about 2^-49 (docs/ciede.md; tests/
+ * ciede_exhaust.cpp measures both against each other on every float-derived
+ * argument).  pow(x, 7) and powf(x, 7) of a float x need no approximation:
+ * the two neighbours of the exact x^7 are computed exactly (above).
+ */
+/* exp(r), |r| <= 0.35: Taylor to r^14 */
+#define VQ_CIEDE_EXP_POLY(r) (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p-1 + (r) * (0x1.5555555555555p-3 + (r) * (0x1.5555555555555p-5 + (r) * (0x1.1111111111111p-7 + (r) * (0x1.6c16c16c16c17p-10 + (r) * (0x1.a01a01a01a01ap-13 + (r) * (0x1.a01a01a01a01ap-16 + (r) * (0x1.71de3a556c734p-19 + (r) * (0x1.27e4fb7789f5cp-22 + (r) * (0x1.ae64567f544e4p-26 + (r) * (0x1.1eed8eff8d898p-29 + (r) * (0x1.6124613a86d09p-33 + (r) * (0x1.93974a8c07c9dp-37)))))))))))))))
+/* sin(r) = r + r z S(z), z = r^2, |r| <= pi/4: Taylor to r^19 */
+#define VQ_CIEDE_SIN_POLY(z) (-0x1.5555555555555p-3 + (z) * (0x1.1111111111111p-7 + (z) * (-0x1.a01a01a01a01ap-13 + (z) * (0x1.71de3a556c734p-19 + (z) * (-0x1.ae64567f544e4p-26 + (z) * (0x1.6124613a86d09p-33 + (z) * (-0x1.ae7f3e733b81fp-41 + (z) * (0x1.952c77030ad4ap-49 + (z) * (-0x1.2f49b46814157p-57)))))))))
+/* cos(r) = 1 + z C(z): Taylor to r^20 */
+#define VQ_CIEDE_COS_POLY(z) (-0x1.0000000000000p-1 + (z) * (0x1.5555555555555p-5 + (z) * (-0x1.6c16c16c16c17p-10 + (z) * (0x1.a01a01a01a01ap-16 + (z) * (-0x1.27e4fb7789f5cp-22 + (z) * (0x1.1eed8eff8d898p-29 + (z) * (-0x1.93974a8c07c9dp-37 + (z) * (0x1.ae7f3e733b81fp-45 + (z) * (-0x1.6827863b97d97p-53 + (z) * (0x1.e542ba4020225p-62))))))))))
+/* ln(m) = 2 s L(z), s = (m-1)/(m+1), z = s^2 <= 0.0295: to s^25 */
+#define VQ_CIEDE_LOG_POLY(z) (0x1.0000000000000p+0 + (z) * (0x1.5555555555555p-2 + (z) * (0x1.999999999999ap-3 + (z) * (0x1.2492492492492p-3 + (z) * (0x1.c71c71c71c71cp-4 + (z) * (0x1.745d1745d1746p-4 + (z) * (0x1.3b13b13b13b14p-4 + (z) * (0x1.1111111111111p-4 + (z) * (0x1.e1e1e1e1e1e1ep-5 + (z) * (0x1.af286bca1af28p-5 + (z) * (0x1.8618618618618p-5 + (z) * (0x1.642c8590b2164p-5 + (z) * (0x1.47ae147ae147bp-5)))))))))))))
+/* atan(t) = t A(z), z = t^2, |t| <= tan(pi/16): to t^25 */
+#define VQ_CIEDE_ATAN_POLY(z) (0x1.0000000000000p+0 + (z) * (-0x1.5555555555555p-2 + (z) * (0x1.999999999999ap-3 + (z) * (-0x1.2492492492492p-3 + (z) * (0x1.c71c71c71c71cp-4 + (z) * (-0x1.745d1745d1746p-4 + (z) * (0x1.3b13b13b13b14p-4 + (z) * (-0x1.1111111111111p-4 + (z) * (0x1.e1e1e1e1e1e1ep-5 + (z) * (-0x1.af286bca1af28p-5 + (z) * (0x1.8618618618618p-5 + (z) * (-0x1.642c8590b2164p-5 + (z) * (0x1.47ae147ae147bp-5)))))))))))))
+
+#define VQ_CIEDE_ENC_REL 0x1p-44
+#define VQ_CIEDE_ENC_ABS 0x1p-1032   /* subnormal results only */
+
+/* Cody-Waite pi/2 (33 + 33 + 53 bits) and ln 2 (32 + 53 bits), from a
+ * 300-bit pi and ln 2; k * hi parts are exact for |k| < 2^20. */
+#define VQ_CIEDE_PIO2_1   0x1.921fb54400000p+0
+#define VQ_CIEDE_PIO2_2   0x1.0b4611a600000p-34
+#define VQ_CIEDE_PIO2_3   0x1.3198a2e037073p-69
+#define VQ_CIEDE_2_PI     0x1.45f306dc9c883p-1
+#define VQ_CIEDE_LN2_HI   0x1.62e42ff000000p-1
+#define VQ_CIEDE_LN2_LO   (-0x1.718432a1b0e26p-35)
+#define VQ_CIEDE_INV_LN2  0x1.71547652b82fep+0
+#define VQ_CIEDE_ROUND_MAGIC 0x1.8p52
+
+/* An exact zero stays a point: the approximations return 0 only for
+ * sin(+-0) and atan2(+-0, x > 0), where IEEE 754 (and glibc) give that zero
+ * exactly.  NaN stays NaN (the pixel then goes to the host). */
+VQ_HD VqIvD vq_ciede_enclose(double v)
+{
+    if (v == 0.0)
+        return vq_ivd(v, v);
+    const double m = fabs(v) * VQ_CIEDE_ENC_REL + VQ_CIEDE_ENC_ABS;
+    return vq_ivd(v - m, v + m);
+}
+
+/* nearest integer of |x| < 2^51, as a double */
+VQ_HD double vq_ciede_rint(double x)
+{
+    return (x + VQ_CIEDE_ROUND_MAGIC) - VQ_CIEDE_ROUND_MAGIC;
+}
+
+/* 2^k for -1022 <= k <= 1023 */
+VQ_HD double vq_ciede_exp2i(int k)
+{
+    return vq_u2d((uint64_t)(k + 1023) << 52);
+}
+
+/* e^y for |y| <= 700 (NaN beyond: the caller's pixel goes to the host) */
+VQ_HD double vq_ciede_exp_approx(double y)
+{
+    if (!(fabs(y) <= 700.0))
+        return NAN;
+    const double kd = vq_ciede_rint(y * VQ_CIEDE_INV_LN2);
+    const double r = (y - kd * VQ_CIEDE_LN2_HI) - kd * VQ_CIEDE_LN2_LO;
+    const double p = VQ_CIEDE_EXP_POLY(r);
+    const int k = (int)kd;
+    /* split the scale so that neither factor leaves the normal range */
+    return p * vq_ciede_exp2i(k / 2) * vq_ciede_exp2i(k - k / 2);
+}
+
+/* ln x for normal x > 0 */
+VQ_HD double vq_ciede_log_approx(double x)
+{
+    if (!(x >= 0x1p-1022 && x < INFINITY))
+        return NAN;
+    const uint64_t u = vq_d2u(x);
+    int e = (int)(u >> 52) - 1023;
+    double m = vq_u2d((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);   /* [1, 2) */
+    if (m > 0x1.6a09e667f3bcdp+0) {     /* > sqrt 2: m / 2 in [0.707, 1) */
+        m *= 0.5;
+        e++;
+    }
+    const double s = (m - 1.0) / (m + 1.0);
+    const double z = s * s;
+    const double lnm = 2.0 * s * VQ_CIEDE_LOG_POLY(z);
+    const double ed = (double)e;
+    return (ed * VQ_CIEDE_LN2_HI + lnm) + ed * VQ_CIEDE_LN2_LO;
+}
+
+/* x^y = e^(y ln x), x > 0 (what glibc's pow(x, 2.4) and pow(c, 1.0/3.0) compute) */
+VQ_HD double vq_ciede_pow_approx(double x, double y)
+{
+    return vq_ciede_exp_approx(y * vq_ciede_log_approx(x));
+}
+
+/* sin and cos of r, |r| <= pi/4 + a little */
+VQ_HD double vq_ciede_sin_kernel(double r)
+{
+    if (r == 0.0)
+        return r;   /* sin(+-0) = +-0 */
+    const double z = r * r;
+    return r + r * z * VQ_CIEDE_SIN_POLY(z);
+}
+VQ_HD double vq_ciede_cos_kernel(double r)
+{
+    const double z = r * r;
+    return 1.0 + z * VQ_CIEDE_COS_POLY(z);
+}
+
+/* sin (want_cos 0) or cos (1) of |x| <= 1e5 */
+VQ_HD double vq_ciede_sincos_approx(double x, int want_cos)
+{
+    if (!(fabs(x) <= 1e5))
+        return NAN;
+    const double kd = vq_ciede_rint(x * VQ_CIEDE_2_PI);
+    const double r = ((x - kd * VQ_CIEDE_PIO2_1) - kd * VQ_CIEDE_PIO2_2) - kd * VQ_CIEDE_PIO2_3;
+    const int q = ((int)kd + want_cos) & 3;
+    /* sin(x) = sin(r + q pi/2); cos(x) = sin(x + pi/2) */
+    switch (q) {
+    case 0: return vq_ciede_sin_kernel(r);
+    case 1: return vq_ciede_cos_kernel(r);
+    case 2: return -vq_ciede_sin_kernel(r);
+    default: return -vq_ciede_cos_kernel(r);
+    }
+}
+
+/* atan t, 0 <= t <= 1: two halvings atan t = 2 atan(t / (1 + sqrt(1 + t^2))) */
+VQ_HD double vq_ciede_atan01(double t)
+{
+    for (int k = 0; k < 2; k++)
+        t = t / (1.0 + sqrt(1.0 + t * t));
+    return 4.0 * (t * VQ_CIEDE_ATAN_POLY(t * t));
+}
+
+/* atan2(y, x) for finite y, x, not both zero */
+VQ_HD double vq_ciede_atan2_approx(double y, double x)
+{
+    const double ay = fabs(y), ax = fabs(x);
+    if (!(ax < INFINITY && ay < INFINITY) || (ax == 0.0 && ay == 0.0))
+        return NAN;
+    double a = ay <= ax ? vq_ciede_atan01(ay / ax) : VQ_CIEDE_PI / 2 - vq_ciede_atan01(ax / ay);
+    if (vq_d2u(x) >> 63)
+        a = VQ_CIEDE_PI - a;
+    return vq_d2u(y) >> 63 ? -a : a;
+}
+
+/* ---- stage A on the device: Lab, or 0 when a float is not decided ---- */
+VQ_HD int vq_ciede_dev_lab(uint32_t ys, uint32_t us, uint32_t vs, int bpc, VqCiedeLab *out)
+{
+    double rgb[3];
+    VqIvD lin[3], xyz[3];
+    float f[3];
+    vq_ciede_rgb(ys, us, vs, bpc, rgb);
+    for (int c = 0; c < 3; c++) {
+        if (vq_ciede_gamma_is_pow(rgb[c])) {
+            lin[c] = vq_ciede_enclose(vq_ciede_pow_approx(vq_ciede_gamma_base(rgb[c]), VQ_CIEDE_GAMMA_EXP));
+        } else {
+            const double l = vq_ciede_gamma_lin(rgb[c]);
+            lin[c] = vq_ivd(l, l);
+        }
+    }
+    vq_ciede_xyz<VqIvD>(lin[0], lin[1], lin[2], xyz);
+    for (int c = 0; c < 3; c++) {
+        VqIvF fi;
+        if (vq_ciede_lab_is_cbrt(xyz[c].lo)) {
+            /* x^(1/3) is increasing: glibc's value lies in the ends' enclosures */
+            fi = vq_to_f(vq_ivd(vq_ciede_enclose(vq_ciede_pow_approx(xyz[c].lo, VQ_CIEDE_THIRD)).lo,
+                                vq_ciede_enclose(vq_ciede_pow_approx(xyz[c].hi, VQ_CIEDE_THIRD)).hi));
+        } else if (!vq_ciede_lab_is_cbrt(xyz[c].hi)) {
+            fi = vq_ciede_lab_lin<VqIvD>(xyz[c]);
+        } else {
+            return 0;   /* the branch itself is not decided */
+        }
+        if (!vq_ivf_point(fi, &f[c]))
+            return 0;
+    }
+    *out = vq_ciede_lab(f[0], f[1], f[2]);
+    return 1;
+}
+
+VQ_HD int vq_ciede_dev_hue(float b, float ap, float *out)
+{
+    if (vq_ciede_hue_is_zero(b, ap)) {
+        *out = 0.0f;
+        return 1;
+    }
+    float h;
+    if (!vq_ivf_point(vq_to_f(vq_ciede_enclose(vq_ciede_atan2_approx((double)b, (double)ap))), &h))
+        return 0;
+    *out = vq_ciede_hue_wrap(h);
+    return 1;
+}
+
+/* ---- stage B on the device ----
+ * Returns the pixel word's 64 bits, or 0 when the host must recompute the
+ * pixel (0 is no valid word: its hi32 would be the candidate +0.0 with a
+ * lo32 of +0.0, which stage B never emits: equal candidates are exact). */
+VQ_HD uint64_t vq_ciede_dev_de00(VqCiedeLab c1, VqCiedeLab c2)
+{
+    const VqCiedeB0 b0 = vq_ciede_b0(c1, c2);
+    VqIvD p;
+    vq_ciede_pow7_bounds_d(b0.cbar, &p.lo, &p.hi);     /* glibc's pow(cbar, 7) is one of the two */
+    float ap1, ap2, h1, h2, dH, t, rad;
+    if (!vq_ivf_point(vq_ciede_a_prime<VqIvD>(c1.a, p), &ap1) ||
+        !vq_ivf_point(vq_ciede_a_prime<VqIvD>(c2.a, p), &ap2))
+        return 0;
+    const float cp1 = vq_ciede_hypot(ap1, c1.b);
+    const float cp2 = vq_ciede_hypot(ap2, c2.b);
+    const float cbp = (cp1 + cp2) / 2;
+    VqCiedeB1 b1;
+    b1.dl = b0.dl;
+    b1.dcp = cp2 - cp1;
+    b1.s_l = vq_ciede_s_l(b0.lbar);
+    b1.s_c = vq_ciede_s_c(cbp);
+    if (!vq_ciede_dev_hue(c1.b, ap1, &h1) || !vq_ciede_dev_hue(c2.b, ap2, &h2))
+        return 0;
+    const float dhp = vq_ciede_delta_h_prime(b0.c1, b0.c2, h1, h2);
+    const VqIvD s = vq_ciede_enclose(vq_ciede_sincos_approx(vq_ciede_dh_sin_arg(dhp), 0));
+    if (!vq_ivf_point(vq_ciede_delta_H<VqIvD>(cp1, cp2, s), &dH))
+        return 0;
+    b1.dhp_big = dH;
+    const float hbp = vq_ciede_h_bar_prime(h1, h2);
+    double arg[4];
+    VqIvD c[4];
+    vq_ciede_t_args(hbp, arg);
+    for (int k = 0; k < 4; k++)
+        c[k] = vq_ciede_enclose(vq_ciede_sincos_approx(arg[k], 1));
+    if (!vq_ivf_point(vq_ciede_t<VqIvD>(c[0], c[1], c[2], c[3]), &t))
+        return 0;
+    b1.s_h = vq_ciede_s_h(cbp, t);
+    const float deg = vq_ciede_rt_degrees(hbp);
+    const VqIvD e = vq_ciede_enclose(vq_ciede_exp_approx(vq_ciede_rt_exp_arg(deg)));
+    if (!vq_ivf_point(vq_ciede_rt_rad<VqIvD>(e), &rad))
+        return 0;
+    const VqIvD sn = vq_ciede_enclose(vq_ciede_sincos_approx((double)rad, 0));
+    /* powf(C'bar, 7): glibc returns one of the two floats around the exact value */
+    float q_lo, q_hi, rt_lo, rt_hi;
+    vq_ciede_pow7_bounds_f(cbp, &q_lo, &q_hi);
+    if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_lo, sn), &rt_lo))
+        return 0;
+    const float d_lo = vq_ciede_de00(&b1, rt_lo);
+    if (vq_f2u(q_lo) == vq_f2u(q_hi))
+        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(d_lo);
+    if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_hi, sn), &rt_hi))
+        return 0;
+    const float d_hi = vq_ciede_de00(&b1, rt_hi);
+    const uint32_t ul = vq_f2u(d_lo), uh = vq_f2u(d_hi);
+    if (ul == uh && d_lo == d_lo)
+        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | ul;
+    /* two candidates: d_lo >= +0 and finite, d_hi its neighbour */
+    if (ul >= 0x7f800000u || !(uh == ul + 1 || (ul > 0 && uh == ul - 1)))
+        return 0;
+    const uint32_t cb = vq_f2u(cbp);
+    if (cb >= 0x7f800000u)
+        return 0;
+    return ((uint64_t)cb << 32) | ul | (uh == ul - 1 ? 0x80000000u : 0u);
+}
+
+/* The device stage of one pixel: its word, or 0 (list it). */
+VQ_HD uint64_t vq_ciede_dev_pixel(const uint32_t s[6], int bpc)
+{
+    VqCiedeLab c1, c2;
+    if (!vq_ciede_dev_lab(s[0], s[1], s[2], bpc, &c1) || !vq_ciede_dev_lab(s[3], s[4], s[5], bpc, &c2))
+        return 0;
+    return vq_ciede_dev_de00(c1, c2);
+}
+
+/* the two words of a list entry */
+VQ_HD void vq_ciede_list_entry(const uint32_t s[6], uint32_t index, uint64_t e[2])
+{
+    e[0] = (uint64_t)index | ((uint64_t)s[0] << 32) | ((uint64_t)s[1] << 48);
+    e[1] = (uint64_t)s[2] | ((uint64_t)s[3] << 16) | ((uint64_t)s[4] << 32) | ((uint64_t)s[5] << 48);
+}
+
+#endif /* VQ_CIEDE_H */

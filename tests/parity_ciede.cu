@@ -1,0 +1,346 @@
+/*
+ * vqparity_ciede - the CUDA ciede kernel against the same device stage run
+ * on the CPU (vq_ciede_dev_cpu_run), on random frames of many sizes, bit
+ * depths and layouts: every pixel word must be identical, except that a
+ * listed pixel's list position may differ (the kernel takes positions with
+ * an atomic): there the two list entries must be identical.  The buffer is
+ * poisoned before the run and followed by guard words.  Then the folds of
+ * both and of the CPU executor (the reference, glibc) must be equal.
+ * Exit 77 (ctest skip) without a GPU.
+ *
+ *   vqparity_ciede [--seed N] [--sizes N] [--bench]
+ *
+ * --bench: 1920x1080 and 3840x2160 nv12 (8 bit) and p010: kernel time (CUDA
+ * events, after a warm-up), the buffer's download into pinned memory, and
+ * the host's fold (the sequential sum and the resolution of listed and
+ * two-candidate pixels).
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <chrono>
+#include <vector>
+
+#include "ciede.h"
+#include "ciede_exec.h"
+#include "ciede_fold.h"
+
+#define CK(x)                                                                                   \
+    do {                                                                                        \
+        cudaError_t e_ = (x);                                                                   \
+        if (e_ != cudaSuccess) {                                                                \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+struct Layout {
+    const char *name;
+    int bpc, bytes, shift, semi, sw, sh;
+};
+
+static const Layout layouts[] = {
+    { "yuv420p", 8, 1, 0, 0, 1, 1 },   { "nv12", 8, 1, 0, 1, 1, 1 },
+    { "yuv444p", 8, 1, 0, 0, 0, 0 },   { "yuv420p10", 10, 2, 0, 0, 1, 1 },
+    { "p010", 10, 2, 6, 1, 1, 1 },     { "yuv420p12", 12, 2, 0, 0, 1, 1 },
+    { "p016(12)", 12, 2, 4, 1, 1, 1 }, { "yuv444p16", 16, 2, 0, 0, 0, 0 },
+    { "yuv422p10", 10, 2, 0, 0, 1, 0 }, { "yuv422p", 8, 1, 0, 0, 1, 0 },
+};
+
+/* One frame in host and device memory with the same (padded) pitches:
+ * plane 0 luma; plane 1 both chroma planes (stacked, or interleaved). */
+struct Frame {
+    std::vector<uint8_t> host[2];
+    uint8_t *dev[2] = { nullptr, nullptr };
+    ptrdiff_t pitch[2];
+    int cw, ch;
+};
+
+static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *base, int noise)
+{
+    const int maxv = (1 << L.bpc) - 1;
+    const int mode = rnd() % 3;     /* smooth, uniform random, flat */
+    f.cw = (w + L.sw) >> L.sw;
+    f.ch = (h + L.sh) >> L.sh;
+    f.pitch[0] = ((ptrdiff_t)w * L.bytes + 255) / 256 * 256 + 256 * (rnd() & 1);
+    f.pitch[1] = ((ptrdiff_t)f.cw * L.bytes * 2 + 255) / 256 * 256;
+    f.host[0].assign(f.pitch[0] * h, 0xA5);
+    f.host[1].assign(f.pitch[1] * f.ch * (L.semi ? 1 : 2), 0x5A);
+    const int flat = (int)(rnd() % (maxv + 1));
+    for (int p = 0; p < 2; p++) {
+        const int rows = p ? f.ch * (L.semi ? 1 : 2) : h;
+        const int cols = p ? (L.semi ? f.cw * 2 : f.cw) : w;
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++) {
+                int v;
+                if (base) {
+                    const int b = L.bytes == 1 ? base->host[p][i * base->pitch[p] + j]
+                                               : ((const uint16_t *)&base->host[p][i * base->pitch[p]])[j] >> L.shift;
+                    v = b + (int)(rnd() % (2 * noise + 1)) - noise;
+                } else if (mode == 0) {
+                    v = ((i * 3 + j * 5) % (maxv + 1) + ((i / 16 + j / 16) % 2) * maxv / 3 + (int)(rnd() % 16)) % (maxv + 1);
+                } else if (mode == 1) {
+                    v = (int)(rnd() % (maxv + 1));
+                } else {
+                    v = flat;
+                }
+                v = v < 0 ? 0 : v > maxv ? maxv : v;
+                if (L.bytes == 1)
+                    f.host[p][i * f.pitch[p] + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)&f.host[p][i * f.pitch[p]])[j] = (uint16_t)(v << L.shift);
+            }
+        CK(cudaMalloc(&f.dev[p], f.host[p].size()));
+        CK(cudaMemcpy(f.dev[p], f.host[p].data(), f.host[p].size(), cudaMemcpyHostToDevice));
+    }
+}
+
+static void free_frame(Frame &f)
+{
+    cudaFree(f.dev[0]);
+    cudaFree(f.dev[1]);
+}
+
+static void views(const Frame &f, const Layout &L, int w, int h, int dev, VqPlaneView v[3])
+{
+    for (int p = 0; p < 3; p++) {
+        VqPlaneView &x = v[p];
+        x.bytes = L.bytes;
+        x.shift = L.shift;
+        x.step = (p && L.semi) ? 2 : 1;
+        x.w = p ? f.cw : w;
+        x.h = p ? f.ch : h;
+        const uint8_t *base = dev ? f.dev[p ? 1 : 0] : f.host[p ? 1 : 0].data();
+        x.pitch = f.pitch[p ? 1 : 0];
+        if (p == 0)
+            x.data = base;
+        else if (L.semi)
+            x.data = base + (p == 2 ? L.bytes : 0);
+        else
+            x.data = base + (p == 2 ? (size_t)f.ch * f.pitch[1] : 0);
+    }
+}
+
+static const int64_t kPoison = 0x5A5A5A5A5A5A5A5All;
+static const size_t kGuard = 64;
+
+static const int64_t *entry(const int64_t *buf, const std::vector<int64_t> &extra, uint32_t pos)
+{
+    return pos < VQ_CIEDE_LIST_INLINE ? buf + 1 + 2 * (size_t)pos
+                                      : extra.data() + 2 * (size_t)(pos - VQ_CIEDE_LIST_INLINE);
+}
+
+/* 1 on failure */
+static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
+{
+    char err[256];
+    if (vq_ciede_check(w, h, L.bpc, L.sw, L.sh, 1, err, sizeof(err)))
+        return 0;   /* the reference refuses it */
+    Frame r, d;
+    make_frame(r, L, w, h, nullptr, 0);
+    if (rnd() & 1)
+        make_frame(d, L, w, h, &r, 1 + (int)(rnd() % 6));
+    else
+        make_frame(d, L, w, h, nullptr, 0);
+    VqPlaneView hr[3], hd[3], dr[3], dd[3];
+    views(r, L, w, h, 0, hr);
+    views(d, L, w, h, 0, hd);
+    views(r, L, w, h, 1, dr);
+    views(d, L, w, h, 1, dd);
+    const VqCiedeGeom g = vq_ciede_geom(w, h, L.sw, L.sh, L.bpc);
+    const size_t words = vq_ciede_buffer_words(w, h), npx = (size_t)w * h;
+
+    std::vector<int64_t> cpu(words), cpu_extra(2 * npx), ref(words);
+    vq_ciede_dev_cpu_run(hr, hd, &g, cpu.data(), cpu_extra.data());
+    vq_ciede_cpu_run(hr, hd, &g, ref.data());
+
+    int64_t *d_buf;
+    CK(cudaMalloc(&d_buf, (words + kGuard) * sizeof(int64_t)));
+    std::vector<int64_t> gpu(words + kGuard, kPoison);
+    CK(cudaMemcpy(d_buf, gpu.data(), gpu.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
+    int e = vq_ciede_cuda_run(cu, 0, dr, dd, &g, d_buf, 0);
+    if (e) {
+        fprintf(stderr, "vq_ciede_cuda_run: %s\n", cudaGetErrorString((cudaError_t)e));
+        exit(1);
+    }
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(gpu.data(), d_buf, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    cudaFree(d_buf);
+    std::vector<int64_t> gpu_extra(2 * npx);
+    e = vq_ciede_cuda_fetch_list(cu, 0, gpu[0], gpu_extra.data(), 0);
+    if (e) {
+        fprintf(stderr, "vq_ciede_cuda_fetch_list: %s\n", cudaGetErrorString((cudaError_t)e));
+        exit(1);
+    }
+
+    int fail = 0;
+    for (size_t k = 0; k < kGuard && !fail; k++)
+        if (gpu[words + k] != kPoison) {
+            printf("FAIL %s %dx%d: guard word %zu written\n", L.name, w, h, k);
+            fail = 1;
+        }
+    if (!fail && gpu[0] != cpu[0]) {
+        printf("FAIL %s %dx%d: %lld listed on the GPU, %lld on the CPU\n", L.name, w, h,
+               (long long)gpu[0], (long long)cpu[0]);
+        fail = 1;
+    }
+    for (int64_t k = gpu[0]; k < VQ_CIEDE_LIST_INLINE && !fail; k++)
+        if (gpu[1 + 2 * k] || gpu[2 + 2 * k]) {
+            printf("FAIL %s %dx%d: unused list entry %lld not cleared\n", L.name, w, h, (long long)k);
+            fail = 1;
+        }
+    int64_t two = 0;
+    for (size_t k = 0; k < npx && !fail; k++) {
+        const uint64_t wc = (uint64_t)cpu[VQ_CIEDE_PIX_OFF + k], wg = (uint64_t)gpu[VQ_CIEDE_PIX_OFF + k];
+        two += (uint32_t)(wc >> 32) < 0x7f800000u;
+        if ((uint32_t)(wc >> 32) == VQ_CIEDE_TAG_LIST && (uint32_t)(wg >> 32) == VQ_CIEDE_TAG_LIST) {
+            const int64_t *ec = entry(cpu.data(), cpu_extra, (uint32_t)wc);
+            const int64_t *eg = entry(gpu.data(), gpu_extra, (uint32_t)wg);
+            if (ec[0] == eg[0] && ec[1] == eg[1])
+                continue;
+        } else if (wc == wg) {
+            continue;
+        }
+        printf("FAIL %s %dx%d: pixel (%zu, %zu): cpu %016llx gpu %016llx\n", L.name, w, h, k / w, k % w,
+               (unsigned long long)wc, (unsigned long long)wg);
+        fail = 1;
+    }
+    if (!fail) {
+        double sr, sc, sg;
+        const int ok = !vq_ciede_fold(&g, ref.data(), nullptr, &sr, err, sizeof(err)) &&
+                       !vq_ciede_fold(&g, cpu.data(), cpu_extra.data(), &sc, err, sizeof(err)) &&
+                       !vq_ciede_fold(&g, gpu.data(), gpu_extra.data(), &sg, err, sizeof(err));
+        const int same = ok && (sr == sc || (sr != sr && sc != sc)) && (sr == sg || (sr != sr && sg != sg));
+        if (!same) {
+            printf("FAIL %s %dx%d: scores reference %.17g, device stage on the CPU %.17g, GPU %.17g %s\n",
+                   L.name, w, h, sr, sc, sg, ok ? "" : err);
+            fail = 1;
+        }
+    }
+    if (!fail && (cpu[0] || two))
+        printf("    %s %dx%d: %lld pixels listed, %lld two-candidate\n", L.name, w, h, (long long)cpu[0],
+               (long long)two);
+    free_frame(r);
+    free_frame(d);
+    return fail;
+}
+
+static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu)
+{
+    Frame r, d;
+    make_frame(r, L, w, h, nullptr, 0);
+    make_frame(d, L, w, h, &r, 3);
+    VqPlaneView dr[3], dd[3];
+    views(r, L, w, h, 1, dr);
+    views(d, L, w, h, 1, dd);
+    const VqCiedeGeom g = vq_ciede_geom(w, h, L.sw, L.sh, L.bpc);
+    const size_t words = vq_ciede_buffer_words(w, h);
+    int64_t *d_buf, *h_buf;
+    CK(cudaMalloc(&d_buf, words * sizeof(int64_t)));
+    CK(cudaMallocHost(&h_buf, words * sizeof(int64_t)));
+    cudaStream_t st;
+    CK(cudaStreamCreate(&st));
+    cudaEvent_t e0, e1, e2;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventCreate(&e2));
+    for (int k = 0; k < 3; k++)
+        CK((cudaError_t)vq_ciede_cuda_run(cu, 0, dr, dd, &g, d_buf, st));
+    CK(cudaStreamSynchronize(st));
+    const int n = 20;
+    float kern = 0, copy = 0;
+    double fold = 0;
+    for (int k = 0; k < n; k++) {
+        CK(cudaEventRecord(e0, st));
+        CK((cudaError_t)vq_ciede_cuda_run(cu, 0, dr, dd, &g, d_buf, st));
+        CK(cudaEventRecord(e1, st));
+        CK(cudaMemcpyAsync(h_buf, d_buf, words * sizeof(int64_t), cudaMemcpyDeviceToHost, st));
+        CK(cudaEventRecord(e2, st));
+        CK(cudaEventSynchronize(e2));
+        float a, b;
+        CK(cudaEventElapsedTime(&a, e0, e1));
+        CK(cudaEventElapsedTime(&b, e1, e2));
+        kern += a;
+        copy += b;
+        std::vector<int64_t> extra(2 * (size_t)vq_ciede_extra_entries(h_buf));
+        const auto t0 = std::chrono::steady_clock::now();
+        if (!extra.empty())
+            CK((cudaError_t)vq_ciede_cuda_fetch_list(cu, 0, h_buf[0], extra.data(), st));
+        double s;
+        char err[256];
+        if (vq_ciede_fold(&g, h_buf, extra.empty() ? nullptr : extra.data(), &s, err, sizeof(err)))
+            printf("fold: %s\n", err);
+        fold += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    printf("bench %s %dx%d: kernel %.3f ms, download %.3f ms (%.1f MB), host fold %.3f ms per frame; "
+           "%lld listed\n", L.name, w, h, kern / n, copy / n, words * 8e-6, fold / n, (long long)h_buf[0]);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaEventDestroy(e2);
+    cudaStreamDestroy(st);
+    cudaFreeHost(h_buf);
+    cudaFree(d_buf);
+    free_frame(r);
+    free_frame(d);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    int nrandom = 6, do_bench = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
+        return 77;
+    }
+    rng_state = seed ? seed : 1;
+    printf("vqparity_ciede: seed %llu\n", (unsigned long long)seed);
+    if (do_bench) {
+        VqCiedeCuda *cu;
+        for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {
+            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 1));
+            bench(layouts[1], sz.first, sz.second, cu);
+            bench(layouts[4], sz.first, sz.second, cu);
+            vq_ciede_cuda_free(cu);
+        }
+        return 0;
+    }
+    std::vector<std::pair<int, int>> sizes = { { 1, 2 }, { 7, 4 }, { 36, 34 }, { 64, 48 }, { 97, 71 },
+                                               { 131, 64 }, { 577, 323 }, { 640, 360 }, { 1920, 1080 } };
+    for (int k = 0; k < nrandom; k++)
+        sizes.push_back({ 1 + (int)(rnd() % 900), 2 * (1 + (int)(rnd() % 300)) });
+    int fails = 0, runs = 0;
+    for (auto &sz : sizes) {
+        VqCiedeCuda *cu;
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 1));
+        for (const Layout &L : layouts) {
+            if (sz.first * sz.second > 1000000 && L.bpc != 8 && L.bpc != 10)
+                continue;   /* keep the run short: the CPU side is slow */
+            fails += check(L, sz.first, sz.second, cu);
+            runs++;
+        }
+        vq_ciede_cuda_free(cu);
+        printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
+        fflush(stdout);
+    }
+    printf("vqparity_ciede: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
+    return fails ? 1 : 0;
+}

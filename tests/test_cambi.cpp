@@ -1,0 +1,431 @@
+/*
+ * test_cambi.cpp - CAMBI: the host tables, each stage against a direct
+ * transcription of the reference's in-place loops, the top-k fold against
+ * the reference's quick_select, and the CPU executor + fold against
+ * libvmaf v3.2.0's golden scores (==) on every frame of every pair.
+ *
+ * Golden tests read raw frames from $VQ_RAW_DIR/<clip>.yuv and scores from
+ * $VQ_GOLDEN_DIR/<pair>.features.json; skipped when either is missing.
+ * VQ_CAMBI_FRAMES=N limits each pair to its first N frames (debugging).
+ */
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cambi.h"
+#include "cambi_exec.h"
+#include "cambi_fold.h"
+#include "vqcuda.h"
+
+namespace {
+
+struct CambiSetup {
+    VqCambiParams p;
+    std::vector<VqCambiTables> t = std::vector<VqCambiTables>(1);
+    VqCambiLayout l;
+};
+
+int setup(CambiSetup &s, int w, int h, int bpc, const VqCambiOptions *opt = nullptr)
+{
+    VqCambiOptions o;
+    vq_cambi_default_options(&o);
+    if (opt)
+        o = *opt;
+    char msg[256];
+    const int err = vq_cambi_setup(&o, w, h, bpc, 0, &s.p, s.t.data(), msg, sizeof(msg));
+    if (!err)
+        vq_cambi_layout_init(&s.l, &s.p, 0);
+    return err;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+/* The reference's literal table equals 1.0f / i except at these entries
+ * (found by parsing its literals; "%.9g" of the double 1/i rounds across a
+ * float midpoint there). */
+TEST(CambiTables, ReciprocalTable)
+{
+    static const int differ[] = { 82,   83,   244,  488,  504,  510,  528,  564,  614,  664,  749,
+                                  760,  892,  1419, 1699, 1906, 2040, 2071, 2112, 2223, 2443, 2555,
+                                  2740, 2927, 3285, 3515, 3525, 3705, 3795, 3797, 3812, 3837, 3885,
+                                  4033, 4080, 4091, 4095, 4130, 4142, 4203, 4218, 4224 };
+    std::vector<float> r(VQ_CAMBI_LUT_SIZE);
+    vq_cambi_recip_table(r.data());
+    EXPECT_EQ(r[0], 0.0f);
+    size_t next = 0;
+    double sum = 0;
+    for (int i = 1; i < VQ_CAMBI_LUT_SIZE; i++) {
+        const bool want_differ = next < sizeof(differ) / sizeof(differ[0]) && differ[next] == i;
+        if (want_differ) {
+            next++;
+            EXPECT_NE(r[i], 1.0f / (float)i) << i;
+            /* the neighbouring float of 1.0f / i */
+            EXPECT_TRUE(r[i] == std::nextafter(1.0f / (float)i, 0.0f) ||
+                        r[i] == std::nextafter(1.0f / (float)i, 1.0f)) << i;
+        } else {
+            EXPECT_EQ(r[i], 1.0f / (float)i) << i;
+        }
+    }
+    for (int i = 0; i < VQ_CAMBI_LUT_SIZE; i++)
+        sum += r[i];
+    EXPECT_EQ(sum, 8.9261086102342233);   /* the reference table's sum, in order */
+    /* quoted literals */
+    EXPECT_EQ(r[82], 0.0121951224f);
+    EXPECT_EQ(r[3], 0.333333333f);
+    EXPECT_EQ(r[4225], 0.000236686391f);
+}
+
+/* TVI thresholds of the defaults (bt1886, 0.019, 10-bit limited range):
+ * the largest luma whose step of d is still visible, found by brute force
+ * over the reference's formula (Python, double precision): 178, 305, 432,
+ * 559; stored + num_diffs. */
+TEST(CambiTables, DefaultTviAndBand)
+{
+    CambiSetup s;
+    ASSERT_EQ(setup(s, 1920, 1080, 8), 0);
+    EXPECT_EQ(s.p.num_diffs, 4);
+    EXPECT_EQ(s.p.tvi_for_diff[0], 178 + 4);
+    EXPECT_EQ(s.p.tvi_for_diff[1], 305 + 4);
+    EXPECT_EQ(s.p.tvi_for_diff[2], 432 + 4);
+    EXPECT_EQ(s.p.tvi_for_diff[3], 559 + 4);
+    EXPECT_EQ(s.p.vlt_luma, 0);
+    EXPECT_EQ(s.p.band_base, 0);
+    EXPECT_EQ(s.p.band_size, 564);
+    EXPECT_EQ(s.p.diff_weights[0], 1);
+    EXPECT_EQ(s.p.diff_weights[3], 4);
+    EXPECT_EQ(s.p.antidither, 1);
+    CambiSetup s10;
+    ASSERT_EQ(setup(s10, 1920, 1080, 10), 0);
+    EXPECT_EQ(s10.p.antidither, 0);
+}
+
+/* window: ((65 * (w + h)) / 375 >> 4) | 1; mask index:
+ * (49 + 3 * (ceil_log2((w >> 6) * (h >> 6)) - 11) - 1) >> 1; top-k count
+ * (int)(0.6 * n) */
+TEST(CambiTables, WindowMaskIndexTopk)
+{
+    struct {
+        int w, h, window, mask_index;
+    } cases[] = { { 3840, 2160, 65, 24 }, { 1920, 1080, 33, 21 }, { 1280, 720, 21, 19 },
+                  { 720, 576, 15, 18 },   { 640, 360, 11, 16 },   { 577, 323, 9, 16 },
+                  { 216, 100, 3, 10 } };
+    for (auto &c : cases) {
+        CambiSetup s;
+        ASSERT_EQ(setup(s, c.w, c.h, 8), 0) << c.w << "x" << c.h;
+        EXPECT_EQ(s.p.window, c.window) << c.w;
+        EXPECT_EQ(s.p.pad, c.window / 2) << c.w;
+        EXPECT_EQ(s.p.mask_index, c.mask_index) << c.w;
+        EXPECT_EQ(s.p.pixels_in_window, c.window * c.window) << c.w;
+        int sw = c.w, sh = c.h;
+        for (int k = 0; k < VQ_CAMBI_SCALES; k++) {
+            EXPECT_EQ(s.p.sw[k], sw);
+            EXPECT_EQ(s.p.sh[k], sh);
+            EXPECT_EQ(s.p.topk_count[k], (int)(0.6 * sw * sh));
+            sw = (sw + 1) / 2;
+            sh = (sh + 1) / 2;
+        }
+    }
+}
+
+/* ---- refusals ---------------------------------------------------------- */
+
+TEST(CambiCheck, SizeRefusals)
+{
+    VqCambiOptions o;
+    vq_cambi_default_options(&o);
+    char msg[256] = "";
+    EXPECT_EQ(vq_cambi_check(&o, 36, 34, 8, msg, sizeof(msg)), VQ_EINVAL);
+    EXPECT_NE(strstr(msg, "216"), nullptr) << msg;
+    EXPECT_EQ(vq_cambi_check(&o, 215, 215, 8, msg, sizeof(msg)), VQ_EINVAL);
+    EXPECT_EQ(vq_cambi_check(&o, 216, 215, 8, msg, sizeof(msg)), 0) << msg;
+    EXPECT_EQ(vq_cambi_check(&o, 215, 216, 8, msg, sizeof(msg)), 0) << msg;
+    EXPECT_EQ(vq_cambi_check(&o, 577, 323, 8, msg, sizeof(msg)), 0) << msg;
+    /* a very wide strip: scale 4 is 2 rows high, the window's half width 10 */
+    EXPECT_EQ(vq_cambi_check(&o, 1920, 32, 8, msg, sizeof(msg)), VQ_EINVAL);
+    EXPECT_NE(strstr(msg, "outside"), nullptr) << msg;
+    o.window_size = 127;   /* adjusts to 127 at 4K: beyond the reciprocal table */
+    EXPECT_EQ(vq_cambi_check(&o, 3840, 2160, 8, msg, sizeof(msg)), VQ_EINVAL);
+    vq_cambi_default_options(&o);
+    o.eotf = "srgb";
+    EXPECT_EQ(vq_cambi_check(&o, 1920, 1080, 8, msg, sizeof(msg)), VQ_EINVAL);
+    o.eotf = "pq";
+    EXPECT_EQ(vq_cambi_check(&o, 1920, 1080, 8, msg, sizeof(msg)), 0) << msg;
+}
+
+/* ---- stages against the reference's in-place loops --------------------- */
+
+std::vector<uint16_t> random_image(std::mt19937 &rng, int w, int h, int levels, int base)
+{
+    std::vector<uint16_t> img((size_t)w * h);
+    /* smooth ramps with few levels, so that equal neighbours are common */
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++)
+            img[(size_t)i * w + j] =
+                (uint16_t)(base + ((i / 3 + j / 5) % levels) + (rng() % 8 == 0 ? rng() % 3 : 0));
+    return img;
+}
+
+TEST(CambiStages, AntiDitherEqualsInPlace)
+{
+    std::mt19937 rng(7);
+    for (int it = 0; it < 20; it++) {
+        const int w = 1 + (int)(rng() % 40), h = 1 + (int)(rng() % 40);
+        std::vector<uint16_t> img = random_image(rng, w, h, 1023, 0), ref = img;
+        /* the reference: rows top-down, each pixel from itself, right, below */
+        for (int i = 0; i + 1 < h; i++) {
+            for (int j = 0; j + 1 < w; j++)
+                ref[i * w + j] = (ref[i * w + j] + ref[i * w + j + 1] + ref[(i + 1) * w + j] +
+                                  ref[(i + 1) * w + j + 1]) >> 2;
+            ref[i * w + w - 1] = (ref[i * w + w - 1] + ref[(i + 1) * w + w - 1]) >> 1;
+        }
+        for (int j = 0; j + 1 < w; j++)
+            ref[(h - 1) * w + j] = (ref[(h - 1) * w + j] + ref[(h - 1) * w + j + 1]) >> 1;
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++)
+                ASSERT_EQ(vq_cambi_antidither_at(img.data(), w, w, h, i, j), ref[i * w + j]);
+    }
+}
+
+TEST(CambiStages, ModeFilterEqualsInPlace)
+{
+    std::mt19937 rng(8);
+    for (int it = 0; it < 30; it++) {
+        const int w = 1 + (int)(rng() % 30), h = 1 + (int)(rng() % 30);
+        std::vector<uint16_t> img((size_t)w * h);
+        for (auto &v : img)
+            v = (uint16_t)(rng() % 4);
+        std::vector<uint16_t> ref = img, buf(3 * (size_t)w);
+        /* the reference: 3 cyclic lines of horizontal modes, row i-1 written
+         * once line i is read */
+        int cur = 0;
+        for (int i = 0; i < h; i++) {
+            buf[cur * w] = ref[i * w];
+            for (int j = 1; j < w - 1; j++)
+                buf[cur * w + j] = vq_cambi_mode3(ref[i * w + j - 1], ref[i * w + j], ref[i * w + j + 1]);
+            buf[cur * w + w - 1] = ref[i * w + w - 1];
+            if (i > 1)
+                for (int j = 0; j < w; j++)
+                    ref[(i - 1) * w + j] = vq_cambi_mode3(buf[j], buf[w + j], buf[2 * w + j]);
+            cur = cur + 1 == 3 ? 0 : cur + 1;
+        }
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++)
+                ASSERT_EQ(vq_cambi_mode_at(img.data(), w, w, h, i, j), ref[i * w + j])
+                    << w << "x" << h << " at " << i << "," << j;
+    }
+    /* mode3 is symmetric */
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 4; c++) {
+                const uint16_t m = vq_cambi_mode3(a, b, c);
+                EXPECT_EQ(m, vq_cambi_mode3(b, a, c));
+                EXPECT_EQ(m, vq_cambi_mode3(c, b, a));
+                EXPECT_EQ(m, vq_cambi_mode3(a, c, b));
+            }
+}
+
+TEST(CambiStages, LowbitAndFixed)
+{
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(1.0f)), 0);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(0.5f)), -1);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(12.0f)), 2);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(1.0f / 3.0f)), -25);
+    EXPECT_EQ(vq_cambi_fixed32(vq_cambi_bits(1.0f)), 1ull << 32);
+    EXPECT_EQ(vq_cambi_fixed32(vq_cambi_bits(9506.25f)), (uint64_t)(9506.25 * 4294967296.0));
+    const float t = 2.0f / 3.0f;
+    EXPECT_EQ((double)vq_cambi_fixed32(vq_cambi_bits(t)), std::ldexp((double)t, 32));
+}
+
+/* The fold's top-k mean (exact-sum shortcut) equals the reference's
+ * quick_select + sequential sum, on c-value-like data. */
+TEST(CambiFold, WordsEqualQuickSelect)
+{
+    std::mt19937 rng(11);
+    std::vector<float> recip(VQ_CAMBI_LUT_SIZE);
+    vq_cambi_recip_table(recip.data());
+    int exact = 0;
+    for (int it = 0; it < 200; it++) {
+        const int n = 1 + (int)(rng() % 5000);
+        const double topk = it % 3 ? 0.6 : (rng() % 1000 + 1) / 1000.0;
+        std::vector<float> cv(n);
+        const int zeros = (int)(rng() % 100);
+        for (auto &v : cv) {
+            if ((int)(rng() % 100) < zeros) {
+                v = 0.0f;
+                continue;
+            }
+            const int w = 1 + (int)(rng() % 4), p0 = 1 + (int)(rng() % 300), p1 = 1 + (int)(rng() % 300);
+            v = (float)(w * p0 * p1) * recip[p0 + p1];
+        }
+        const int kk = (int)(topk * n);
+        const int k = kk < 1 ? 1 : (kk > n ? n : kk);
+        /* the words an executor writes, for one row holding everything */
+        std::vector<uint32_t> b(n);
+        for (int x = 0; x < n; x++)
+            b[x] = vq_cambi_bits(cv[x]);
+        std::vector<uint32_t> sorted = b;
+        std::sort(sorted.begin(), sorted.end(), std::greater<uint32_t>());
+        const uint32_t tb = sorted[k - 1];
+        int64_t cnt = 0;
+        uint64_t sum = 0;
+        int minexp = VQ_CAMBI_NONE_EXP;
+        for (uint32_t x : b)
+            if (x > tb) {
+                cnt++;
+                sum += vq_cambi_fixed32(x);
+                minexp = std::min(minexp, vq_cambi_lowbit_exp(x));
+            }
+        VqCambiParams p;
+        memset(&p, 0, sizeof(p));
+        for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
+            p.sw[s] = n;
+            p.sh[s] = 1;
+            p.topk_count[s] = k;
+        }
+        p.pixels_in_window = 1;
+        p.max_val = 1e300;
+        VqCambiLayout l;
+        vq_cambi_layout_init(&l, &p, 0);
+        std::vector<int64_t> words(l.total);
+        for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
+            words[l.sel_off[s]] = tb;
+            words[l.row_off[s] + VQ_CAMBI_ROW_COUNT] = cnt;
+            words[l.row_off[s] + VQ_CAMBI_ROW_SUM] = (int64_t)sum;
+            words[l.row_off[s] + VQ_CAMBI_ROW_MINEXP] = minexp;
+        }
+        const double mean = vq_cambi_topk_mean_reference(cv.data(), n, k);
+        double want = 0.0;   /* the score's weighting, as the reference adds it */
+        for (int wgt : { 16, 8, 4, 2, 1 })
+            want += mean * wgt;
+        const unsigned need = vq_cambi_fold_needs_cvalues(&p, &l, words.data());
+        if (!need) {
+            exact++;
+            const double got = vq_cambi_fold(&p, &l, words.data(), nullptr);
+            EXPECT_EQ(got, want) << "n " << n << " k " << k;
+        }
+        const float *cvs[VQ_CAMBI_SCALES] = { cv.data(), cv.data(), cv.data(), cv.data(), cv.data() };
+        EXPECT_EQ(vq_cambi_fold(&p, &l, words.data(), cvs), want);
+    }
+    EXPECT_GT(exact, 150);
+}
+
+/* ---- golden ------------------------------------------------------------ */
+
+struct GoldenPair {
+    const char *pair;
+    const char *dis;          /* clip in VQ_RAW_DIR */
+    int w, h, bpc, cw, ch;
+};
+
+std::string read_file(const std::string &path)
+{
+    std::string s;
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        return s;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        s.append(buf, n);
+    fclose(f);
+    return s;
+}
+
+class CambiGolden : public ::testing::TestWithParam<GoldenPair> {};
+
+TEST_P(CambiGolden, CpuEqualsReference)
+{
+    const GoldenPair &g = GetParam();
+    const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
+    if (!raw_dir || !golden_dir)
+        GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
+    const std::string text = read_file(std::string(golden_dir) + "/" + g.pair + ".features.json");
+    FILE *fd = fopen((std::string(raw_dir) + "/" + g.dis + ".yuv").c_str(), "rb");
+    if (text.empty() || !fd) {
+        if (fd)
+            fclose(fd);
+        GTEST_SKIP() << g.pair << " golden or raw clip missing";
+    }
+    const nlohmann::json j = nlohmann::json::parse(text);
+    bool refused = false;
+    if (j.contains("refused"))
+        for (auto &r : j["refused"])
+            refused |= r.get<std::string>() == "cambi";
+
+    VqCambiOptions o;
+    vq_cambi_default_options(&o);
+    char msg[256] = "";
+    const int err = vq_cambi_check(&o, g.w, g.h, g.bpc, msg, sizeof(msg));
+    if (refused) {
+        EXPECT_EQ(err, VQ_EINVAL) << g.pair << ": the reference refuses cambi";
+        EXPECT_NE(msg[0], 0);
+        for (auto &f : j["frames"])
+            EXPECT_FALSE(f["metrics"].contains("cambi"));
+        fclose(fd);
+        return;
+    }
+    ASSERT_EQ(err, 0) << msg;
+    CambiSetup s;
+    ASSERT_EQ(setup(s, g.w, g.h, g.bpc), 0);
+    VqCambiCpu *c = vq_cambi_cpu_alloc(&s.p);
+    ASSERT_NE(c, nullptr);
+
+    const int bytes = g.bpc > 8 ? 2 : 1;
+    const size_t luma = (size_t)g.w * g.h * bytes;
+    const size_t frame = luma + 2 * (size_t)g.cw * g.ch * bytes;
+    std::vector<uint8_t> buf(luma);
+    std::vector<int64_t> words(s.l.total);
+    size_t nframes = j["frames"].size();
+    if (getenv("VQ_CAMBI_FRAMES"))
+        nframes = std::min(nframes, (size_t)atoi(getenv("VQ_CAMBI_FRAMES")));
+    int equal = 0, fallback = 0;
+    double secs = 0;
+    for (size_t f = 0; f < nframes; f++) {
+        const double want = j["frames"][f]["metrics"]["cambi"].get<double>();
+        ASSERT_EQ(fseek(fd, (long)(f * frame), SEEK_SET), 0);
+        ASSERT_EQ(fread(buf.data(), 1, luma, fd), luma);
+        const VqPlaneView v = { buf.data(), (ptrdiff_t)g.w * bytes, g.w, g.h, bytes, 0, 1 };
+        std::fill(words.begin(), words.end(), (int64_t)0x5a5a5a5a5a5a5a5aLL);
+        const auto t0 = std::chrono::steady_clock::now();
+        ASSERT_EQ(vq_cambi_cpu_run(c, &s.p, s.t.data(), v, &s.l, words.data()), 0);
+        secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const unsigned need = vq_cambi_fold_needs_cvalues(&s.p, &s.l, words.data());
+        const float *cvs[VQ_CAMBI_SCALES];
+        for (int k = 0; k < VQ_CAMBI_SCALES; k++)
+            cvs[k] = vq_cambi_cpu_cvalues(c, k);
+        fallback += need != 0;
+        const double got = vq_cambi_fold(&s.p, &s.l, words.data(), cvs);
+        EXPECT_EQ(got, want) << g.pair << " frame " << f << " (need mask " << need << ")";
+        equal += got == want;
+    }
+    printf("[cambi] %s: %d/%zu frames exact, %d needed c-values, CPU %.1f ms/frame\n", g.pair,
+           equal, nframes, fallback, 1e3 * secs / (nframes ? nframes : 1));
+    vq_cambi_cpu_free(c);
+    fclose(fd);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pairs, CambiGolden,
+    ::testing::Values(GoldenPair{ "dog1080", "dog1080_crf34", 1920, 1080, 8, 960, 540 },
+                      GoldenPair{ "dog1080_self", "dog1080_ref", 1920, 1080, 8, 960, 540 },
+                      GoldenPair{ "dog1080p10", "dog1080p10_crf30", 1920, 1080, 10, 960, 540 },
+                      GoldenPair{ "dog1080p12", "dog1080p12_crf30", 1920, 1080, 12, 960, 540 },
+                      GoldenPair{ "birds720", "birds720_crf30", 1280, 720, 8, 640, 360 },
+                      GoldenPair{ "balle576", "balle576_crf36", 720, 576, 8, 360, 288 },
+                      GoldenPair{ "birds422p10", "birds422p10_dist", 640, 360, 10, 320, 360 },
+                      GoldenPair{ "odd577x323", "odd577x323_dist", 577, 323, 8, 577, 323 },
+                      GoldenPair{ "small36x34", "small36x34_dist", 36, 34, 8, 18, 17 },
+                      GoldenPair{ "checker1080", "checker1080_dist", 1920, 1080, 8, 960, 540 },
+                      GoldenPair{ "dog2160", "dog2160_crf32", 3840, 2160, 8, 1920, 1080 }),
+    [](const ::testing::TestParamInfo<GoldenPair> &info) { return std::string(info.param.pair); });
+
+} // namespace

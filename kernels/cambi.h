@@ -118,12 +118,12 @@ VQ_HD uint16_t vq_cambi_to10(uint32_t v, int bpc)
 }
 
 /* Output pixel (i, j) of step 1 from the input plane. */
-VQ_HD uint16_t vq_cambi_load10(const VqPlaneView in, const VqCambiParams p, const int32_t *x_idx,
+VQ_HD uint16_t vq_cambi_load10(const VqPlaneView in, const VqCambiParams *p, const int32_t *x_idx,
                                const int32_t *y_idx, int i, int j)
 {
-    const int si = p.resize ? y_idx[i] : i;
-    const int sj = p.resize ? x_idx[j] : j;
-    return vq_cambi_to10(vq_sample(in, si, sj), p.in_bpc);
+    const int si = p->resize ? y_idx[i] : i;
+    const int sj = p->resize ? x_idx[j] : j;
+    return vq_cambi_to10(vq_sample(in, si, sj), p->in_bpc);
 }
 
 /* ---- 2. anti-dithering (in place in the reference, read-before-write) ---- */
@@ -221,10 +221,10 @@ VQ_HD uint16_t vq_cambi_mode_at(const uint16_t *img, ptrdiff_t stride, int w, in
 
 /* The histogram row of a (10-bit) value, or -1 when it is outside the band
  * (the reference skips such pixels when counting). */
-VQ_HD int vq_cambi_band_row(const VqCambiParams p, uint32_t v)
+VQ_HD int vq_cambi_band_row(const VqCambiParams *p, uint32_t v)
 {
-    const uint32_t r = (uint32_t)((int)v - p.band_base);
-    return r < (uint32_t)p.band_size ? (int)r : -1;
+    const uint32_t r = (uint32_t)((int)v - p->band_base);
+    return r < (uint32_t)p->band_size ? (int)r : -1;
 }
 
 /*
@@ -233,26 +233,26 @@ VQ_HD int vq_cambi_band_row(const VqCambiParams p, uint32_t v)
  * pixels only).  Float arithmetic in the reference's order: (float) of the
  * int product, times the reciprocal, max over the contrasts (strict >).
  */
-VQ_HD float vq_cambi_c_value(const VqCambiParams p, const float *recip, uint32_t v,
+VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_t v,
                              const uint16_t *hist, ptrdiff_t hstride)
 {
-    const int nd = p.num_diffs;
-    const int compact = (int)v - p.band_base;
+    const int nd = p->num_diffs;
+    const int compact = (int)v - p->band_base;
     const int value = (int)v + nd;
     float c = 0.0f;
-    if ((unsigned)compact >= (unsigned)p.band_size)
+    if ((unsigned)compact >= (unsigned)p->band_size)
         return 0.0f;
     const int p0 = hist[(ptrdiff_t)compact * hstride];
     for (int d = 0; d < nd; d++) {
-        if (value <= p.tvi_for_diff[d] && value + d + 1 > p.vlt_luma) {
+        if (value <= p->tvi_for_diff[d] && value + d + 1 > p->vlt_luma) {
             const int idx1 = compact + d + 1, idx2 = compact - d - 1;
             const int p1 = hist[(ptrdiff_t)idx1 * hstride];
             const int p2 = idx2 >= 0 ? hist[(ptrdiff_t)idx2 * hstride] : 0;
             float val;
             if (p1 > p2)
-                val = (float)(p.diff_weights[d] * p0 * p1) * recip[p1 + p0];
+                val = (float)(p->diff_weights[d] * p0 * p1) * recip[p1 + p0];
             else
-                val = (float)(p.diff_weights[d] * p0 * p2) * recip[p2 + p0];
+                val = (float)(p->diff_weights[d] * p0 * p2) * recip[p2 + p0];
             if (val > c)
                 c = val;
         }

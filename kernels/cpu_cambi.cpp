@@ -72,7 +72,7 @@ void preprocess(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, V
     const int w = p.w, h = p.h;
     for (int i = 0; i < h; i++)
         for (int j = 0; j < w; j++)
-            c->img10[(size_t)i * w + j] = vq_cambi_load10(luma, p, t->x_idx, t->y_idx, i, j);
+            c->img10[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t->x_idx, t->y_idx, i, j);
     const uint16_t *img = c->img10.data();
     if (p.antidither) {
         for (int i = 0; i < h; i++)
@@ -121,7 +121,7 @@ inline int counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i
 {
     if (!mask_at(c, p, s, i, j))
         return -1;
-    return vq_cambi_band_row(p, c->filt[(size_t)i * c->w + j]);
+    return vq_cambi_band_row(&p, c->filt[(size_t)i * c->w + j]);
 }
 
 void add_row(VqCambiCpu *c, const VqCambiParams &p, int s, int i, int delta)
@@ -153,7 +153,7 @@ void c_values(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, int
         for (int j = 0; j < sw; j++) {
             float v = 0.0f;
             if (mask_at(c, p, s, i, j))
-                v = vq_cambi_c_value(p, t->recip, c->filt[(size_t)i * c->w + j], &c->hist[j], sw);
+                v = vq_cambi_c_value(&p, t->recip, c->filt[(size_t)i * c->w + j], &c->hist[j], sw);
             cv[(size_t)i * sw + j] = v;
         }
     }

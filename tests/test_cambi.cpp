@@ -10,7 +10,9 @@
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -316,6 +318,233 @@ TEST(CambiFold, WordsEqualQuickSelect)
         EXPECT_EQ(vq_cambi_fold(&p, &l, words.data(), cvs), want);
     }
     EXPECT_GT(exact, 150);
+}
+
+/* ---- the CUDA executor's algorithms, emulated on the host ---------------- */
+
+/*
+ * cuda_cambi.cu's c-value kernel, block by block and thread by thread (its
+ * barriers separate the phases): strips of kStrip columns, bands of rows,
+ * the window filled for the band's first row, then slid.  Must give the CPU
+ * executor's c-values on every scale.
+ */
+void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
+                           const uint8_t *mask0, const float *recip, int rows_per_block,
+                           float *cv)
+{
+    const int kStrip = 64;
+    const int sw = p.sw[s], sh = p.sh[s], pad = p.pad, sft = p.sshift[s];
+    const int span = kStrip + 2 * pad;
+    std::vector<uint16_t> hist((size_t)p.band_size * kStrip);
+    std::vector<int16_t> add(span), sub(span);
+    auto stage = [&](std::vector<int16_t> &buf, int r, int c0) {
+        for (int q = 0; q < span; q++) {
+            const int c = c0 + q;
+            int u = -1;
+            if (r >= 0 && r < sh && c >= 0 && c < sw &&
+                mask0[((size_t)r << sft) * p.w + ((size_t)c << sft)])
+                u = vq_cambi_band_row(&p, filt[(size_t)r * sw + c]);
+            buf[q] = (int16_t)u;
+        }
+    };
+    for (int by = 0; by * rows_per_block < sh; by++)
+        for (int bx = 0; bx * kStrip < sw; bx++) {
+            const int x0 = bx * kStrip, c0 = x0 - pad;
+            const int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            std::fill(hist.begin(), hist.end(), 0);
+            for (int r = std::max(0, r0 - pad); r <= std::min(sh - 1, r0 + pad); r++) {
+                stage(add, r, c0);
+                for (int t = 0; t < kStrip; t++)
+                    for (int q = t; q <= t + 2 * pad; q++)
+                        if (add[q] >= 0)
+                            hist[add[q] * kStrip + t]++;
+            }
+            for (int i = r0; i < r1; i++) {
+                if (i > r0) {
+                    stage(add, i + pad, c0);
+                    stage(sub, i - pad - 1, c0);
+                    for (int t = 0; t < kStrip; t++)
+                        for (int q = t; q <= t + 2 * pad; q++) {
+                            if (sub[q] >= 0)
+                                hist[sub[q] * kStrip + t]--;
+                            if (add[q] >= 0)
+                                hist[add[q] * kStrip + t]++;
+                        }
+                }
+                for (int t = 0; t < kStrip; t++) {
+                    const int col = x0 + t;
+                    if (col >= sw)
+                        continue;
+                    float v = 0.0f;
+                    if (mask0[((size_t)i << sft) * p.w + ((size_t)col << sft)])
+                        v = vq_cambi_c_value(&p, recip, filt[(size_t)i * sw + col], &hist[t], kStrip);
+                    cv[(size_t)i * sw + col] = v;
+                }
+            }
+        }
+}
+
+/* the scale images and mask the CUDA kernels feed the c-value kernel */
+void emulate_scale_inputs(const VqCambiParams &p, const VqCambiTables &t, VqPlaneView luma,
+                          std::vector<uint8_t> &mask0, std::vector<std::vector<uint16_t>> &filt)
+{
+    const int w = p.w, h = p.h;
+    std::vector<uint16_t> img10((size_t)w * h), pre((size_t)w * h);
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++)
+            img10[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t.x_idx, t.y_idx, i, j);
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++)
+            pre[(size_t)i * w + j] = p.antidither ? vq_cambi_antidither_at(img10.data(), w, w, h, i, j)
+                                                  : img10[(size_t)i * w + j];
+    std::vector<uint8_t> colsum((size_t)w * h);
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            int sum = 0;
+            for (int k = std::max(0, i - 3); k <= std::min(h - 1, i + 3); k++)
+                sum += vq_cambi_zero_deriv(pre.data(), w, w, h, k, j);
+            colsum[(size_t)i * w + j] = (uint8_t)sum;
+        }
+    mask0.assign((size_t)w * h, 0);
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            uint32_t sum = 0;
+            for (int c = std::max(0, j - 3); c <= std::min(w - 1, j + 3); c++)
+                sum += colsum[(size_t)i * w + c];
+            mask0[(size_t)i * w + j] = sum > (uint32_t)p.mask_index;
+        }
+    filt.assign(VQ_CAMBI_SCALES, {});
+    std::vector<uint16_t> cur;
+    for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
+        const int sw = p.sw[s], sh = p.sh[s];
+        const uint16_t *img = pre.data();
+        if (s > 0 || p.high_res_speedup) {
+            const uint16_t *src = s ? filt[s - 1].data() : pre.data();
+            const int ss = s ? p.sw[s - 1] : w;
+            cur.assign((size_t)sw * sh, 0);
+            for (int i = 0; i < sh; i++)
+                for (int j = 0; j < sw; j++)
+                    cur[(size_t)i * sw + j] = src[(size_t)(2 * i) * ss + 2 * j];
+            img = cur.data();
+        }
+        filt[s].assign((size_t)sw * sh, 0);
+        for (int i = 0; i < sh; i++)
+            for (int j = 0; j < sw; j++)
+                filt[s][(size_t)i * sw + j] = vq_cambi_mode_at(img, sw, sw, sh, i, j);
+    }
+}
+
+/* the radix select of cuda_cambi.cu (digits of 11, 11, 10 bits, bins
+ * scanned from the top) */
+uint32_t emulate_radix_select(const std::vector<uint32_t> &b, int k)
+{
+    uint32_t prefix = 0, krem = (uint32_t)k;
+    for (int pass = 0; pass < 3; pass++) {
+        const int sh = pass == 0 ? 21 : (pass == 1 ? 10 : 0);
+        const uint32_t dm = pass == 2 ? 0x3ffu : 0x7ffu;
+        const int hi = sh + (pass == 2 ? 10 : 11);
+        const int nb = pass == 2 ? 1024 : 2048;
+        std::vector<uint32_t> hist(2048, 0);
+        for (uint32_t x : b)
+            if (pass == 0 || (x >> hi) == prefix)
+                hist[(x >> sh) & dm]++;
+        std::vector<uint32_t> cum(2048, 0);
+        for (int r = 0; r < nb; r++)
+            cum[r] = hist[nb - 1 - r] + (r ? cum[r - 1] : 0);
+        int found = -1;
+        for (int r = 0; r < nb; r++)
+            if (cum[r] >= krem && (r == 0 || cum[r - 1] < krem))
+                found = r;
+        EXPECT_GE(found, 0);
+        const uint32_t bin = (uint32_t)(nb - 1 - found);
+        krem -= found ? cum[found - 1] : 0;
+        prefix = pass == 0 ? bin : (prefix << (pass == 2 ? 10 : 11)) | bin;
+    }
+    return prefix;
+}
+
+TEST(CambiGpuAlgorithm, RadixSelectEqualsNthElement)
+{
+    std::mt19937 rng(5);
+    for (int it = 0; it < 300; it++) {
+        const int n = 1 + (int)(rng() % 3000);
+        std::vector<uint32_t> b(n);
+        const int kind = it % 3;
+        for (auto &x : b) {
+            const float f = kind == 0 ? (float)(rng() % 7) * 0.5f
+                                      : (rng() % 3 ? 0.0f : (float)(rng() % 100000) / 7.0f);
+            x = vq_cambi_bits(kind == 2 ? std::ldexp(f, (int)(rng() % 40) - 20) : f);
+        }
+        const int k = 1 + (int)(rng() % n);
+        std::vector<uint32_t> sorted = b;
+        std::sort(sorted.begin(), sorted.end(), std::greater<uint32_t>());
+        ASSERT_EQ(emulate_radix_select(b, k), sorted[k - 1]) << "n " << n << " k " << k;
+    }
+}
+
+/* The CUDA executor's pipeline (scale images, mask, strip histograms)
+ * emulated on the host gives the CPU executor's c-values, for the band
+ * heights the kernel is launched with and others. */
+TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
+{
+    std::mt19937 rng(3);
+    struct Case {
+        int w, h, bpc;
+        int mlc, enc_div, hrs;
+    } cases[] = { { 577, 323, 8, 2, 0, 0 }, { 300, 216, 10, 2, 0, 0 }, { 640, 360, 8, 5, 0, 0 },
+                  { 450, 300, 8, 0, 3, 0 }, { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
+    for (const Case &c : cases) {
+        VqCambiOptions o;
+        vq_cambi_default_options(&o);
+        o.max_log_contrast = c.mlc;
+        o.cambi_high_res_speedup = c.hrs;
+        if (c.enc_div) {
+            o.enc_width = c.w * 2 / c.enc_div;
+            o.enc_height = c.h * 2 / c.enc_div;
+        }
+        CambiSetup s;
+        ASSERT_EQ(setup(s, c.w, c.h, c.bpc, &o), 0) << c.w << "x" << c.h;
+        const int maxv = (1 << c.bpc) - 1, bytes = c.bpc > 8 ? 2 : 1;
+        std::vector<uint8_t> buf((size_t)c.w * c.h * bytes);
+        const int div = 20 + (int)(rng() % 60);
+        for (int i = 0; i < c.h; i++)
+            for (int j = 0; j < c.w; j++) {
+                int v = (i + 2 * j) * (c.bpc > 8 ? 1 << (c.bpc - 10) : 1) / div;
+                if (((i / 24) + (j / 24)) % 4 == 0)
+                    v += (int)(rng() % 40);
+                else if (rng() % 10 == 0)
+                    v += 1;
+                v = std::min(v, maxv);
+                if (bytes == 1)
+                    buf[(size_t)i * c.w + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)buf.data())[(size_t)i * c.w + j] = (uint16_t)v;
+            }
+        const VqPlaneView v = { buf.data(), (ptrdiff_t)c.w * bytes, c.w, c.h, bytes, 0, 1 };
+        VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
+        std::vector<int64_t> words(s.l.total);
+        ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
+        std::vector<uint8_t> mask0;
+        std::vector<std::vector<uint16_t>> filt;
+        emulate_scale_inputs(s.p, s.t[0], v, mask0, filt);
+        int nonzero = 0;
+        for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
+            const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
+            const float *want = vq_cambi_cpu_cvalues(cpu, sc);
+            for (int rows : { std::max(32, 4 * s.p.pad), 1, 7 }) {
+                std::vector<float> got(n, -1.0f);
+                emulate_cvalue_kernel(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows,
+                                      got.data());
+                for (size_t x = 0; x < n; x++)
+                    ASSERT_EQ(vq_cambi_bits(got[x]), vq_cambi_bits(want[x]))
+                        << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
+            }
+            for (size_t x = 0; x < n; x++)
+                nonzero += want[x] > 0;
+        }
+        EXPECT_GT(nonzero, 100) << c.w << "x" << c.h;   /* the content exercises the c-values */
+        vq_cambi_cpu_free(cpu);
+    }
 }
 
 /* ---- golden ------------------------------------------------------------ */

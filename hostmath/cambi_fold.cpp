@@ -304,6 +304,17 @@ extern "C" int vq_cambi_setup(const VqCambiOptions *o, int w, int h, int bpc, in
     const int lo = p->vlt_luma - 3 * nd + 1;
     p->band_base = (uint16_t)(lo > 0 ? lo : 0);
     p->band_size = (uint16_t)(p->tvi_for_diff[nd - 1] + 1 - p->band_base);
+    /* No contrast step can pass both of c_value_pixel's tests (value <=
+     * tvi_for_diff[d], value + d + 1 > vlt_luma) when the visibility
+     * threshold lies above every TVI threshold: every c-value is 0 and the
+     * score 0, whatever the histograms hold.  (The reference's band size
+     * then wraps in uint16 and it fills a histogram of ~65000 rows for
+     * nothing.)  One band row keeps the executors' work trivial. */
+    bool fires = false;
+    for (int d = 0; d < nd; d++)
+        fires |= p->tvi_for_diff[d] + d + 1 > p->vlt_luma;
+    if (!fires)
+        p->band_size = 1;
     /* c_value_pixel reads band row compact + d + 1 for values up to
      * tvi_for_diff[d]: inside the band only while the table rises no faster
      * than d (it does for the defaults; a larger max_log_contrast can break it) */

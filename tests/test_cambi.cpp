@@ -320,6 +320,194 @@ TEST(CambiFold, WordsEqualQuickSelect)
     EXPECT_GT(exact, 150);
 }
 
+/* ---- options: libvmaf v3.2.0's cambi.c itself, C path ------------------- */
+
+/*
+ * Scores of the first two frames with non-default options, from the
+ * reference's own cambi.c (C path: ARCH_X86 0) compiled into a small
+ * driver that calls its init/extract directly (the vmaf tool's option
+ * parsing skipped).  With full_ref: cambi, cambi_source, cambi_full_reference.
+ * src=SRC: the pair's reference clip is the source picture.
+ */
+struct OracleCase {
+    const char *clip;
+    const char *opts;
+    std::vector<std::vector<double>> frames;
+};
+
+struct OracleClip {
+    const char *key, *dis, *ref;
+    int w, h, bpc;
+    size_t chroma_bytes;   /* per frame, to step over */
+};
+
+const OracleClip oracle_clips[] = {
+    { "odd", "odd577x323_dist", "odd577x323_ref", 577, 323, 8, 577 * 323 * 2 },
+    { "b422", "birds422p10_dist", "birds422p10_ref", 640, 360, 10, 320 * 360 * 2 * 2 },
+    { "p12", "dog1080p12_crf30", "dog1080p12_ref", 1920, 1080, 12, 960 * 540 * 2 * 2 },
+    { "d1080", "dog1080_crf34", "dog1080_ref", 1920, 1080, 8, 960 * 540 * 2 },
+};
+
+const OracleCase oracle_cases[] = {
+    { "odd", "encw=400 ench=200", { { 0.00063003663003663012 }, { 0.00031397174254317112 } } },
+    { "odd", "encbd=10", { { 0.0084567419302997351 }, { 0.0087220698083469734 } } },
+    { "odd", "ws=15", { { 0.00064146692980143565 }, { 0.00049520272361497993 } } },
+    { "odd", "ws=127", { { 0.00030151393109380996 }, { 0.0001418964602792073 } } },
+    { "odd", "topk=0.01", { { 0.013607097411320669 }, { 0.010217113665389528 } } },
+    { "odd", "topk=0.5 ctpk=0.2", { { 0.00026867871030116544 }, { 0.00019805902158843337 } } },
+    { "odd", "tvit=0.001", { { 0.88129674079393094 }, { 0.75445340229673863 } } },
+    { "odd", "vlt=10", { { 0.00013678784270779816 }, { 0.00016506757453832663 } } },
+    { "odd", "vlt=100", { { 0 }, { 0 } } },
+    { "odd", "mlc=0", { { 0 }, { 0 } } },
+    { "odd", "mlc=3", { { 0.25243602929696257 }, { 0.18906597799541486 } } },
+    { "odd", "mlc=5", { { 0.3355585884952143 }, { 0.24741593032820303 } } },
+    { "odd", "eotf=pq", { { 0.87978805947807714 }, { 0.75311097263065052 } } },
+    { "odd", "ceot=pq", { { 0.87978805947807714 }, { 0.75311097263065052 } } },
+    { "odd", "cmxv=0.0001", { { 0.0001 }, { 0.0001 } } },
+    { "odd", "fullref=1 src=SRC srcw=400 srch=220", { { 0.00022390684092740357, 0.0017619342177945696, 0 }, { 0.00016506757453832663, 0.00097535120850054241, 0 } } },
+    { "odd", "encbd=8", { { 0.00022390684092740357 }, { 0.00016506757453832663 } } },
+    { "odd", "topk=0.0001", { { 0.84262740366743416 }, { 0.07407407407407407 } } },
+    { "odd", "vlt=50 mlc=5", { { 0.32699657036228336 }, { 0.24237022427128566 } } },
+    { "b422", "encw=400 ench=200", { { 0.0015977673228656601 }, { 0.0027358601109511191 } } },
+    { "b422", "encbd=10", { { 0.010176645809355763 }, { 0.0060666290363481905 } } },
+    { "b422", "ws=15", { { 0.013888582930643371 }, { 0.017015367763149949 } } },
+    { "b422", "ws=127", { { 0.0044405236016459466 }, { 0.0028828007081026807 } } },
+    { "b422", "topk=0.01", { { 0.56055568543128498 }, { 0.35171416864360111 } } },
+    { "b422", "topk=0.5 ctpk=0.2", { { 0.012211974971226914 }, { 0.00727995484361783 } } },
+    { "b422", "tvit=0.001", { { 1.1136116209658184 }, { 0.96437130201673327 } } },
+    { "b422", "vlt=10", { { 0.0084457332015686407 }, { 0.0055428803408508094 } } },
+    { "b422", "vlt=100", { { 0 }, { 0 } } },
+    { "b422", "mlc=0", { { 0 }, { 0 } } },
+    { "b422", "mlc=3", { { 0.53935118625559619 }, { 0.46741628284464082 } } },
+    { "b422", "mlc=5", { { 0.72360844101319399 }, { 0.64597678671553027 } } },
+    { "b422", "eotf=pq", { { 1.1136116209658184 }, { 0.96437130201673327 } } },
+    { "b422", "ceot=pq", { { 1.1136116209658184 }, { 0.96437130201673327 } } },
+    { "b422", "cmxv=0.0001", { { 0.0001 }, { 0.0001 } } },
+    { "b422", "fullref=1 src=SRC srcw=400 srch=220", { { 0.010176645809355763, 0.011285449443051772, 0 }, { 0.0060666290363481905, 0.0095422615810316445, 0 } } },
+    { "b422", "encbd=8", { { 0.00062309546377222532 }, { 8.0958908971536542e-05 } } },
+    { "b422", "topk=0.0001", { { 6.8799780426888937 }, { 4.1536956411705059 } } },
+    { "b422", "vlt=50 mlc=5", { { 0.69992553730653817 }, { 0.62951881666595055 } } },
+    { "p12", "hrs=1080", { { 1.1255089266096605 }, { 1.1396391676626969 } } },
+    { "p12", "encw=1280 ench=720", { { 0.88406831250897377 }, { 0.87712042870622131 } } },
+    { "d1080", "fullref=1 src=SRC srcw=1280 srch=720", { { 5.4731910131010251, 3.6838596987448016, 1.7893313143562235 }, { 5.3562590471128964, 3.2378666569808647, 2.1183923901320316 } } },
+};
+
+void parse_options(const std::string &spec, VqCambiOptions *o, std::vector<std::string> &keep)
+{
+    keep.reserve(16);
+    size_t pos = 0;
+    while (pos < spec.size()) {
+        size_t end = spec.find(' ', pos);
+        if (end == std::string::npos)
+            end = spec.size();
+        const std::string kv = spec.substr(pos, end - pos);
+        pos = end + 1;
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos)
+            continue;
+        const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+        keep.push_back(v);
+        const char *vs = keep.back().c_str();
+        if (k == "encw") o->enc_width = atoi(vs);
+        else if (k == "ench") o->enc_height = atoi(vs);
+        else if (k == "encbd") o->enc_bitdepth = atoi(vs);
+        else if (k == "srcw") o->src_width = atoi(vs);
+        else if (k == "srch") o->src_height = atoi(vs);
+        else if (k == "ws") o->window_size = atoi(vs);
+        else if (k == "topk") o->topk = atof(vs);
+        else if (k == "ctpk") o->cambi_topk = atof(vs);
+        else if (k == "tvit") o->tvi_threshold = atof(vs);
+        else if (k == "vlt") o->cambi_vis_lum_threshold = atof(vs);
+        else if (k == "mlc") o->max_log_contrast = atoi(vs);
+        else if (k == "eotf") o->eotf = vs;
+        else if (k == "ceot") o->cambi_eotf = vs;
+        else if (k == "hrs") o->cambi_high_res_speedup = atoi(vs);
+        else if (k == "cmxv") o->cambi_max_val = atof(vs);
+        else if (k == "fullref") o->full_ref = atoi(vs);
+    }
+}
+
+bool read_luma(const std::string &path, size_t frame, size_t luma, size_t chroma,
+               std::vector<uint8_t> &buf)
+{
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    buf.resize(luma);
+    const bool ok = fseek(f, (long)(frame * (luma + chroma)), SEEK_SET) == 0 &&
+                    fread(buf.data(), 1, luma, f) == luma;
+    fclose(f);
+    return ok;
+}
+
+TEST(CambiOptions, EqualReferenceCambiC)
+{
+    const char *raw_dir = getenv("VQ_RAW_DIR");
+    if (!raw_dir)
+        GTEST_SKIP() << "VQ_RAW_DIR not set";
+    int checked = 0;
+    for (const OracleCase &oc : oracle_cases) {
+        const OracleClip *clip = nullptr;
+        for (const OracleClip &c : oracle_clips)
+            if (!strcmp(c.key, oc.clip))
+                clip = &c;
+        ASSERT_NE(clip, nullptr);
+        VqCambiOptions o;
+        vq_cambi_default_options(&o);
+        std::vector<std::string> keep;
+        parse_options(oc.opts, &o, keep);
+        char msg[256];
+        ASSERT_EQ(vq_cambi_check(&o, clip->w, clip->h, clip->bpc, msg, sizeof(msg)), 0)
+            << oc.opts << ": " << msg;
+        const int passes = o.full_ref ? 2 : 1;
+        CambiSetup st[2];
+        VqCambiCpu *cpu[2] = { nullptr, nullptr };
+        for (int k = 0; k < passes; k++) {
+            ASSERT_EQ(vq_cambi_setup(&o, clip->w, clip->h, clip->bpc, k, &st[k].p, st[k].t.data(),
+                                     msg, sizeof(msg)), 0) << msg;
+            vq_cambi_layout_init(&st[k].l, &st[k].p, 0);
+            cpu[k] = vq_cambi_cpu_alloc(&st[k].p);
+        }
+        const int bytes = clip->bpc > 8 ? 2 : 1;
+        const size_t luma = (size_t)clip->w * clip->h * bytes;
+        for (size_t f = 0; f < oc.frames.size(); f++) {
+            double unclipped[2];
+            bool have = true;
+            for (int k = 0; k < passes && have; k++) {
+                std::vector<uint8_t> buf;
+                const std::string file = std::string(raw_dir) + "/" + (k ? clip->ref : clip->dis) + ".yuv";
+                have = read_luma(file, f, luma, clip->chroma_bytes, buf);
+                if (!have)
+                    break;
+                const VqPlaneView v = { buf.data(), (ptrdiff_t)clip->w * bytes, clip->w, clip->h, bytes, 0, 1 };
+                std::vector<int64_t> words(st[k].l.total);
+                ASSERT_EQ(vq_cambi_cpu_run(cpu[k], &st[k].p, st[k].t.data(), v, &st[k].l, words.data()), 0);
+                const float *cvs[VQ_CAMBI_SCALES];
+                for (int s = 0; s < VQ_CAMBI_SCALES; s++)
+                    cvs[s] = vq_cambi_cpu_cvalues(cpu[k], s);
+                unclipped[k] = vq_cambi_fold_unclipped(&st[k].p, &st[k].l, words.data(), cvs);
+                /* the clipped fold is the unclipped one through cambi_max_val */
+                EXPECT_EQ(vq_cambi_fold(&st[k].p, &st[k].l, words.data(), cvs),
+                          std::min(unclipped[k], o.cambi_max_val));
+            }
+            if (!have)
+                break;
+            const std::vector<double> &want = oc.frames[f];
+            EXPECT_EQ(std::min(unclipped[0], o.cambi_max_val), want[0]) << oc.clip << " [" << oc.opts << "] frame " << f;
+            if (passes == 2) {
+                ASSERT_EQ(want.size(), 3u);
+                EXPECT_EQ(std::min(unclipped[1], o.cambi_max_val), want[1]) << oc.opts << " source";
+                EXPECT_EQ(vq_cambi_full_reference(unclipped[0], unclipped[1], o.cambi_max_val), want[2])
+                    << oc.opts << " full reference";
+            }
+            checked++;
+        }
+        for (int k = 0; k < passes; k++)
+            vq_cambi_cpu_free(cpu[k]);
+    }
+    printf("[cambi] options: %d frame scores checked against cambi.c\n", checked);
+}
+
 /* ---- the CUDA executor's algorithms, emulated on the host ---------------- */
 
 /*

@@ -1,0 +1,70 @@
+/*
+ * cambi_exec.h - the CAMBI executors (CPU: cpu_cambi.cpp, CUDA:
+ * cuda_cambi.cu): one pass of kernels/cambi.h over a luma plane.
+ *
+ * Both write the l->total words of the pass (layout: kernels/cambi.h,
+ * VqCambiLayout; every word written, nothing else) and keep the pass's
+ * c-values of every scale (w_s x h_s floats, raster order) until their next
+ * run, for the rare frame whose top-k sum the words cannot give
+ * (hostmath/cambi_fold.h: vq_cambi_fold_needs_cvalues).
+ *
+ * p and t come from vq_cambi_setup (hostmath/cambi_fold.h); luma is the
+ * input luma plane (p->in_w x p->in_h, p->in_bpc bits through the view).
+ * With full_ref the source pass is a second executor state (or a second
+ * run) with the source pass's parameters, on the reference picture.
+ */
+#ifndef VQ_CAMBI_EXEC_H
+#define VQ_CAMBI_EXEC_H
+
+#include <stdint.h>
+
+#include "cambi.h"
+#include "vq_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CPU --------------------------------------------------------------- */
+
+/* One VqCambiCpu per pass and per frame in flight: it holds the working
+ * images, the histograms and the c-values (about 12 bytes per pixel). */
+typedef struct VqCambiCpu VqCambiCpu;
+
+/* NULL when out of memory. */
+VqCambiCpu *vq_cambi_cpu_alloc(const VqCambiParams *p);
+void vq_cambi_cpu_free(VqCambiCpu *c);
+
+/* The whole pass on the calling thread; words[l->sel_off[0] ...] filled.
+ * 0, or -1 on a view whose size is not p's input size. */
+int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t,
+                     VqPlaneView luma, const VqCambiLayout *l, int64_t *words);
+
+/* Scale s's c-values of the last run (p->sw[s] x p->sh[s]); valid until
+ * the next run or free. */
+const float *vq_cambi_cpu_cvalues(const VqCambiCpu *c, int s);
+
+/* ---- CUDA (cuda_cambi.cu; not built without nvcc) ------------------------ */
+
+typedef struct VqCambiCuda VqCambiCuda;
+
+/* cudaMalloc of the working buffers (about 16 bytes per pixel), tables
+ * uploaded (synchronously, once).  0 or a cudaError_t value. */
+int vq_cambi_cuda_alloc(VqCambiCuda **c, const VqCambiParams *p, const VqCambiTables *t);
+void vq_cambi_cuda_free(VqCambiCuda *c);
+
+/* Enqueues the pass on stream (a cudaStream_t): luma.data and d_words are
+ * device pointers.  No allocation, no synchronisation.  0 or a cudaError_t
+ * (cudaErrorInvalidValue on a view whose size is not p's input size). */
+int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambiLayout *l,
+                      int64_t *d_words, void *stream);
+
+/* Enqueues the copy of scale s's c-values of the last run into host memory
+ * (p->sw[s] * p->sh[s] floats; pinned memory for an asynchronous copy).
+ * Call it before the next run on c is enqueued.  0 or a cudaError_t. */
+int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VQ_CAMBI_EXEC_H */

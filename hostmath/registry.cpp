@@ -98,6 +98,27 @@ std::vector<FeatureSpec> make_specs()
         { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
         {},
     });
+    /* float_ssim.c / float_ms_ssim.c: enable_lcs adds outputs (not done here);
+     * enable_db and clip_db change the value only */
+    v.push_back(FeatureSpec{
+        "float_ssim", FexKind::FloatSsim,
+        {
+            { "enable_lcs", nullptr, B, 0, 0, 1, false, false },
+            { "enable_db", nullptr, B, 0, 0, 1, false, true },
+            { "clip_db", nullptr, B, 0, 0, 1, false, true },
+            { "scale", nullptr, I, 0, 0, 10, false, true },
+        },
+        { "float_ssim" }, { "float_ssim" }, {},
+    });
+    v.push_back(FeatureSpec{
+        "float_ms_ssim", FexKind::FloatMsSsim,
+        {
+            { "enable_lcs", nullptr, B, 0, 0, 1, false, false },
+            { "enable_db", nullptr, B, 0, 0, 1, false, true },
+            { "clip_db", nullptr, B, 0, 0, 1, false, true },
+        },
+        { "float_ms_ssim" }, { "float_ms_ssim" }, {},
+    });
     return v;
 }
 

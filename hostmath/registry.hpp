@@ -32,7 +32,7 @@ struct OptionSpec {
     bool implemented;       /* vqcuda computes non-default values (else refused) */
 };
 
-enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs };
+enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */

@@ -27,6 +27,7 @@
 #include "psnr_hvs_fold.h"
 #include "scale_exec.h"
 #include "scale_filter.h"
+#include "ssim_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -333,6 +334,17 @@ void VqSession::fold(const int64_t *rows, bool scored)
             case vq::FexKind::PsnrHvs:
                 vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
                 break;
+            case vq::FexKind::FloatSsim:
+            case vq::FexKind::FloatMsSsim: {
+                const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
+                VqSsimOptions o = { 0, (int)in.opts.get("enable_db"), (int)in.opts.get("clip_db") };
+                VqSsimScores sc;
+                char msg[256] = "";
+                if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
+                    fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
+                out[0] = ms ? sc.float_ms_ssim : sc.float_ssim;
+                break;
+            }
             case vq::FexKind::Motion:
                 break;
             }

@@ -19,6 +19,7 @@
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
 #include "scale_exec.h"
+#include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -118,6 +119,7 @@ struct VqCpuExec {
     std::vector<VqAdmCpu *> adm;
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
+    VqSsimCpu *ssim = nullptr;
     VqPsnrHvsTables hvs;
     std::vector<int64_t> rows;
     std::unique_ptr<TaskPool> pool;
@@ -131,6 +133,8 @@ struct VqCpuExec {
             vq_motion_cpu_free(motion);
         if (scale)
             vq_scale_cpu_free(scale);
+        if (ssim)
+            vq_ssim_cpu_free(ssim);
     }
 };
 
@@ -157,6 +161,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h));
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
+        if (plan->ssim)
+            ok = ok && (e->ssim = vq_ssim_cpu_alloc(&plan->ssim_geom));
         e->pool.reset(new TaskPool(threads < 1 ? 1 : threads));
     } catch (const std::bad_alloc &) {
         ok = false;
@@ -188,7 +194,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_psnr = score && p->nplanes ? 1 : 0;
     /* psnr_hvs: one task per plane (each adds its own float sum in order) */
     const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
-    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_hvs + n_psnr;
+    const int n_ssim = score && p->ssim ? 1 : 0;
+    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_hvs + n_ssim + n_psnr;
     std::atomic<int> failed{0};
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -211,6 +218,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_adm;
+        if (t < n_ssim) {
+            if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)
+                failed = 3;
+            return;
+        }
+        t -= n_ssim;
         if (t < n_hvs) {
             r[p->psnr_hvs_off + t] = vq_psnr_hvs_cpu_plane(plane_view(ref[t], p, t), plane_view(dis[t], p, t),
                                                            t, &e->hvs);
@@ -220,7 +233,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     });
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : "ADM", p->w, p->h, p->bpc);
+                      failed == 1 ? "VIF" : failed == 2 ? "ADM" : "SSIM", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     *rows = r;

@@ -18,6 +18,7 @@
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
 #include "scale_exec.h"
+#include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -54,6 +55,7 @@ struct VqCudaExec {
     VqPsnrCuda *psnr;
     VqScaleCuda *scale;         /* distorted pictures of another size */
     VqPsnrHvsCuda *psnr_hvs;
+    VqSsimCuda *ssim;
 };
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -120,6 +122,8 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (p->psnr_hvs &&
         (ret = wrap(vq_psnr_hvs_cuda_alloc(&e->psnr_hvs, p->plane_w, p->plane_h), "psnr_hvs alloc", err,
                     errlen)) < 0)
+        return ret;
+    if (p->ssim && (ret = wrap(vq_ssim_cuda_alloc(&e->ssim, &p->ssim_geom), "ssim alloc", err, errlen)) < 0)
         return ret;
     return VQ_OK;
 }
@@ -203,6 +207,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
                                          e->stream), "psnr kernels", err, errlen)) < 0)
             return ret;
+        if (c->ssim &&
+            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, e->stream),
+                        "ssim kernels", err, errlen)) < 0)
+            return ret;
         if (c->psnr_hvs) {
             VqPlaneView r[3], d[3];
             for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
@@ -262,6 +270,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->psnr) vq_psnr_cuda_free(e->psnr);
     if (e->scale) vq_scale_cuda_free(e->scale);
     if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
+    if (e->ssim) vq_ssim_cuda_free(e->ssim);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

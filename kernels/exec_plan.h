@@ -18,6 +18,7 @@
 
 #include "vq_rows.h"
 #include "adm_params.h"
+#include "ssim_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,9 @@ typedef struct VqExecPlan {
     int plane_w[3], plane_h[3];
     int psnr_hvs;               /* run psnr_hvs: VQ_PSNR_HVS_WORDS (3) words at psnr_hvs_off */
     size_t psnr_hvs_off;
+    int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
+    VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
+    size_t ssim_off;
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
@@ -73,6 +77,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->psnr_hvs) {
         p->psnr_hvs_off = off;
         off += 3;
+    }
+    if (p->ssim) {
+        p->ssim_off = off;
+        off += VQ_SSIM_NWORDS;
     }
     p->total = off;
 }

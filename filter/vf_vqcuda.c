@@ -26,6 +26,7 @@
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
 #include "avfilter.h"
+#include "avfilter_internal.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
@@ -53,6 +54,47 @@ typedef struct PendingFrame {
     int64_t index;              /* submission number; -1: not scored */
     unsigned waiting;           /* sessions whose result is still to come (bits) */
 } PendingFrame;
+
+/* Frames not yet paired, in arrival order. */
+typedef struct FrameList {
+    AVFrame **f;
+    int n, cap;
+} FrameList;
+
+static int list_push(FrameList *l, AVFrame *f)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        AVFrame **n = av_realloc_array(l->f, cap, sizeof(*n));
+        if (!n) {
+            av_frame_free(&f);
+            return AVERROR(ENOMEM);
+        }
+        l->f = n;
+        l->cap = cap;
+    }
+    l->f[l->n++] = f;
+    return 0;
+}
+
+static AVFrame *list_pop(FrameList *l)
+{
+    AVFrame *f;
+    if (!l->n)
+        return NULL;
+    f = l->f[0];
+    memmove(l->f, l->f + 1, (l->n - 1) * sizeof(*l->f));
+    l->n--;
+    return f;
+}
+
+static void list_free(FrameList *l)
+{
+    while (l->n)
+        av_frame_free(&l->f[--l->n]);
+    av_freep(&l->f);
+    l->cap = 0;
+}
 
 /* The frames waiting, in output order (a few at a time). */
 typedef struct PendingQueue {
@@ -90,6 +132,9 @@ typedef struct VQCUDAContext {
     VqFormat format;
     enum AVPixelFormat sw_format;   /* of the frames being scored */
     PendingQueue pending;
+    /* frames a re-created graph took over from the one before (FFmpeg drops
+     * the frames still inside a graph it re-creates): [0] main, [1] reference */
+    FrameList stash[2];
     int64_t nb_submitted;
     int64_t nb_scored;          /* results received */
     int64_t nb_unpaired;        /* distorted frames without a new reference */
@@ -212,6 +257,7 @@ typedef struct Carried {
     VqFormat format;
     enum AVPixelFormat sw_format;
     int dis_w, dis_h;
+    FrameList stash[2];         /* frames the graph held, unpaired, per input */
     struct Carried *next;
 } Carried;
 
@@ -235,6 +281,9 @@ static void carry_put(VQCUDAContext *s)
     c->sw_format     = s->sw_format;
     c->dis_w         = s->dis_w;
     c->dis_h         = s->dis_h;
+    c->stash[0]      = s->stash[0];
+    c->stash[1]      = s->stash[1];
+    memset(s->stash, 0, sizeof(s->stash));
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
     c->next = carried;
@@ -264,6 +313,8 @@ static int carry_take(VQCUDAContext *s)
     s->sw_format     = c->sw_format;
     s->dis_w         = c->dis_w;
     s->dis_h         = c->dis_h;
+    s->stash[0]      = c->stash[0];
+    s->stash[1]      = c->stash[1];
     av_free(c->log_path);
     av_free(c);
     return 1;
@@ -677,48 +728,16 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
     return 0;
 }
 
-static int do_vqcuda(FFFrameSync *fs)
+/* A main frame (owned) and its reference frame (borrowed): scored, or
+ * passed on unscored when they cannot be paired. */
+static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
 {
-    AVFilterContext *ctx = fs->parent;
     VQCUDAContext *s = ctx->priv;
-    AVFrame *dist = NULL, *ref = NULL;
     VqPicture pic_ref, pic_dist;
     PendingFrame p = { 0 };
-    const int ri = s->nb_rend;  /* the reference's input */
-    int on_device = ctx->inputs[0]->format == AV_PIX_FMT_CUDA;
+    int on_device = dist->format == AV_PIX_FMT_CUDA;
     int ret, err;
 
-    if ((ret = ff_framesync_get_frame(fs, 0, &dist, 1)) < 0)
-        return ret;
-    if ((ret = ff_framesync_get_frame(fs, ri, &ref, 0)) < 0) {
-        av_frame_free(&dist);
-        return ret;
-    }
-    dist->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
-    s->event_ran = 1;
-
-    /* The main input ended and framesync repeats its last frame against the
-     * longer reference: nothing new to score or to send. */
-    if (fs->in[0].sync == 0) {
-        av_frame_free(&dist);
-        s->main_ended = 1;
-        return 0;
-    }
-    /* re-initialised between a change of one input and of the other:
-     * nothing can be paired until both have changed */
-    if (s->transition) {
-        s->nb_mismatched++;
-        return pass_frame(ctx, dist);
-    }
-
-    /* No reference yet, or the last one again (shorter or slower reference):
-     * score only frames that have a reference frame of their own. */
-    if (ctx->is_disabled || !ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts)) {
-        s->nb_unpaired++;
-        return pass_frame(ctx, dist);
-    }
-    s->last_ref     = ref;
-    s->last_ref_pts = fs->in[ri].pts;
     if ((ret = check_pair(ctx, dist, ref)) <= 0) {
         if (ret < 0) {
             av_frame_free(&dist);
@@ -763,6 +782,169 @@ static int do_vqcuda(FFFrameSync *fs)
     if ((ret = queue_frame(ctx, &p)) < 0)
         return ret;
     return receive_results(ctx);
+}
+
+static int do_vqcuda(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    VQCUDAContext *s = ctx->priv;
+    AVFrame *dist = NULL, *ref = NULL;
+    const int ri = s->nb_rend;  /* the reference's input */
+    int ret;
+
+    if ((ret = ff_framesync_get_frame(fs, 0, &dist, 1)) < 0)
+        return ret;
+    if ((ret = ff_framesync_get_frame(fs, ri, &ref, 0)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    dist->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
+    s->event_ran = 1;
+
+    /* The main input ended and framesync repeats its last frame against the
+     * longer reference: nothing new to score or to send. */
+    if (fs->in[0].sync == 0) {
+        av_frame_free(&dist);
+        s->main_ended = 1;
+        return 0;
+    }
+
+    /* No reference yet, or the last one again (shorter or slower reference):
+     * score only frames that have a reference frame of their own. */
+    if (ctx->is_disabled || !ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts)) {
+        s->nb_unpaired++;
+        return pass_frame(ctx, dist);
+    }
+    s->last_ref     = ref;
+    s->last_ref_pts = fs->in[ri].pts;
+    return handle_pair(ctx, dist, ref);
+}
+
+/* The input has ended (all its frames consumed), without acknowledging the
+ * status: framesync, which runs after, must still see it. */
+static int input_ended(AVFilterLink *l)
+{
+    return !ff_inlink_queued_frames(l) && ff_link_internal(l)->status_in;
+}
+
+/*
+ * Frames taken over from a graph FFmpeg re-created (and, while the inputs
+ * have two sizes, every frame that comes): paired here by timestamp, before
+ * framesync sees any frame, so that none is lost at the change.  1 while
+ * more frames are needed to pair them, 0 when the stash is empty.
+ */
+static int drain_stash(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    AVFilterLink *in[2] = { ctx->inputs[0], ctx->inputs[s->nb_rend] };
+    int ret;
+
+    while (s->transition) {
+        /* inputs of two sizes: keep every frame for the graph FFmpeg makes
+         * when the other input changes too; at an input's end there is none */
+        int got = 0;
+        for (int i = 0; i < 2; i++) {
+            AVFrame *f = NULL;
+            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
+                return ret;
+            if (ret > 0) {
+                if ((ret = list_push(&s->stash[i], f)) < 0)
+                    return ret;
+                got = 1;
+            } else if (input_ended(in[i])) {
+                s->transition = 0;
+            }
+        }
+        if (!s->transition)
+            break;
+        if (!got) {
+            ff_inlink_request_frame(in[0]);
+            ff_inlink_request_frame(in[1]);
+            return 1;
+        }
+    }
+
+    while (s->stash[0].n || s->stash[1].n) {
+        AVFrame *d, *r;
+        int c;
+        for (int i = 0; i < 2; i++) {
+            if (s->stash[i].n)
+                continue;
+            AVFrame *f = NULL;
+            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
+                return ret;
+            if (ret > 0) {
+                if ((ret = list_push(&s->stash[i], f)) < 0)
+                    return ret;
+                continue;
+            }
+            if (input_ended(in[i])) {
+                /* one input has no frame for the other's: they go unpaired */
+                {
+                    AVFrame *x;
+                    while ((x = list_pop(&s->stash[!i]))) {
+                        s->nb_mismatched++;
+                        if (i == 1) {
+                            x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
+                            if ((ret = pass_frame(ctx, x)) < 0)
+                                return ret;
+                        } else {
+                            av_frame_free(&x);
+                        }
+                    }
+                }
+                return 0;
+            }
+            ff_inlink_request_frame(in[i]);
+            return 1;
+        }
+        d = s->stash[0].f[0];
+        r = s->stash[1].f[0];
+        c = av_compare_ts(d->pts, in[0]->time_base, r->pts, in[1]->time_base);
+        if (c > 0) {                /* a reference frame no main frame pairs with */
+            av_frame_free(&r);
+            list_pop(&s->stash[1]);
+            continue;
+        }
+        list_pop(&s->stash[0]);
+        d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
+        if (c < 0) {                /* a main frame with no reference frame of its time */
+            s->nb_unpaired++;
+            if ((ret = pass_frame(ctx, d)) < 0)
+                return ret;
+            continue;
+        }
+        list_pop(&s->stash[1]);
+        ret = handle_pair(ctx, d, r);
+        av_frame_free(&r);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* What the graph still holds and has not scored: framesync's next frames
+ * and the frames queued on the inputs, kept for the graph FFmpeg makes next. */
+static int collect_leftovers(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    const int idx[2] = { 0, s->nb_rend };
+    int ret;
+
+    for (int i = 0; i < 2; i++) {
+        FFFrameSyncIn *in = s->fs.in ? &s->fs.in[idx[i]] : NULL;
+        AVFrame *f;
+        if (in && in->have_next && in->frame_next) {
+            if ((ret = list_push(&s->stash[i], in->frame_next)) < 0)
+                return ret;
+            in->frame_next = NULL;
+            in->have_next = 0;
+        }
+        while ((ret = ff_inlink_consume_frame(ctx->inputs[idx[i]], &f)) > 0)
+            if ((ret = list_push(&s->stash[i], f)) < 0)
+                return ret;
+    }
+    return 0;
 }
 
 /* The pixel formats the library reads, and how its planes are laid out. */
@@ -1082,28 +1264,18 @@ static int config_output(AVFilterLink *outlink)
         if ((ret = fill_format(ctx, sw_format, reflink->w, reflink->h,
                                mainlink->format == AV_PIX_FMT_CUDA, &nf)) < 0)
             return ret;
-        if (s->carried && memcmp(&nf, &s->format, sizeof(nf))) {
-            int err;
-            av_log(ctx, AV_LOG_INFO, "frames changed to %dx%d %s at frame %"PRId64": "
-                   "scored as a new section\n", nf.width, nf.height,
-                   av_get_pix_fmt_name(sw_format), s->nb_submitted);
-            if ((ret = cuda_push(ctx)) < 0)
-                return ret;
-            err = vq_session_new_section(s->session, &nf);
-            cuda_pop(ctx);
-            if (err < 0)
-                return library_error(ctx, err, "vq_session_new_section");
+        /* a carried session keeps its format: frames taken over from the graph
+         * before may still have it; the first pair of the new one starts a
+         * new section (check_pair) */
+        if (!s->carried) {
+            s->format    = nf;
+            s->sw_format = sw_format;
         }
-        s->format    = nf;
-        s->sw_format = sw_format;
         if (!s->session) {
             s->dis_w = mainlink->w;
             s->dis_h = mainlink->h;
             if ((ret = open_session(ctx, 0, mainlink->w, mainlink->h)) < 0)
                 return ret;
-        } else if (s->carried) {
-            s->dis_w = mainlink->w;
-            s->dis_h = mainlink->h;
         }
         for (int k = 1; k < s->nb_rend; k++) {
             s->extra_w[k] = ctx->inputs[k]->w;
@@ -1153,6 +1325,12 @@ static int activate(AVFilterContext *ctx)
     int ret;
 
     s->event_ran = 0;
+    if (s->stash[0].n || s->stash[1].n || s->transition) {
+        /* frames from the graph before a re-creation go first; with inputs
+         * of two sizes, every frame waits for the next graph */
+        if ((ret = drain_stash(ctx)) != 0)
+            return ret < 0 ? ret : 0;
+    }
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
@@ -1187,6 +1365,8 @@ static av_cold void uninit(AVFilterContext *ctx)
      * score what was submitted and keep the session for a next instance */
     int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
 
+    if (carry)
+        collect_leftovers(ctx);
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
 
@@ -1233,6 +1413,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     release_frames(ctx);   /* closing: frees them */
     av_freep(&s->pending.f);
+    list_free(&s->stash[0]);
+    list_free(&s->stash[1]);
 #if CONFIG_CUDA
     s->cu    = NULL;
     s->hwctx = NULL;

@@ -7,6 +7,7 @@
 #include "option_string.hpp"
 #include "psnr_hvs_fold.h"
 #include "ssim_fold.h"
+#include "cambi_fold.h"
 #include "vq_error.h"
 
 namespace vq {
@@ -269,6 +270,37 @@ void FeaturePlan::make_exec_plan()
                 fail(VQ_EINVAL, "psnr_hvs cannot score %dx%d %d-bit frames: %s", fmt_.width,
                      fmt_.height, fmt_.bitdepth, msg);
             p.psnr_hvs = 1;
+            break;
+        }
+        case FexKind::Cambi: {
+            if (p.cambi)
+                fail(VQ_EINVAL, "cambi with two option sets in one run is not supported");
+            VqCambiOptions c;
+            vq_cambi_default_options(&c);
+            c.cambi_max_val = o.get("cambi_max_val");
+            c.enc_width = (int)o.get("enc_width");
+            c.enc_height = (int)o.get("enc_height");
+            c.enc_bitdepth = (int)o.get("enc_bitdepth");
+            c.src_width = (int)o.get("src_width");
+            c.src_height = (int)o.get("src_height");
+            c.window_size = (int)o.get("window_size");
+            c.topk = o.get("topk");
+            c.cambi_topk = o.get("cambi_topk");
+            c.tvi_threshold = o.get("tvi_threshold");
+            c.cambi_vis_lum_threshold = o.get("cambi_vis_lum_threshold");
+            c.max_log_contrast = (int)o.get("max_log_contrast");
+            c.eotf = o.get_str("eotf");
+            c.cambi_eotf = o.get_str("cambi_eotf");
+            c.cambi_high_res_speedup = (int)o.get("cambi_high_res_speedup");
+            char msg[256] = "";
+            cambi_tables_ = std::make_unique<VqCambiTables>();
+            if (vq_cambi_check(&c, fmt_.width, fmt_.height, fmt_.bitdepth, msg, sizeof(msg)) < 0 ||
+                vq_cambi_setup(&c, fmt_.width, fmt_.height, fmt_.bitdepth, 0, &p.cambi_p,
+                               cambi_tables_.get(), msg, sizeof(msg)) < 0)
+                fail(VQ_EINVAL, "cambi cannot score %dx%d %d-bit frames: %s", fmt_.width, fmt_.height,
+                     fmt_.bitdepth, msg);
+            p.cambi_tables = cambi_tables_.get();
+            p.cambi = 1;
             break;
         }
         case FexKind::FloatSsim:

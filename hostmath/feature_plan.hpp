@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "exec_plan.h"
+#include "cambi.h"
 #include "model.hpp"
 #include "registry.hpp"
 #include "vqcuda.h"
@@ -66,6 +67,7 @@ private:
     /* model inputs by (instance, output index into outputs + flush_outputs) */
     std::vector<std::vector<std::pair<int, int>>> model_inputs_;
     VqExecPlan exec_;
+    std::unique_ptr<VqCambiTables> cambi_tables_;
 };
 
 }  // namespace vq

@@ -20,7 +20,8 @@ namespace vq {
 
 namespace {
 
-constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double;
+constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum;
+const char *const eotfs[] = { "bt1886", "pq", nullptr };
 
 std::vector<FeatureSpec> make_specs()
 {
@@ -118,6 +119,29 @@ std::vector<FeatureSpec> make_specs()
             { "clip_db", nullptr, B, 0, 0, 1, false, true },
         },
         { "float_ms_ssim" }, { "float_ms_ssim" }, {},
+    });
+    /* cambi.c; full_ref adds outputs and heatmaps_path writes files: not done here */
+    v.push_back(FeatureSpec{
+        "cambi", FexKind::Cambi,
+        {
+            { "cambi_max_val", "cmxv", D, 1000.0, 0.0, 1000.0, true, true },
+            { "enc_width", "encw", I, 0, 180, 7680, true, true },
+            { "enc_height", "ench", I, 0, 150, 7680, true, true },
+            { "enc_bitdepth", "encbd", I, 0, 6, 16, true, true },
+            { "src_width", "srcw", I, 0, 320, 7680, true, true },
+            { "src_height", "srch", I, 0, 200, 4320, true, true },
+            { "window_size", "ws", I, 65, 15, 127, true, true },
+            { "topk", nullptr, D, 0.6, 0.0001, 1.0, true, true },
+            { "cambi_topk", "ctpk", D, 0.6, 0.0001, 1.0, true, true },
+            { "tvi_threshold", "tvit", D, 0.019, 0.0001, 1.0, true, true },
+            { "cambi_vis_lum_threshold", "vlt", D, 0.0, 0.0, 300.0, true, true },
+            { "max_log_contrast", "mlc", I, 2, 0, 5, true, true },
+            { "full_ref", nullptr, B, 0, 0, 1, false, false },
+            { "eotf", nullptr, E, 0, 0, 1, true, true, eotfs },
+            { "cambi_eotf", "ceot", E, 0, 0, 1, true, true, eotfs },
+            { "cambi_high_res_speedup", "hrs", I, 0, 0, 2160, true, true },
+        },
+        { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
     });
     return v;
 }
@@ -281,6 +305,11 @@ void FeatureOptions::set(std::string_view key, std::string_view value, bool leni
             dst = (double)n;
         break;
     }
+    case OptType::Enum:
+        for (int k = 0; o->choices[k]; k++)
+            if (v == o->choices[k])
+                dst = k, ok = true;
+        break;
     case OptType::Double: { /* opt.c set_option_double */
         double d;
         size_t used;
@@ -294,6 +323,12 @@ void FeatureOptions::set(std::string_view key, std::string_view value, bool leni
     if (!ok)
         fail(VQ_EINVAL, "feature %s: option %s: bad or out-of-range value '%s'", spec_->name, o->name,
              v.c_str());
+}
+
+const char *FeatureOptions::get_str(std::string_view key) const
+{
+    const OptionSpec *o = find(key);
+    return o && o->choices ? o->choices[(int)values_[(size_t)(o - spec_->options.data())]] : "";
 }
 
 double FeatureOptions::get(std::string_view key) const
@@ -325,6 +360,8 @@ std::string FeatureOptions::suffix() const
             out += "_" + std::to_string((int)v);
         else if (o->type == OptType::Double)
             out += "_" + format_g(v);
+        else if (o->type == OptType::Enum)
+            out += std::string("_") + o->choices[(int)v];
     }
     return out;
 }

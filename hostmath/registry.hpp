@@ -21,7 +21,7 @@
 
 namespace vq {
 
-enum class OptType { Bool, Int, Double };
+enum class OptType { Bool, Int, Double, Enum };
 
 struct OptionSpec {
     const char *name;       /* libvmaf's option name */
@@ -30,9 +30,10 @@ struct OptionSpec {
     double def, min, max;
     bool feature_param;     /* VMAF_OPT_FLAG_FEATURE_PARAM: names carry it */
     bool implemented;       /* vqcuda computes non-default values (else refused) */
+    const char *const *choices = nullptr;   /* Enum: the strings, nullptr-ended (value = index) */
 };
 
-enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim };
+enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */
@@ -67,6 +68,8 @@ public:
      * a model's dictionaries), else an error.  Throws vq::Error(VQ_EINVAL). */
     void set(std::string_view key, std::string_view value, bool lenient = false);
     double get(std::string_view key) const;
+    /* an Enum option's string */
+    const char *get_str(std::string_view key) const;
     bool is_default(std::string_view key) const;
 
     /* the "_egl_1"-style suffix its non-default FEATURE_PARAM options give */

@@ -28,6 +28,7 @@
 #include "scale_exec.h"
 #include "scale_filter.h"
 #include "ssim_fold.h"
+#include "cambi_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -345,6 +346,12 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 out[0] = ms ? sc.float_ms_ssim : sc.float_ssim;
                 break;
             }
+            case vq::FexKind::Cambi:
+                if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
+                    fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
+                         "reference's order, which the executors did not give", (long long)n_folded);
+                out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+                break;
             case vq::FexKind::Motion:
                 break;
             }

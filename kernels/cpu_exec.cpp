@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "adm_exec.h"
+#include "cambi_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
@@ -120,6 +121,7 @@ struct VqCpuExec {
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
     VqSsimCpu *ssim = nullptr;
+    VqCambiCpu *cambi = nullptr;
     VqPsnrHvsTables hvs;
     std::vector<int64_t> rows;
     std::unique_ptr<TaskPool> pool;
@@ -135,6 +137,8 @@ struct VqCpuExec {
             vq_scale_cpu_free(scale);
         if (ssim)
             vq_ssim_cpu_free(ssim);
+        if (cambi)
+            vq_cambi_cpu_free(cambi);
     }
 };
 
@@ -163,6 +167,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         if (plan->ssim)
             ok = ok && (e->ssim = vq_ssim_cpu_alloc(&plan->ssim_geom));
+        if (plan->cambi)
+            ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
         e->pool.reset(new TaskPool(threads < 1 ? 1 : threads));
     } catch (const std::bad_alloc &) {
         ok = false;
@@ -195,7 +201,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* psnr_hvs: one task per plane (each adds its own float sum in order) */
     const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
     const int n_ssim = score && p->ssim ? 1 : 0;
-    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_hvs + n_ssim + n_psnr;
+    const int n_cambi = score && p->cambi ? 1 : 0;
+    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_cambi + n_hvs + n_ssim + n_psnr;
     std::atomic<int> failed{0};
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -218,6 +225,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_adm;
+        if (t < n_cambi) {  /* cambi reads the distorted luma only */
+            if (vq_cambi_cpu_run(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], &p->cambi_l, r) < 0)
+                failed = 4;
+            return;
+        }
+        t -= n_cambi;
         if (t < n_ssim) {
             if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)
                 failed = 3;
@@ -233,7 +246,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     });
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : failed == 2 ? "ADM" : "SSIM", p->w, p->h, p->bpc);
+                      failed == 1 ? "VIF" : failed == 2 ? "ADM" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     *rows = r;

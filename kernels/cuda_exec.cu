@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "adm_exec.h"
+#include "cambi_exec.h"
 #include "cuda_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -56,6 +57,7 @@ struct VqCudaExec {
     VqScaleCuda *scale;         /* distorted pictures of another size */
     VqPsnrHvsCuda *psnr_hvs;
     VqSsimCuda *ssim;
+    VqCambiCuda *cambi;
 };
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -124,6 +126,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
                     errlen)) < 0)
         return ret;
     if (p->ssim && (ret = wrap(vq_ssim_cuda_alloc(&e->ssim, &p->ssim_geom), "ssim alloc", err, errlen)) < 0)
+        return ret;
+    if (p->cambi &&
+        (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
+                    errlen)) < 0)
         return ret;
     return VQ_OK;
 }
@@ -211,6 +217,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, e->stream),
                         "ssim kernels", err, errlen)) < 0)
             return ret;
+        if (c->cambi &&
+            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, e->stream),
+                        "cambi kernels", err, errlen)) < 0)
+            return ret;
         if (c->psnr_hvs) {
             VqPlaneView r[3], d[3];
             for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
@@ -271,6 +281,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->scale) vq_scale_cuda_free(e->scale);
     if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
+    if (e->cambi) vq_cambi_cuda_free(e->cambi);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -19,6 +19,7 @@
 #include "vq_rows.h"
 #include "adm_params.h"
 #include "ssim_exec.h"
+#include "cambi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,10 @@ typedef struct VqExecPlan {
     int plane_w[3], plane_h[3];
     int psnr_hvs;               /* run psnr_hvs: VQ_PSNR_HVS_WORDS (3) words at psnr_hvs_off */
     size_t psnr_hvs_off;
+    int cambi;                  /* run cambi: cambi_l.total words from cambi_off */
+    VqCambiParams cambi_p;
+    VqCambiLayout cambi_l;
+    const VqCambiTables *cambi_tables;  /* host memory, the session's */
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
@@ -81,6 +86,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->ssim) {
         p->ssim_off = off;
         off += VQ_SSIM_NWORDS;
+    }
+    if (p->cambi) {
+        vq_cambi_layout_init(&p->cambi_l, &p->cambi_p, off);
+        off += p->cambi_l.total;
     }
     p->total = off;
 }

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "config_components.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <vqcuda.h>
@@ -119,6 +120,16 @@ typedef struct VQCUDAContext {
     int bitdepth;
     int nb_renditions_opt;      /* option inputs: renditions + the reference */
     int scaler;
+    int segment_frames;
+    double segment_duration;
+    int segment_mode;
+    char *segment_path;
+    char *stream_path;
+    char *score_frames;
+    int64_t score_begin, score_end;
+    FILE *stream;
+    double ref_time;            /* of the frame being submitted */
+    int ref_key;
 
     int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
     VqSession *session;         /* rendition 1 (input 0) */
@@ -258,6 +269,7 @@ typedef struct Carried {
     enum AVPixelFormat sw_format;
     int dis_w, dis_h;
     FrameList stash[2];         /* frames the graph held, unpaired, per input */
+    FILE *stream;               /* stream_path, still open: the session writes to it */
     struct Carried *next;
 } Carried;
 
@@ -283,6 +295,8 @@ static void carry_put(VQCUDAContext *s)
     c->dis_h         = s->dis_h;
     c->stash[0]      = s->stash[0];
     c->stash[1]      = s->stash[1];
+    c->stream        = s->stream;
+    s->stream        = NULL;
     memset(s->stash, 0, sizeof(s->stash));
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
@@ -315,6 +329,7 @@ static int carry_take(VQCUDAContext *s)
     s->dis_h         = c->dis_h;
     s->stash[0]      = c->stash[0];
     s->stash[1]      = c->stash[1];
+    s->stream        = c->stream;
     av_free(c->log_path);
     av_free(c);
     return 1;
@@ -335,6 +350,27 @@ static av_cold int init(AVFilterContext *ctx)
     int ret;
 
     s->nb_rend = s->nb_renditions_opt - 1;
+    if ((s->segment_frames > 0) + (s->segment_duration > 0) + (s->segment_mode > 0) > 1) {
+        av_log(ctx, AV_LOG_ERROR, "give one of segment_frames, segment_duration and "
+               "segment=keyframes\n");
+        return AVERROR(EINVAL);
+    }
+    if (s->score_frames) {
+        long long a, b;
+        char c;
+        if (sscanf(s->score_frames, "%lld-%lld%c", &a, &b, &c) != 2 || a < 0 || b <= a) {
+            av_log(ctx, AV_LOG_ERROR, "score_frames=%s: give A-B, title frame numbers with "
+                   "0 <= A < B (B exclusive)\n", s->score_frames);
+            return AVERROR(EINVAL);
+        }
+        s->score_begin = a;
+        s->score_end   = b;
+    }
+    if (s->segment_path && !s->log_path) {
+        av_log(ctx, AV_LOG_ERROR, "segment_path needs log_path (the segments are kept with the log)\n");
+        return AVERROR(EINVAL);
+    }
+
     if (s->nb_rend > 1 && s->log_path && !strstr(s->log_path, "%d")) {
         av_log(ctx, AV_LOG_ERROR, "inputs=%d scores %d renditions: log_path needs a %%d "
                "(the rendition's number, from 1) to give each its own log\n",
@@ -431,6 +467,21 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
             snprintf(key, sizeof(key), "lavfi.vqcuda.%s", res->name[j]);
             if (!k && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
                 return ret;
+        }
+        /* the last frame of a segment carries the segment's pooled values */
+        for (int j = 0; res->segment_end && j < res->n && !s->closing; j++) {
+            static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
+            for (int q = 0; q < 4; q++) {
+                char key[200], value[32];
+                int ret;
+                snprintf(value, sizeof(value), "%.17g", res->segment_pooled[4 * j + q]);
+                snprintf(key, sizeof(key), "lavfi.vqcuda.%d.segment.%s.%s", k + 1, res->name[j], pools[q]);
+                if ((ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                    return ret;
+                snprintf(key, sizeof(key), "lavfi.vqcuda.segment.%s.%s", res->name[j], pools[q]);
+                if (!k && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                    return ret;
+            }
         }
         return 0;
     }
@@ -576,6 +627,13 @@ static int write_log(AVFilterContext *ctx)
             return ret;
         }
         err = vq_session_write_log(rend_session(s, k), path, log_format(s));
+        if (err >= 0 && s->segment_path) {
+            char *sp = av_strdup(s->segment_path), *d = sp ? strstr(sp, "%d") : NULL;
+            char *p2 = d ? av_asprintf("%.*s%d%s", (int)(d - sp), sp, k + 1, d + 2) : av_strdup(s->segment_path);
+            err = p2 ? vq_session_write_segments(rend_session(s, k), p2) : VQ_ENOMEM;
+            av_free(sp);
+            av_free(p2);
+        }
         cuda_pop(ctx);
         av_free(path);
         /* the other renditions' logs are written all the same */
@@ -718,7 +776,7 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
         fill_picture(&pic, f, on_device);
         if ((ret = cuda_push(ctx)) < 0)
             return ret;
-        err = vq_session_submit(s->extra[k], pic_ref, &pic);
+        err = vq_session_submit_at(s->extra[k], pic_ref, &pic, s->ref_time, s->ref_key);
         cuda_pop(ctx);
         if (err < 0)
             return session_error(ctx, s->extra[k], err, "vq_session_submit (a rendition)");
@@ -726,6 +784,16 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
         p->waiting |= 1u << k;
     }
     return 0;
+}
+
+/* The reference frame's time in seconds (its own timestamp). */
+static double frame_time(AVFilterContext *ctx, const AVFrame *ref)
+{
+    VQCUDAContext *s = ctx->priv;
+    AVRational tb = ctx->inputs[s->nb_rend]->time_base;
+    s->ref_key  = !!(ref->flags & AV_FRAME_FLAG_KEY);
+    s->ref_time = ref->pts == AV_NOPTS_VALUE ? NAN : ref->pts * av_q2d(tb);
+    return s->ref_time;
 }
 
 /* A main frame (owned) and its reference frame (borrowed): scored, or
@@ -763,7 +831,8 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
         free_pending(&p);
         return ret;
     }
-    err = vq_session_submit(s->session, &pic_ref, &pic_dist);
+    err = vq_session_submit_at(s->session, &pic_ref, &pic_dist, frame_time(ctx, ref),
+                               !!(ref->flags & AV_FRAME_FLAG_KEY));
     cuda_pop(ctx);
     if (err < 0) {
         free_pending(&p);
@@ -868,9 +937,9 @@ static int drain_stash(AVFilterContext *ctx)
         AVFrame *d, *r;
         int c;
         for (int i = 0; i < 2; i++) {
+            AVFrame *f = NULL;
             if (s->stash[i].n)
                 continue;
-            AVFrame *f = NULL;
             if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
                 return ret;
             if (ret > 0) {
@@ -1165,6 +1234,17 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     cfg.dis_width     = w;
     cfg.dis_height    = h;
     cfg.scaler        = s->scaler;
+    cfg.segment_frames    = s->segment_frames;
+    cfg.segment_duration  = s->segment_duration;
+    cfg.segment_keyframes = s->segment_mode == 1;
+    cfg.stream_file       = s->stream;
+    cfg.stream_rendition  = s->nb_rend > 1 ? k + 1 : 0;
+    if (s->score_frames) {
+        /* the piece is given frames A-1 .. B (no A-1 for A = 0) */
+        cfg.first_frame = s->score_begin ? s->score_begin - 1 : 0;
+        cfg.score_begin = s->score_begin;
+        cfg.score_end   = s->score_end;
+    }
 #if CONFIG_CUDA
     if (s->cu) {
         cfg.cuda_stream = s->hwctx->stream;
@@ -1231,6 +1311,16 @@ static int config_output(AVFilterLink *outlink)
         s->carried = 1;
         av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
                "was re-created\n", s->log_path);
+    }
+    if (s->stream_path && !s->stream) {
+        /* a file or a FIFO; every line is flushed as it is written, so a
+         * reader sees each frame's scores as they are known */
+        if (!(s->stream = avpriv_fopen_utf8(s->stream_path, "w"))) {
+            ret = AVERROR(errno);
+            av_log(ctx, AV_LOG_ERROR, "cannot open stream_path %s: %s\n", s->stream_path,
+                   av_err2str(ret));
+            return ret;
+        }
     }
     if (s->carried && s->dis_w == s->format.width && s->dis_h == s->format.height &&
         (mainlink->w != reflink->w || mainlink->h != reflink->h ||
@@ -1415,6 +1505,9 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_freep(&s->pending.f);
     list_free(&s->stash[0]);
     list_free(&s->stash[1]);
+    if (s->stream)
+        fclose(s->stream);
+    s->stream = NULL;
 #if CONFIG_CUDA
     s->cu    = NULL;
     s->hwctx = NULL;
@@ -1447,6 +1540,14 @@ static const AVOption vqcuda_options[] = {
         { "cuda", "the GPU (software frames are uploaded)", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CUDA }, 0, 0, FLAGS, .unit = "device" },
         { "cpu",  "the CPU",                                0, AV_OPT_TYPE_CONST, { .i64 = VQ_EXECUTOR_CPU },  0, 0, FLAGS, .unit = "device" },
     { "psnr", "also compute psnr_y, psnr_cb, psnr_cr", OFFSET(psnr), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+    { "segment_frames", "pool every N frames of the title as a segment", OFFSET(segment_frames), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { "segment_duration", "pool every S seconds (the reference's timestamps) as a segment", OFFSET(segment_duration), AV_OPT_TYPE_DOUBLE, { .dbl = 0 }, 0, 1e9, FLAGS },
+    { "segment", "segments by stream structure", OFFSET(segment_mode), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1, FLAGS, .unit = "segment" },
+        { "none",      "no segments (or by segment_frames / segment_duration)", 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, FLAGS, .unit = "segment" },
+        { "keyframes", "a segment starts at every key frame of the reference",  0, AV_OPT_TYPE_CONST, { .i64 = 1 }, 0, 0, FLAGS, .unit = "segment" },
+    { "segment_path", "also write the segments as CSV to this file (%d: the rendition)", OFFSET(segment_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "stream_path", "live output: JSON Lines of every frame, segment and the pooled values, as they are known (a file or a FIFO)", OFFSET(stream_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "score_frames", "A-B: score title frames A..B-1 of the frames A-1..B given (a piece of a title, see vqcuda-merge)", OFFSET(score_frames), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "inputs", "inputs: the renditions (of an encode ladder), then the reference last", OFFSET(nb_renditions_opt), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_RENDITIONS + 1, FLAGS },
     { "scaler", "renditions smaller than the reference are upscaled to it", OFFSET(scaler), AV_OPT_TYPE_INT, { .i64 = VQ_SCALER_BICUBIC }, VQ_SCALER_BICUBIC, VQ_SCALER_NONE, FLAGS, .unit = "scaler" },
         { "bicubic",     "swscale's scale=W:H:flags=bicubic+accurate_rnd, bit for bit", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_BICUBIC },     0, 0, FLAGS, .unit = "scaler" },

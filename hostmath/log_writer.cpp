@@ -95,6 +95,12 @@ void write_json(Out &o, const LogTable &t)
                          t.sections[i].height, t.sections[i].bitdepth);
         o.put("\n  ],\n");
     }
+    if (t.piece) {
+        std::fprintf(o.f, "  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
+                     (long long)t.piece_begin, (long long)t.piece_end);
+        o.json_str(t.piece_key);
+        o.put(" },\n");
+    }
     o.put("  \"frames\": [");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
         std::fprintf(o.f, "%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
@@ -119,7 +125,32 @@ void write_json(Out &o, const LogTable &t)
         }
         o.put("\n    }");
     }
-    o.put("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n");
+    o.put("\n  },\n");
+    if (t.segmented) {
+        o.put("  \"segments\": [");
+        for (size_t i = 0; i < t.segments.size(); i++) {
+            const LogSegment &g = t.segments[i];
+            std::fprintf(o.f, "%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
+                         "      \"start_time\": ", i ? "," : "", (long long)g.first_frame, (long long)g.last_frame);
+            o.json_num(g.start_time);
+            o.put(",\n      \"end_time\": ");
+            o.json_num(g.end_time);
+            o.put(",\n      \"pooled_metrics\": {");
+            for (size_t k = 0; k < g.pooled.size() && k < nc; k++) {
+                o.put(k ? ",\n        " : "\n        ");
+                o.json_str(t.names[k]);
+                o.put(": {");
+                for (int j = 0; j < 4; j++) {
+                    std::fprintf(o.f, "%s\"%s\": ", j ? ", " : "", pool_names[j]);
+                    o.json_num(pooled_value(g.pooled[k], j));
+                }
+                o.put("}");
+            }
+            o.put("\n      }\n    }");
+        }
+        o.put("\n  ],\n");
+    }
+    o.put("  \"aggregate_metrics\": {\n  }\n}\n");
 }
 
 void write_xml(Out &o, const LogTable &t)
@@ -160,7 +191,32 @@ void write_xml(Out &o, const LogTable &t)
         }
         o.put("/>\n");
     }
-    o.put("  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n");
+    o.put("  </pooled_metrics>\n");
+    if (t.segmented) {
+        o.put("  <segments>\n");
+        for (const LogSegment &g : t.segments) {
+            std::fprintf(o.f, "    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
+                         (long long)g.first_frame, (long long)g.last_frame);
+            o.num(g.start_time);
+            o.put("\" end_time=\"");
+            o.num(g.end_time);
+            o.put("\">\n");
+            for (size_t k = 0; k < g.pooled.size() && k < nc; k++) {
+                o.put("      <metric name=\"");
+                o.xml(t.names[k]);
+                o.put("\" ");
+                for (int j = 0; j < 4; j++) {
+                    std::fprintf(o.f, "%s=\"", pool_names[j]);
+                    o.num(pooled_value(g.pooled[k], j));
+                    o.put("\" ");
+                }
+                o.put("/>\n");
+            }
+            o.put("    </segment>\n");
+        }
+        o.put("  </segments>\n");
+    }
+    o.put("  <aggregate_metrics />\n</VMAF>\n");
 }
 
 /* libvmaf's CSV: a header, one line per frame, no pooled values */
@@ -205,12 +261,50 @@ void write_sub(Out &o, const LogTable &t)
     fail(VQ_EIO, "cannot write log '%s': %s", path.c_str(), std::strerror(err));
 }
 
+
+/* the segments as CSV rows */
+void write_seg_csv(Out &o, const LogTable &t)
+{
+    o.put("first_frame,last_frame,start_time,end_time");
+    for (const std::string &n : t.names)
+        for (const char *p : pool_names)
+            std::fprintf(o.f, ",%s.%s", n.c_str(), p);
+    o.put("\n");
+    for (const LogSegment &g : t.segments) {
+        std::fprintf(o.f, "%lld,%lld,", (long long)g.first_frame, (long long)g.last_frame);
+        o.num(g.start_time);
+        o.put(",");
+        o.num(g.end_time);
+        for (size_t k = 0; k < g.pooled.size(); k++)
+            for (int j = 0; j < 4; j++) {
+                o.put(",");
+                o.num(pooled_value(g.pooled[k], j));
+            }
+        o.put("\n");
+    }
+}
+
+void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, const LogTable &));
+
 }  // namespace
+
+void write_segments_csv(const std::string &path, const LogTable &t)
+{
+    write_file(path, t, write_seg_csv);
+}
 
 void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t)
 {
     if (fmt != VQ_LOG_JSON && fmt != VQ_LOG_XML && fmt != VQ_LOG_CSV && fmt != VQ_LOG_SUB)
         fail(VQ_EINVAL, "unknown log format %d", (int)fmt);
+    write_file(path, t, fmt == VQ_LOG_JSON ? write_json : fmt == VQ_LOG_XML ? write_xml
+                        : fmt == VQ_LOG_CSV ? write_csv : write_sub);
+}
+
+namespace {
+
+void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, const LogTable &))
+{
     struct stat st;
     const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
     std::string tmp = path;
@@ -238,12 +332,7 @@ void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t)
         CLocale c;
         Out o{ f };
         errno = 0;
-        switch (fmt) {
-        case VQ_LOG_JSON: write_json(o, t); break;
-        case VQ_LOG_XML: write_xml(o, t); break;
-        case VQ_LOG_CSV: write_csv(o, t); break;
-        default: write_sub(o, t); break;
-        }
+        body(o, t);
     }
     int err = 0;
     if (std::fflush(f) != 0 || std::ferror(f))
@@ -260,5 +349,7 @@ void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t)
         io_fail(path, err);
     }
 }
+
+}  // namespace
 
 }  // namespace vq

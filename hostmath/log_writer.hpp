@@ -26,6 +26,12 @@ struct LogSection {
     int width, height, bitdepth;
 };
 
+struct LogSegment {
+    int64_t first_frame, last_frame;
+    double start_time, end_time;        /* seconds; NaN when unknown */
+    std::vector<Pooled> pooled;         /* one per column */
+};
+
 struct LogTable {
     std::string version;
     double fps = 0;
@@ -35,10 +41,19 @@ struct LogTable {
     std::vector<double> values;             /* frames x columns, row-major */
     std::vector<Pooled> pooled;             /* one per column, or empty */
     std::vector<LogSection> sections;       /* written (JSON, XML) when more than one */
+    bool segmented = false;                 /* write "segments" (JSON, XML) */
+    std::vector<LogSegment> segments;
+    /* a piece of a title (score_frames): its range and what must match to merge */
+    bool piece = false;
+    int64_t piece_begin = 0, piece_end = 0;
+    std::string piece_key;
 };
 
 /* Throws vq::Error(VQ_EIO-like VQ_EINVAL) naming the path and the errno text. */
 void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t);
+/* The segments alone as CSV (first_frame,last_frame,start_time,end_time,
+ * then name.min,name.max,name.mean,name.harmonic_mean per column). */
+void write_segments_csv(const std::string &path, const LogTable &t);
 
 }  // namespace vq
 

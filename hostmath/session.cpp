@@ -8,6 +8,8 @@
  * frame order.  Exceptions (vq::Error) stop at each extern "C" function.
  */
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -38,7 +40,18 @@ using vq::fail;
 
 struct FrameRec {
     std::vector<double> v;      /* one per column */
-    bool scored = false;        /* VIF/ADM/PSNR ran (n_subsample) */
+    bool scored = false;        /* VIF/ADM/PSNR ran (n_subsample, the piece's range) */
+    double time = NAN;          /* seconds, from the caller */
+    bool key = false;           /* the reference frame is a key frame */
+};
+
+/* One segment's pooling, frames added in frame order. */
+struct Segment {
+    int64_t id = -1;
+    int64_t first = 0, last = 0;        /* title frame numbers */
+    double t0 = NAN, t1 = NAN;
+    std::vector<vq::PoolAcc> pool;
+    bool any = false;
 };
 
 struct MotionState {
@@ -84,6 +97,7 @@ struct VqSession {
     std::vector<Section> sections;
     int64_t motion_final = 0;               /* frames whose motion2/3 are known */
     bool use_cuda = false, executor_ready = false;
+    FILE *stream = nullptr;
     VqCudaExec *cuda = nullptr;
     VqCpuExec *cpu = nullptr;
     VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
@@ -94,6 +108,11 @@ struct VqSession {
     std::deque<FrameRec> frames;
     int64_t base = 0, n_submitted = 0, n_folded = 0, n_received = 0;
     std::vector<vq::PoolAcc> pool;          /* libvmaf's pooling, per column */
+    Segment seg;                            /* the open segment */
+    int64_t seg_key_count = 0;              /* segments by key frame: key frames seen */
+    std::vector<vq::LogSegment> segments;   /* closed ones (the log keeps them) */
+    std::vector<double> seg_values;         /* the last closed segment's pooled values, for results */
+    int64_t seg_closed_first = 0;
     bool flushed = false;
     std::chrono::steady_clock::time_point t_start, t_end;
 
@@ -113,23 +132,51 @@ struct VqSession {
     void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
     void make_scaler();
     void fold(const int64_t *rows, bool scored);
-    void complete(int64_t i);
-    void submit(const VqPicture *ref, const VqPicture *dis);
+    bool complete(int64_t i);
+    void submit(const VqPicture *ref, const VqPicture *dis, double time, bool key);
     void collect_cuda();
     void flush();
     int receive(VqFrameResult *out);
+    int64_t title(int64_t i) const { return cfg.first_frame + i; }
+    bool in_range(int64_t i) const
+    {
+        return title(i) >= cfg.score_begin && (!cfg.score_end || title(i) < cfg.score_end);
+    }
+    int64_t segment_of(int64_t i);
+    bool close_segment();
+    void stream_frame(int64_t i, const FrameRec &fr);
+    void stream_segment(const vq::LogSegment &g);
+    void stream_pooled();
     void write_log(const char *path, VqLogFormat fmt);
+
 };
 
 void VqSession::open()
 {
     if (cfg.n_subsample < 1)
         cfg.n_subsample = 1;
+    if ((cfg.segment_frames != 0) + (cfg.segment_duration != 0) + (cfg.segment_keyframes != 0) > 1)
+        fail(VQ_EINVAL, "give one segment option: segment_frames, segment_duration or segment=keyframes");
+    if (cfg.segment_frames < 0 || cfg.segment_duration < 0 || !std::isfinite(cfg.segment_duration))
+        fail(VQ_EINVAL, "a segment length must be positive");
+    if (cfg.first_frame < 0 || cfg.score_begin < 0 || (cfg.score_end && cfg.score_end <= cfg.score_begin))
+        fail(VQ_EINVAL, "score_frames=%lld-%lld: the first frame must come before the end",
+             (long long)cfg.score_begin, (long long)cfg.score_end);
+    if (cfg.score_begin > 0 && cfg.first_frame > cfg.score_begin - 1)
+        fail(VQ_EINVAL, "score_frames=%lld-...: motion of frame %lld needs frame %lld, which the piece "
+             "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
+             (long long)cfg.score_begin - 1, (long long)cfg.first_frame);
     make_plan();
     make_scaler();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
     pool.resize(names.size());
+    seg.pool.resize(names.size());
+    if (cfg.score_begin > 0 || cfg.score_end)
+        for (const vq::Instance &in : plan->instances())
+            if (in.opts.spec().kind == vq::FexKind::Motion && in.opts.get("motion_moving_average"))
+                fail(VQ_EINVAL, "score_frames with motion_moving_average: its motion3 depends on every "
+                     "frame before (the piece would need the title from its start)");
     log2_table.resize(65536);
     vq_vif_log2_table(log2_table.data());
     if (cfg.executor != VQ_EXECUTOR_AUTO)
@@ -363,20 +410,198 @@ void VqSession::fold(const int64_t *rows, bool scored)
 }
 
 /* The models' scores of frame i (its motion2 is known), and the running pools. */
-void VqSession::complete(int64_t i)
+/* ---- live output: JSON Lines, each line flushed as it is written ---- */
+
+namespace {
+
+void json_number(std::string &o, double v)
+{
+    char b[40];
+    if (std::isfinite(v))
+        std::snprintf(b, sizeof(b), "%.17g", v);
+    else
+        std::snprintf(b, sizeof(b), "null");
+    o += b;
+}
+
+void json_metrics(std::string &o, const std::vector<const char *> &names, const double *v, size_t stride)
+{
+    o += "{";
+    for (size_t k = 0; k < names.size(); k++) {
+        o += k ? ", \"" : "\"";
+        o += names[k];
+        o += "\": ";
+        json_number(o, v[k * stride]);
+    }
+    o += "}";
+}
+
+}  // namespace
+
+void VqSession::stream_frame(int64_t i, const FrameRec &fr)
+{
+    if (!stream)
+        return;
+    std::string o = "{\"frameNum\": " + std::to_string(title(i));
+    if (cfg.stream_rendition > 0)
+        o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
+    o += ", \"time\": ";
+    json_number(o, fr.time);
+    o += ", \"metrics\": ";
+    json_metrics(o, names, fr.v.data(), 1);
+    o += "}\n";
+    std::fputs(o.c_str(), stream);
+    std::fflush(stream);
+}
+
+void VqSession::stream_segment(const vq::LogSegment &g)
+{
+    if (!stream)
+        return;
+    std::string o = "{\"segment\": {\"first_frame\": " + std::to_string(g.first_frame) +
+                    ", \"last_frame\": " + std::to_string(g.last_frame) + ", \"start_time\": ";
+    json_number(o, g.start_time);
+    o += ", \"end_time\": ";
+    json_number(o, g.end_time);
+    if (cfg.stream_rendition > 0)
+        o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
+    o += ", \"pooled_metrics\": {";
+    for (size_t k = 0; k < names.size(); k++) {
+        const vq::Pooled &p = g.pooled[k];
+        o += std::string(k ? ", \"" : "\"") + names[k] + "\": {\"min\": ";
+        json_number(o, p.min);
+        o += ", \"max\": ";
+        json_number(o, p.max);
+        o += ", \"mean\": ";
+        json_number(o, p.mean);
+        o += ", \"harmonic_mean\": ";
+        json_number(o, p.harmonic_mean);
+        o += "}";
+    }
+    o += "}}}\n";
+    std::fputs(o.c_str(), stream);
+    std::fflush(stream);
+}
+
+void VqSession::stream_pooled()
+{
+    if (!stream)
+        return;
+    std::string o = "{\"pooled_metrics\": {";
+    for (size_t k = 0; k < names.size(); k++) {
+        o += std::string(k ? ", \"" : "\"") + names[k] + "\": {";
+        if (pool[k].count()) {
+            const vq::Pooled p = pool[k].get();
+            o += "\"min\": ";
+            json_number(o, p.min);
+            o += ", \"max\": ";
+            json_number(o, p.max);
+            o += ", \"mean\": ";
+            json_number(o, p.mean);
+            o += ", \"harmonic_mean\": ";
+            json_number(o, p.harmonic_mean);
+        }
+        o += "}";
+    }
+    o += "}";
+    if (cfg.stream_rendition > 0)
+        o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
+    o += "}\n";
+    std::fputs(o.c_str(), stream);
+    std::fflush(stream);
+}
+
+/* The segment a frame belongs to (only the order of the numbers matters). */
+int64_t VqSession::segment_of(int64_t i)
+{
+    const FrameRec &fr = frame(i);
+    if (cfg.segment_frames)
+        return title(i) / cfg.segment_frames;
+    if (cfg.segment_duration) {
+        if (!std::isfinite(fr.time))
+            fail(VQ_EINVAL, "segment_duration needs the frames' times (vq_session_submit_at)");
+        return (int64_t)std::floor(fr.time / cfg.segment_duration);
+    }
+    if (cfg.segment_keyframes)
+        return seg_key_count;
+    return -1;
+}
+
+/* The open segment ends: to the list, the stream, and the next result. */
+bool VqSession::close_segment()
+{
+    if (seg.id < 0 || !seg.any) {
+        seg.id = -1;
+        return false;
+    }
+    vq::LogSegment g;
+    g.first_frame = seg.first;
+    g.last_frame = seg.last;
+    g.start_time = seg.t0;
+    g.end_time = seg.t1;
+    seg_values.clear();
+    for (vq::PoolAcc &a : seg.pool) {
+        const vq::Pooled p = a.count() ? a.get() : vq::Pooled{ NAN, NAN, NAN, NAN };
+        g.pooled.push_back(p);
+        seg_values.insert(seg_values.end(), { p.min, p.max, p.mean, p.harmonic_mean });
+        a = vq::PoolAcc();
+    }
+    if (cfg.keep_frames)
+        segments.push_back(g);
+    seg_closed_first = seg.first;
+    stream_segment(g);
+    seg.id = -1;
+    seg.any = false;
+    return true;
+}
+
+/* The models' scores of frame i (its motion2 is known), the running pools
+ * and the segment's.  true when frame i ends a segment. */
+bool VqSession::complete(int64_t i)
 {
     FrameRec &fr = frame(i);
-    if (!fr.scored)
-        return;
-    std::vector<double> in;
-    for (const vq::ModelUse &m : plan->models()) {
-        in.clear();
-        for (int c : m.input_cols)
-            in.push_back(fr.v[(size_t)c]);
-        m.model->predict(in.data(), &fr.v[(size_t)m.first_col]);
+    bool ended = false;
+    if (fr.key && cfg.segment_keyframes && i > 0)
+        seg_key_count++;
+    if (!in_range(i))
+        return false;
+    if (fr.scored) {
+        std::vector<double> in;
+        for (const vq::ModelUse &m : plan->models()) {
+            in.clear();
+            for (int c : m.input_cols)
+                in.push_back(fr.v[(size_t)c]);
+            m.model->predict(in.data(), &fr.v[(size_t)m.first_col]);
+        }
+        for (size_t c = 0; c < pool.size(); c++)
+            pool[c].add(fr.v[c]);
+        stream_frame(i, fr);
     }
-    for (size_t c = 0; c < pool.size(); c++)
-        pool[c].add(fr.v[c]);
+    if (cfg.segment_frames || cfg.segment_duration || cfg.segment_keyframes) {
+        const int64_t id = segment_of(i);
+        if (seg.id != id) {
+            close_segment();
+            seg.id = id;
+            seg.first = title(i);
+            seg.t0 = fr.time;
+        }
+        seg.last = title(i);
+        seg.t1 = fr.time;
+        if (fr.scored) {
+            seg.any = true;
+            for (size_t c = 0; c < pool.size(); c++)
+                seg.pool[c].add(fr.v[c]);
+        }
+        /* does the next frame start another segment? (flushed: none comes) */
+        int64_t next_id = -2;
+        if (i + 1 < n_submitted && in_range(i + 1)) {
+            const bool key_next = frame(i + 1).key && cfg.segment_keyframes;
+            next_id = cfg.segment_keyframes ? (key_next ? id + 1 : id) : segment_of(i + 1);
+        }
+        if (next_id != id && (flushed || i + 1 < n_submitted || !in_range(i + 1)))
+            ended = close_segment();
+    }
+    return ended;
 }
 
 void VqSession::collect_cuda()
@@ -389,7 +614,7 @@ void VqSession::collect_cuda()
     fold(rows, frame(n_folded).scored);
 }
 
-void VqSession::submit(const VqPicture *ref, const VqPicture *dis)
+void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, bool key)
 {
     if (flushed)
         fail(VQ_EINVAL, "submit after flush");
@@ -409,10 +634,13 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis)
             frames.pop_front();
             base++;
         }
-    const bool score = n_submitted % cfg.n_subsample == 0;
+    /* n_subsample counts title frames; a piece scores its own range only */
+    const bool score = title(n_submitted) % cfg.n_subsample == 0 && in_range(n_submitted);
     FrameRec fr;
     fr.v.assign(names.size(), 0.0);
     fr.scored = score;
+    fr.time = time;
+    fr.key = key;
     frames.push_back(std::move(fr));
     VqPlaneView r[3], d[3];
     views(ref, r, fmt.width, fmt.height);
@@ -455,14 +683,19 @@ int VqSession::receive(VqFrameResult *out)
     /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too) */
     if (i >= motion_final)
         return VQ_EAGAIN;
-    complete(i);
+    const bool seg_end = complete(i);
     FrameRec &fr = frame(i);
-    out->index = i;
+    out->index = title(i);
     out->n = fr.scored ? (int)names.size() : 0;
     result = fr.v;
     out->name = names.data();
     out->value = result.data();
+    out->segment_end = seg_end;
+    out->segment_first = seg_end ? seg_closed_first : 0;
+    out->segment_pooled = seg_end ? seg_values.data() : nullptr;
     n_received++;
+    if (flushed && n_received == n_folded)
+        stream_pooled();
     return VQ_OK;
 }
 
@@ -505,11 +738,24 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         const FrameRec &fr = frame(i);
         if (!fr.scored)
             continue;
-        t.frame_num.push_back(i);
+        t.frame_num.push_back(title(i));
         t.values.insert(t.values.end(), fr.v.begin(), fr.v.end());
     }
     for (const Section &x : sections)
-        t.sections.push_back(vq::LogSection{ x.first_frame, x.fmt.width, x.fmt.height, x.fmt.bitdepth });
+        t.sections.push_back(vq::LogSection{ title(x.first_frame), x.fmt.width, x.fmt.height, x.fmt.bitdepth });
+    t.segments = segments;
+    t.segmented = cfg.segment_frames || cfg.segment_duration || cfg.segment_keyframes;
+    if (cfg.score_begin > 0 || cfg.score_end) {
+        t.piece = true;
+        t.piece_begin = cfg.score_begin;
+        t.piece_end = cfg.score_end ? cfg.score_end : title(n_submitted);
+        t.piece_key = model_str + "|" + feature_str + "|psnr=" + std::to_string(cfg.enable_psnr) +
+                      "|n_subsample=" + std::to_string(cfg.n_subsample) + "|" + std::to_string(fmt.width) +
+                      "x" + std::to_string(fmt.height) + "x" + std::to_string(fmt.bitdepth) + "|dis=" +
+                      std::to_string(dis_w) + "x" + std::to_string(dis_h) + "|scaler=" +
+                      std::to_string((int)cfg.scaler) + "|segments=" + std::to_string(cfg.segment_frames) +
+                      "," + std::to_string(cfg.segment_duration) + "," + std::to_string(cfg.segment_keyframes);
+    }
     if (!t.frame_num.empty())
         for (const vq::PoolAcc &p : pool)
             t.pooled.push_back(p.get());
@@ -604,6 +850,7 @@ int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t e
         s->model_str = cfg->model ? cfg->model : "";
         s->feature_str = cfg->feature ? cfg->feature : "";
         s->cfg.model = s->cfg.feature = nullptr;
+        s->stream = (FILE *)cfg->stream_file;
         s->open();
     });
     if (ret < 0) {
@@ -618,7 +865,13 @@ int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t e
 
 int vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis)
 {
-    return guarded(s, [&] { s->submit(ref, dis); });
+    return guarded(s, [&] { s->submit(ref, dis, NAN, false); });
+}
+
+int vq_session_submit_at(VqSession *s, const VqPicture *ref, const VqPicture *dis, double time,
+                         int keyframe)
+{
+    return guarded(s, [&] { s->submit(ref, dis, time, keyframe != 0); });
 }
 
 int vq_session_new_section(VqSession *s, const VqFormat *fmt)
@@ -659,6 +912,20 @@ int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *
 int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
 {
     return guarded(s, [&] { s->write_log(path, fmt); });
+}
+
+int vq_session_write_segments(VqSession *s, const char *path)
+{
+    return guarded(s, [&] {
+        if (!path)
+            fail(VQ_EINVAL, "no segment path");
+        if (!s->cfg.keep_frames)
+            fail(VQ_EINVAL, "the session was opened without keep_frames: no segment log");
+        vq::LogTable t;
+        t.names = s->plan->columns();
+        t.segments = s->segments;
+        vq::write_segments_csv(path, t);
+    });
 }
 
 void vq_session_close(VqSession **ps)

@@ -88,6 +88,24 @@ typedef struct VqConfig {
      * inside the library, exactly as FFmpeg 7.1's swscale does it. */
     int dis_width, dis_height;
     enum VqScaler scaler;
+    /* Segments, pooled on their own (at most one of the three): a new one
+     * every segment_frames frames of the title, or every segment_duration
+     * seconds of the frames' times (vq_session_submit_at), or at every key
+     * frame of the reference. */
+    int segment_frames;
+    double segment_duration;
+    int segment_keyframes;
+    /* A piece of a longer title: the first frame submitted is title frame
+     * first_frame; only frames score_begin .. score_end - 1 (title numbers;
+     * score_end 0: to the end) are scored, logged and pooled, the others
+     * give motion its context.  n_subsample counts from the title's start. */
+    int64_t first_frame;
+    int64_t score_begin, score_end;
+    /* Live output: JSON Lines written to this FILE * (stdio, the caller's)
+     * as each frame's, segment's and the final pooled values are known, each
+     * line flushed; stream_rendition > 0 adds "rendition": N to each. */
+    void *stream_file;
+    int stream_rendition;
 } VqConfig;
 
 void vq_config_default(VqConfig *cfg);
@@ -106,12 +124,21 @@ typedef struct VqFrameResult {
     int n;                               /* entries in name[] / value[]; 0: not scored (n_subsample) */
     const char *const *name;             /* libvmaf's printed names, in its log order */
     const double *value;
+    /* the frame ends a segment: segment_pooled holds n x 4 values (per
+     * name: min, max, mean, harmonic_mean over the segment's scored frames) */
+    int segment_end;
+    int64_t segment_first;               /* the segment's first frame */
+    const double *segment_pooled;
 } VqFrameResult;
 
 typedef struct VqSession VqSession;
 
 int  vq_session_open(VqSession **s, const VqConfig *cfg, char *errbuf, size_t errlen);
 int  vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis);
+/* The same, with the frame's time in seconds (segments by duration, the
+ * logs' segment times) and whether the reference frame is a key frame. */
+int  vq_session_submit_at(VqSession *s, const VqPicture *ref, const VqPicture *dis, double time,
+                          int keyframe);
 int  vq_session_receive(VqSession *s, VqFrameResult *out);
 int  vq_session_flush(VqSession *s);
 /* The frames from the next submit on have another size or format: what came
@@ -136,6 +163,9 @@ enum VqLogFormat { VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV, VQ_LOG_SUB };
  * exact.  Written beside path and renamed into place: an existing log is
  * replaced only by a complete one.  VQ_EIO names the path and the cause. */
 int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
+
+/* The segments' pooled values as CSV (after flush), written as the log is. */
+int vq_session_write_segments(VqSession *s, const char *path);
 
 #ifdef __cplusplus
 }

@@ -137,8 +137,9 @@ TEST(ApiRandom, SessionsNeverCrashAndStayConsistent)
         for (int i = 0; i < n && !failed; i++) {
             make_pic(c.format, c.format.width, c.format.height, rng, ref);
             make_pic(c.format, c.format.width, c.format.height, rng, dis);
-            if (rng() % 10 == 0)
+            if (rng() % 10 == 0) {
                 EXPECT_EQ(vq_session_submit(s, &ref.pic, nullptr), VQ_EINVAL);
+            }
             const int sr = vq_session_submit(s, &ref.pic, &dis.pic);
             if (sr < 0) {   /* a refusal at the first frame (e.g. a feature's size limit) */
                 EXPECT_GT(strlen(vq_session_error(s)), 0u);
@@ -165,8 +166,9 @@ TEST(ApiRandom, SessionsNeverCrashAndStayConsistent)
             EXPECT_EQ(next, n);
             EXPECT_EQ(vq_session_submit(s, &ref.pic, &dis.pic), VQ_EINVAL);   /* after flush */
             double v;
-            if (vq_session_model_name(s, 0))
+            if (vq_session_model_name(s, 0)) {
                 EXPECT_EQ(vq_session_pooled(s, vq_session_model_name(s, 0), VQ_POOL_HARMONIC_MEAN, &v), VQ_OK);
+            }
             EXPECT_EQ(vq_session_pooled(s, "no_such_column", VQ_POOL_MEAN, &v), VQ_EINVAL);
             char path[] = "/tmp/vq_api_random_XXXXXX";
             const int fd = mkstemp(path);

@@ -128,3 +128,10 @@ if(VQ_FFMPEG)
     endforeach()
   endforeach()
 endif()
+
+# Nothing scored is lost: size changes mid-stream (with and without FFmpeg's
+# filter re-initialisation), failed log writes, earlier logs kept.
+if(VQ_FFMPEG)
+  add_test(NAME e2e_noloss COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_noloss.py ${VQ_FFMPEG}
+           ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/noloss)
+endif()

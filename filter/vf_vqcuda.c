@@ -164,6 +164,7 @@ typedef struct VQCUDAContext {
     /* the last reference frame scored, to see it repeated */
     const AVFrame *last_ref;
     int64_t last_ref_pts;
+    int64_t last_main_pts;      /* framesync's pts of the last main frame an event had */
 
 #if CONFIG_CUDA
     AVBufferRef *hw_frames_ref; /* keeps the device alive until uninit */
@@ -270,6 +271,7 @@ typedef struct Carried {
     int dis_w, dis_h;
     FrameList stash[2];         /* frames the graph held, unpaired, per input */
     FILE *stream;               /* stream_path, still open: the session writes to it */
+    PendingQueue pending;       /* frames scored or in flight, not yet passed on */
     struct Carried *next;
 } Carried;
 
@@ -297,6 +299,8 @@ static void carry_put(VQCUDAContext *s)
     c->stash[1]      = s->stash[1];
     c->stream        = s->stream;
     s->stream        = NULL;
+    c->pending       = s->pending;
+    memset(&s->pending, 0, sizeof(s->pending));
     memset(s->stash, 0, sizeof(s->stash));
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
@@ -330,6 +334,12 @@ static int carry_take(VQCUDAContext *s)
     s->stash[0]      = c->stash[0];
     s->stash[1]      = c->stash[1];
     s->stream        = c->stream;
+    if (c->pending.count) {
+        av_freep(&s->pending.f);
+        s->pending = c->pending;
+    } else {
+        av_free(c->pending.f);
+    }
     av_free(c->log_path);
     av_free(c);
     return 1;
@@ -405,6 +415,7 @@ static av_cold int init(AVFilterContext *ctx)
         }
     }
     s->last_ref_pts = AV_NOPTS_VALUE;
+    s->last_main_pts = AV_NOPTS_VALUE;
     for (int k = 0; k < MAX_RENDITIONS; k++)
         s->last_rend_pts[k] = AV_NOPTS_VALUE;
     return 0;
@@ -819,7 +830,8 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
                av_color_range_name(ref->color_range));
 
     p.dist = dist;
-    p.index = s->nb_submitted;
+    /* results carry title frame numbers (a piece starts at score_frames' A-1) */
+    p.index = s->nb_submitted + (s->score_begin ? s->score_begin - 1 : 0);
     if (!(p.keep[0] = av_frame_clone(ref))) {
         free_pending(&p);
         return AVERROR(ENOMEM);
@@ -869,6 +881,7 @@ static int do_vqcuda(FFFrameSync *fs)
     }
     dist->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
     s->event_ran = 1;
+    s->last_main_pts = fs->in[0].pts;
 
     /* The main input ended and framesync repeats its last frame against the
      * longer reference: nothing new to score or to send. */
@@ -1002,8 +1015,19 @@ static int collect_leftovers(AVFilterContext *ctx)
 
     for (int i = 0; i < 2; i++) {
         FFFrameSyncIn *in = s->fs.in ? &s->fs.in[idx[i]] : NULL;
+        int64_t done = i ? s->last_ref_pts : s->last_main_pts;
         AVFrame *f;
+        /* the current frame, if no event has had it yet, and the next one;
+         * framesync keeps their pts in its own time base: back to the link's */
+        if (in && in->frame && (done == AV_NOPTS_VALUE || in->pts > done)) {
+            in->frame->pts = av_rescale_q(in->frame->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
+            if ((ret = list_push(&s->stash[i], in->frame)) < 0)
+                return ret;
+            in->frame = NULL;
+        }
         if (in && in->have_next && in->frame_next) {
+            in->frame_next->pts = av_rescale_q(in->frame_next->pts, s->fs.time_base,
+                                               ctx->inputs[idx[i]]->time_base);
             if ((ret = list_push(&s->stash[i], in->frame_next)) < 0)
                 return ret;
             in->frame_next = NULL;
@@ -1013,6 +1037,12 @@ static int collect_leftovers(AVFilterContext *ctx)
             if ((ret = list_push(&s->stash[i], f)) < 0)
                 return ret;
     }
+    av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %d main and %d reference frames "
+           "not yet scored: they go to the next one\n", s->stash[0].n, s->stash[1].n);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < s->stash[i].n; j++)
+            av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, s->stash[i].f[j]->pts,
+                   s->stash[i].f[j]->width, s->stash[i].f[j]->height);
     return 0;
 }
 

@@ -63,7 +63,7 @@ for name, extra in (("default re-initialisation", []), ("-reinit_filter 0", ["-r
     log = os.path.join(out, "change_" + ("reinit" if not extra else "noreinit") + ".json")
     if os.path.exists(log):
         os.remove(log)
-    cmd = [ff, "-nostdin", "-hide_banner", "-nostats", "-v", "warning", *extra, "-i", dist, *extra, "-i", ref,
+    cmd = [ff, "-nostdin", "-hide_banner", "-stats", "-v", "warning", *extra, "-i", dist, *extra, "-i", ref,
            "-lavfi", f"[0:v][1:v]vqcuda=log_path={log}:device=cpu", "-f", "null", "-"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     if r.returncode != 0 or not os.path.exists(log):
@@ -77,6 +77,9 @@ for name, extra in (("default re-initialisation", []), ("-reinit_filter 0", ["-r
             total += 1
             exact += frames.get(i, {}).get(k) == v
     secs = [(s["first_frame"], s["width"], s["height"]) for s in d.get("sections", [])]
+    import re
+    sent = [int(x) for x in re.findall(r"frame= *(\d+)", r.stderr)]
+    check(sent and sent[-1] == 72, f"size change, {name}: every frame passed on", f"{sent[-1] if sent else '?'}/72 frames out")
     check(len(frames) == 72 and exact == total, f"size change, {name}: frames scored",
           f"{len(frames)}/72, values exact {exact}/{total}")
     check(secs == [(0, 1280, 720), (31, 1920, 1080)], f"size change, {name}: sections", str(secs))
@@ -110,5 +113,5 @@ check(r.returncode > 0 and before and before == after, "an earlier log survives 
       f"exit {r.returncode}, {len(before)} bytes before, {len(after)} after")
 check(not [f for f in os.listdir(out) if f.startswith("keep.json.")], "no temporary file left beside the log")
 
-print(f"{6 + 3 - failed} passed, {failed} failed")
+print(f"{8 + 3 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

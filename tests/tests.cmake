@@ -135,3 +135,9 @@ if(VQ_FFMPEG)
   add_test(NAME e2e_noloss COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_noloss.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/noloss)
 endif()
+
+# Segments, live output and exact pieces of a title.
+if(VQ_FFMPEG)
+  add_test(NAME e2e_segments COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_segments.py ${VQ_FFMPEG}
+           ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/segments)
+endif()

@@ -449,12 +449,14 @@ VQ_HD void vq_ciede_pow7_bounds_d(float x, double *lo, double *hi)
  * from the approximations below (pure IEEE double arithmetic: +, -, *, /,
  * sqrt; the same bits on host and device) widened to
  *     [v - m, v + m],  m = |v| 2^-44 + 2^-1032,
- * which holds glibc's result whenever both are within 2^-45 |f(x)| of the
- * true f(x): glibc's pow, exp, sin, cos, atan2 are within one ulp (2^-52),
- * these approximations within about 2^-49 (docs/ciede.md; tests/
- * ciede_exhaust.cpp measures both against each other on every float-derived
- * argument).  pow(x, 7) and powf(x, 7) of a float x need no approximation:
- * the two neighbours of the exact x^7 are computed exactly (above).
+ * which holds glibc's result g whenever |v - g| <= 2^-46 |g| (rounding
+ * v -+ m costs at most 2^-53 |v|).  glibc's pow, exp, sin, cos, atan2 are
+ * within an ulp (2^-52) of the true value, these approximations within
+ * 2^-49 of glibc: tests/ciede_exhaust.cpp finds at most 2^-49.1 over every
+ * float-derived argument (and 2^30 samples where the set is too large);
+ * docs/ciede.md has the figures.  pow(x, 7) and powf(x, 7) of a float x need
+ * no approximation: the two neighbours of the exact x^7 are computed
+ * exactly (above).
  */
 /* exp(r), |r| <= 0.35: Taylor to r^14 */
 #define VQ_CIEDE_EXP_POLY(r) (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p+0 + (r) * (0x1.0000000000000p-1 + (r) * (0x1.5555555555555p-3 + (r) * (0x1.5555555555555p-5 + (r) * (0x1.1111111111111p-7 + (r) * (0x1.6c16c16c16c17p-10 + (r) * (0x1.a01a01a01a01ap-13 + (r) * (0x1.a01a01a01a01ap-16 + (r) * (0x1.71de3a556c734p-19 + (r) * (0x1.27e4fb7789f5cp-22 + (r) * (0x1.ae64567f544e4p-26 + (r) * (0x1.1eed8eff8d898p-29 + (r) * (0x1.6124613a86d09p-33 + (r) * (0x1.93974a8c07c9dp-37)))))))))))))))

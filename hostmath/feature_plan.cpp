@@ -8,6 +8,7 @@
 #include "psnr_hvs_fold.h"
 #include "ssim_fold.h"
 #include "cambi_fold.h"
+#include "ciede_fold.h"
 #include "vq_error.h"
 
 namespace vq {
@@ -270,6 +271,17 @@ void FeaturePlan::make_exec_plan()
                 fail(VQ_EINVAL, "psnr_hvs cannot score %dx%d %d-bit frames: %s", fmt_.width,
                      fmt_.height, fmt_.bitdepth, msg);
             p.psnr_hvs = 1;
+            break;
+        }
+        case FexKind::Ciede: {
+            char msg[256] = "";
+            if (vq_ciede_check(fmt_.width, fmt_.height, fmt_.bitdepth, fmt_.chroma_shift_w,
+                               fmt_.chroma_shift_h, fmt_.layout != VQ_LAYOUT_GRAY, msg, sizeof(msg)) < 0)
+                fail(VQ_EINVAL, "ciede cannot score %dx%d %d-bit frames: %s", fmt_.width, fmt_.height,
+                     fmt_.bitdepth, msg);
+            p.ciede_geom = vq_ciede_geom(fmt_.width, fmt_.height, fmt_.chroma_shift_w, fmt_.chroma_shift_h,
+                                         fmt_.bitdepth);
+            p.ciede = 1;
             break;
         }
         case FexKind::Cambi: {

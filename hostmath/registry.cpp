@@ -143,6 +143,10 @@ std::vector<FeatureSpec> make_specs()
         },
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
     });
+    v.push_back(FeatureSpec{
+        "ciede", FexKind::Ciede, {},    /* ciede.c has no options */
+        { "ciede2000" }, { "ciede2000" }, {},
+    });
     return v;
 }
 

@@ -31,6 +31,7 @@
 #include "scale_filter.h"
 #include "ssim_fold.h"
 #include "cambi_fold.h"
+#include "ciede_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -391,6 +392,13 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
                     fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
                 out[0] = ms ? sc.float_ms_ssim : sc.float_ssim;
+                break;
+            }
+            case vq::FexKind::Ciede: {
+                char msg[256] = "";
+                const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
+                if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &out[0], msg, sizeof(msg)) < 0)
+                    fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)n_folded, msg);
                 break;
             }
             case vq::FexKind::Cambi:

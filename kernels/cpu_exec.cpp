@@ -16,6 +16,7 @@
 
 #include "adm_exec.h"
 #include "cambi_exec.h"
+#include "ciede_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
@@ -125,6 +126,7 @@ struct VqCpuExec {
     VqPsnrHvsTables hvs;
     std::vector<int64_t> rows;
     std::unique_ptr<TaskPool> pool;
+    int threads = 1;
     ~VqCpuExec()
     {
         for (VqVifCpu *v : vif)
@@ -169,7 +171,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->ssim = vq_ssim_cpu_alloc(&plan->ssim_geom));
         if (plan->cambi)
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
-        e->pool.reset(new TaskPool(threads < 1 ? 1 : threads));
+        e->threads = threads < 1 ? 1 : threads;
+        e->pool.reset(new TaskPool(e->threads));
     } catch (const std::bad_alloc &) {
         ok = false;
     }
@@ -202,7 +205,11 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
     const int n_ssim = score && p->ssim ? 1 : 0;
     const int n_cambi = score && p->cambi ? 1 : 0;
-    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_cambi + n_hvs + n_ssim + n_psnr;
+    /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
+    const int n_ciede = score && p->ciede ? e->threads : 0;
+    if (n_ciede)
+        std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
+    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_ciede + n_cambi + n_hvs + n_ssim + n_psnr;
     std::atomic<int> failed{0};
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -225,6 +232,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_adm;
+        if (t < n_ciede) {
+            const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
+            vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, r0, r1);
+            return;
+        }
+        t -= n_ciede;
         if (t < n_cambi) {  /* cambi reads the distorted luma only */
             if (vq_cambi_cpu_run(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], &p->cambi_l, r) < 0)
                 failed = 4;

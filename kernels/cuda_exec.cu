@@ -14,6 +14,8 @@
 
 #include "adm_exec.h"
 #include "cambi_exec.h"
+#include "ciede_exec.h"
+#include <vector>
 #include "cuda_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -58,6 +60,8 @@ struct VqCudaExec {
     VqPsnrHvsCuda *psnr_hvs;
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
+    VqCiedeCuda *ciede;
+    std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
 };
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -131,6 +135,12 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
                     errlen)) < 0)
         return ret;
+    if (p->ciede) {
+        if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
+                        err, errlen)) < 0)
+            return ret;
+        e->ciede_extra = new std::vector<int64_t>();
+    }
     return VQ_OK;
 }
 
@@ -221,6 +231,11 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, e->stream),
                         "cambi kernels", err, errlen)) < 0)
             return ret;
+        if (c->ciede &&
+            (ret = wrap(vq_ciede_cuda_run(e->ciede, (e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH, ref, dis,
+                                          &c->ciede_geom, s->d_rows + c->ciede_off, e->stream),
+                        "ciede kernels", err, errlen)) < 0)
+            return ret;
         if (c->psnr_hvs) {
             VqPlaneView r[3], d[3];
             for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
@@ -252,8 +267,14 @@ extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
     return e ? e->in_flight : 0;
 }
 
+extern "C" const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e)
+{
+    return e && e->ciede_extra && !e->ciede_extra->empty() ? e->ciede_extra->data() : NULL;
+}
+
 extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
 {
+    int ret;
     *rows = NULL;
     if (!e->in_flight) {
         snprintf(err, errlen, "nothing in flight");
@@ -262,6 +283,16 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
     Slot *s = &e->slot[e->head];
     CHECK(cudaEventSynchronize(s->done));
     *rows = s->h_rows;
+    if (e->ciede) {
+        /* ciede's overflow list (a pathological frame only): fetched now, synchronously */
+        const int64_t n = vq_ciede_extra_entries(s->h_rows + e->cfg.plan.ciede_off);
+        e->ciede_extra->assign((size_t)(n > 0 ? 2 * n : 0), 0);
+        if (n > 0 &&
+            (ret = wrap(vq_ciede_cuda_fetch_list(e->ciede, e->head, s->h_rows[e->cfg.plan.ciede_off],
+                                                 e->ciede_extra->data(), e->stream), "ciede list", err,
+                        errlen)) < 0)
+            return ret;
+    }
     e->head = (e->head + 1) % VQ_CUDA_PIPELINE_DEPTH;
     e->in_flight--;
     return VQ_OK;
@@ -282,6 +313,8 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
+    if (e->ciede) vq_ciede_cuda_free(e->ciede);
+    delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -41,6 +41,9 @@ int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneV
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);
 /* the cudaStream_t everything runs on (work of one's own queued there is ordered with it) */
 void *vq_cuda_exec_stream(const VqCudaExec *e);
+/* ciede's pixels the device could not decide beyond its in-buffer list, of
+ * the frame collected last (NULL: none); valid until the next collect. */
+const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e);
 /* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);

@@ -30,6 +30,8 @@ int vq_cuda_exec_in_flight(const VqCudaExec *e) { (void)e; return 0; }
 
 void *vq_cuda_exec_stream(const VqCudaExec *e) { (void)e; return NULL; }
 
+const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e) { (void)e; return NULL; }
+
 int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
 {
     (void)e; *rows = NULL;

@@ -20,6 +20,7 @@
 #include "adm_params.h"
 #include "ssim_exec.h"
 #include "cambi.h"
+#include "ciede_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,9 @@ typedef struct VqExecPlan {
     VqCambiParams cambi_p;
     VqCambiLayout cambi_l;
     const VqCambiTables *cambi_tables;  /* host memory, the session's */
+    int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
+    VqCiedeGeom ciede_geom;
+    size_t ciede_off;
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
@@ -90,6 +94,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->cambi) {
         vq_cambi_layout_init(&p->cambi_l, &p->cambi_p, off);
         off += p->cambi_l.total;
+    }
+    if (p->ciede) {
+        p->ciede_off = off;
+        off += vq_ciede_buffer_words(p->w, p->h);
     }
     p->total = off;
 }

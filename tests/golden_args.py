@@ -10,7 +10,7 @@ import json
 import shlex
 import sys
 
-SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi"}   # features beside the models' own (vif, adm, motion)
+SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede"}   # features beside the models' own (vif, adm, motion)
 
 
 def main():

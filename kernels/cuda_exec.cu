@@ -285,7 +285,8 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
     *rows = s->h_rows;
     if (e->ciede) {
         /* ciede's overflow list (a pathological frame only): fetched now, synchronously */
-        const int64_t n = vq_ciede_extra_entries(s->h_rows + e->cfg.plan.ciede_off);
+        const int64_t listed = s->h_rows[e->cfg.plan.ciede_off];
+        const int64_t n = listed > VQ_CIEDE_LIST_INLINE ? listed - VQ_CIEDE_LIST_INLINE : 0;
         e->ciede_extra->assign((size_t)(n > 0 ? 2 * n : 0), 0);
         if (n > 0 &&
             (ret = wrap(vq_ciede_cuda_fetch_list(e->ciede, e->head, s->h_rows[e->cfg.plan.ciede_off],

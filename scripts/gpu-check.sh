@@ -4,13 +4,17 @@
 # golden file through NVDEC/hwupload, the ladders, the size-change stream,
 # the library in host nv12/p010/p016 layouts on the CUDA executor,
 # compute-sanitizer, ncu, and the benchmarks.
-#   scripts/gpu-check.sh BUILD_DIR OUT_DIR [quick]
+#   scripts/gpu-check.sh BUILD_DIR OUT_DIR [STAGE...]
 # BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity*,parity_*,vqscore}.
+# STAGE: parity, golden, sanitize, bench (default: all), so that each call
+# of a time-limited machine can run a part.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
 out=$(realpath -m "$2")
-quick=${3:-}
+shift 2
+stages=" ${*:-parity golden sanitize bench} "
+want() { [[ $stages == *" $1 "* ]]; }
 mkdir -p "$out"
 ff=$build/ffmpeg/ffmpeg
 lib=$build/libvqcuda
@@ -24,6 +28,7 @@ raw=/tmp/vqraw
 "$root/tests/decode_raw.sh" "$ff" "$data/clips" "$raw" >/dev/null 2>&1
 export VQ_RAW_DIR=$raw VQ_GOLDEN_DIR=$data/golden
 
+if want parity; then
 say "== parity (CUDA kernels vs CPU executor, row for row / word for word)"
 for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqparity_cambi; do
     [ -x "$lib/$p" ] || { say "$p: not built"; continue; }
@@ -31,6 +36,22 @@ for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqpa
     say "$p exit $?: $(tail -1 "$out/$p.log")"
 done
 
+say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
+while read -r pair ref dis size fmt as; do
+    [ "$as" = - ] && as=
+    "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$ref.yuv" "$raw/$dis.yuv" "$size" "$fmt" "$as" cuda \
+        "$data/golden/$pair.json" "$out/lib" >"$out/lib_${pair}_${as:-planar}.log" 2>&1
+    say "lib $pair ${as:-planar} exit $?: $(grep -h exact "$out/lib_${pair}_${as:-planar}.log")"
+done <<'LIST'
+dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12
+dog1080p10 dog1080p10_ref dog1080p10_crf30 1920x1080 yuv420p10 p010
+dog1080p12 dog1080p12_ref dog1080p12_crf30 1920x1080 yuv420p12 p016
+birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -
+odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p -
+LIST
+fi
+
+if want golden; then
 say "== golden files on the GPU path"
 pass=0 fail=0 skip=0
 for g in "$data"/golden/*.json; do
@@ -49,23 +70,14 @@ for kind in bicubic bicubic_x86 same; do
     say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | tr '\n' ' ')"
 done
 
-say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
-while read -r pair ref dis size fmt as; do
-    [ "$as" = - ] && as=
-    "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$ref.yuv" "$raw/$dis.yuv" "$size" "$fmt" "$as" cuda \
-        "$data/golden/$pair.json" "$out/lib" >"$out/lib_${pair}_${as:-planar}.log" 2>&1
-    say "lib $pair ${as:-planar} exit $?: $(grep -h exact "$out/lib_${pair}_${as:-planar}.log")"
-done <<'LIST'
-dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12
-dog1080p10 dog1080p10_ref dog1080p10_crf30 1920x1080 yuv420p10 p010
-dog1080p12 dog1080p12_ref dog1080p12_crf30 1920x1080 yuv420p12 p016
-birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -
-odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p -
-LIST
+say "== the size-change stream through NVDEC (default re-initialisation and -reinit_filter 0)"
+python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
+say "noloss exit $?: $(tail -1 "$out/noloss.log")"
+fi
 
-[ -n "$quick" ] && exit 0
 
-if command -v compute-sanitizer >/dev/null; then
+
+if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "== compute-sanitizer (memcheck, racecheck): every feature, 1080p and 2160p, NVDEC"
     feats="name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi"
     for tool in memcheck racecheck; do
@@ -80,13 +92,15 @@ if command -v compute-sanitizer >/dev/null; then
     done
 fi
 
-if command -v ncu >/dev/null && [ -x "$lib/vqparity" ]; then
+if want sanitize && command -v ncu >/dev/null && [ -x "$lib/vqparity" ]; then
     say "== ncu: time and DRAM bytes of each kernel, second of two 1080p nv12 pairs"
     ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         "$lib/vqparity" --profile >"$out/ncu.csv" 2>"$out/ncu.err"
     python3 "$root/scripts/ncu-table.py" "$out/ncu.csv" | tee -a "$summary"
 fi
 
+if want bench; then
 say "== bench"
 "$root/scripts/bench" "$build" "$out/bench" >"$out/bench.log" 2>&1
 cat "$out/bench/bench.txt" | tee -a "$summary"
+fi

@@ -7,13 +7,16 @@
    values over every frame in frame order (libvmaf's formulas);
  - a log that cannot be written at the end fails the run (/dev/full);
  - a log that existed before a run that fails is still intact after it.
-    e2e_noloss.py FFMPEG CLIPS_DIR GOLDEN_DIR OUT_DIR"""
+    e2e_noloss.py FFMPEG CLIPS_DIR GOLDEN_DIR OUT_DIR [cuda]
+ cuda: the size-change stream decoded by NVDEC and scored on the GPU."""
 import json
 import os
 import subprocess
 import sys
 
 ff, clips, gold, out = sys.argv[1:5]
+cuda = len(sys.argv) > 5 and sys.argv[5] == "cuda"
+hw = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"] if cuda else []
 os.makedirs(out, exist_ok=True)
 failed = 0
 
@@ -63,8 +66,8 @@ for name, extra in (("default re-initialisation", []), ("-reinit_filter 0", ["-r
     log = os.path.join(out, "change_" + ("reinit" if not extra else "noreinit") + ".json")
     if os.path.exists(log):
         os.remove(log)
-    cmd = [ff, "-nostdin", "-hide_banner", "-stats", "-v", "warning", *extra, "-i", dist, *extra, "-i", ref,
-           "-lavfi", f"[0:v][1:v]vqcuda=log_path={log}:device=cpu", "-f", "null", "-"]
+    cmd = [ff, "-nostdin", "-hide_banner", "-stats", "-v", "warning", *extra, *hw, "-i", dist, *extra, *hw, "-i", ref,
+           "-lavfi", f"[0:v][1:v]vqcuda=log_path={log}:device={'cuda' if cuda else 'cpu'}", "-f", "null", "-"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     if r.returncode != 0 or not os.path.exists(log):
         check(False, f"size change, {name}", f"exit {r.returncode}: {r.stderr.strip()[-400:]}")

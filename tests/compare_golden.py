@@ -18,6 +18,7 @@ def main():
     gold = json.load(open(sys.argv[2]))
     diffs = []
     total = 0
+    missing = object()   # a key we do not have (JSON null is None: an infinite value, compared as such)
     ofr = {f["frameNum"]: f["metrics"] for f in ours["frames"]}
     for f in gold["frames"]:
         n = f["frameNum"]
@@ -25,9 +26,9 @@ def main():
             continue
         for key, want in f["metrics"].items():
             total += 1
-            got = ofr.get(n, {}).get(key)
-            if got is None or got != want:
-                diffs.append(f"frame {n} {key}: got {got!r} want {want!r}")
+            got = ofr.get(n, {}).get(key, missing)
+            if got is missing or got != want:
+                diffs.append(f"frame {n} {key}: got {'(missing)' if got is missing else repr(got)} want {want!r}")
     extra = set(ofr) - {f["frameNum"] for f in gold["frames"]}
     for n in sorted(extra):
         diffs.append(f"frame {n}: not in the golden file")
@@ -36,9 +37,9 @@ def main():
     for key, pools in ({} if partial else gold["pooled_metrics"]).items():
         for p, want in pools.items():
             total += 1
-            got = ours.get("pooled_metrics", {}).get(key, {}).get(p)
-            if got is None or got != want:
-                diffs.append(f"pooled {key}.{p}: got {got!r} want {want!r}")
+            got = ours.get("pooled_metrics", {}).get(key, {}).get(p, missing)
+            if got is missing or got != want:
+                diffs.append(f"pooled {key}.{p}: got {'(missing)' if got is missing else repr(got)} want {want!r}")
     print(f"{sys.argv[2]}: exact {total - len([d for d in diffs if 'not in' not in d])}/{total}")
     for d in diffs[:15]:
         print("  " + d)

@@ -384,84 +384,53 @@ extern "C" int vq_cambi_check(const VqCambiOptions *o, int w, int h, int bpc, ch
 
 namespace {
 
-/* quick_select as the reference runs it: descending Hoare partitions on
- * arr[k] until arr[0 .. k-1] hold the k largest (no-op when n == k) */
-void reference_quick_select(float *arr, int n, int k)
-{
-    if (n == k)
-        return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot)
-                i++;
-            while (arr[j] < pivot)
-                j--;
-            if (i <= j) {
-                const float t = arr[i];
-                arr[i] = arr[j];
-                arr[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < k)
-            left = i;
-        if (k < i)
-            right = j;
-    }
-}
-
 struct ScaleSum {
-    bool exact;
+    bool known;
     double mean;
 };
 
-/* Scale s from the words: the top-k multiset is {values > T} plus k - cnt
- * copies of T, its exact sum S in 2^-32 units.  When every value in it is
- * a multiple of 2^g and S < 2^(53 + g), every partial sum of the
- * reference's sequential double sum (any order) is exact: the sum is S. */
+/*
+ * Scale s from the words: the executor's own reference-order sum (pool
+ * mode 1), or the rows' exact sum (mode 0: vq_cambi_rows_exact), either
+ * divided by k as the reference divides.  Unknown in mode 2 (and on words
+ * no executor writes): the fold then needs the c-values.
+ */
 ScaleSum scale_from_words(const VqCambiParams *p, const VqCambiLayout *l, const int64_t *words,
                           int s)
 {
     ScaleSum r = { false, 0.0 };
     const int n = p->sw[s] * p->sh[s];
     const int k = p->topk_count[s];
-    const uint32_t tb = (uint32_t)words[l->sel_off[s]];
+    const int64_t *hw = words + l->sel_off[s];
+    const uint32_t tb = (uint32_t)hw[VQ_CAMBI_SEL_T];
+    if (hw[VQ_CAMBI_SEL_POOLED] == VQ_CAMBI_POOL_EXECUTOR) {
+        double sum;
+        memcpy(&sum, &hw[VQ_CAMBI_SEL_SUM], sizeof(sum));
+        r.known = true;
+        r.mean = sum / k;
+        return r;
+    }
+    if (hw[VQ_CAMBI_SEL_POOLED] != VQ_CAMBI_POOL_EXACT)
+        return r;
     const int64_t *rows = words + l->row_off[s];
     int64_t cnt = 0;
-    unsigned __int128 sum = 0;
+    uint64_t hi = 0, lo = 0;
     int minexp = VQ_CAMBI_NONE_EXP;
     for (int i = 0; i < p->sh[s]; i++) {
         const int64_t *w = rows + (size_t)i * VQ_CAMBI_ROW_WORDS;
+        const uint64_t v = (uint64_t)w[VQ_CAMBI_ROW_SUM];
         cnt += w[VQ_CAMBI_ROW_COUNT];
-        sum += (uint64_t)w[VQ_CAMBI_ROW_SUM];
+        lo += v;
+        hi += lo < v;
         if (w[VQ_CAMBI_ROW_MINEXP] < minexp)
             minexp = (int)w[VQ_CAMBI_ROW_MINEXP];
     }
-    const int64_t nt = (int64_t)k - cnt;
-    if (cnt < 0 || nt < 1 || nt > n || (tb & 0x80000000u) || tb >= 0x7f800000u)
-        return r;   /* not what an executor writes: let the reference decide */
-    if (tb) {
-        const int e = vq_cambi_lowbit_exp(tb);
-        if (e < minexp)
-            minexp = e;
-        sum += (unsigned __int128)vq_cambi_fixed32(tb) * (uint64_t)nt;
-    }
-    if (sum == 0) {
-        r.exact = true;
-        r.mean = 0.0 / k;
+    uint64_t units;
+    int g;
+    if (!vq_cambi_rows_exact(tb, cnt, hi, lo, minexp, k, n, &units, &g))
         return r;
-    }
-    if (minexp < -32)
-        return r;
-    const unsigned __int128 units = sum >> (minexp + 32);
-    if (units >> 53)
-        return r;
-    r.exact = true;
-    r.mean = std::ldexp((double)(uint64_t)units, minexp) / k;
+    r.known = true;
+    r.mean = std::ldexp((double)units, g) / k;   /* units < 2^53: exact */
     return r;
 }
 
@@ -471,7 +440,7 @@ double fold_unclipped(const VqCambiParams *p, const VqCambiLayout *l, const int6
     double scores[VQ_CAMBI_SCALES];
     for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
         const ScaleSum r = scale_from_words(p, l, words, s);
-        if (r.exact)
+        if (r.known)
             scores[s] = r.mean;
         else if (cvalues && cvalues[s])
             scores[s] = vq_cambi_topk_mean_reference(cvalues[s], p->sw[s] * p->sh[s],
@@ -490,11 +459,7 @@ double fold_unclipped(const VqCambiParams *p, const VqCambiLayout *l, const int6
 extern "C" double vq_cambi_topk_mean_reference(const float *cvalues, int n, int k)
 {
     std::vector<float> a(cvalues, cvalues + n);
-    reference_quick_select(a.data(), n, k);
-    double sum = 0;
-    for (int i = 0; i < k; i++)
-        sum += a[i];
-    return sum / k;
+    return vq_cambi_topk_sum_ref(a.data(), n, k) / k;
 }
 
 extern "C" unsigned vq_cambi_fold_needs_cvalues(const VqCambiParams *p, const VqCambiLayout *l,
@@ -502,7 +467,7 @@ extern "C" unsigned vq_cambi_fold_needs_cvalues(const VqCambiParams *p, const Vq
 {
     unsigned need = 0;
     for (int s = 0; s < VQ_CAMBI_SCALES; s++)
-        if (!scale_from_words(p, l, words, s).exact)
+        if (!scale_from_words(p, l, words, s).known)
             need |= 1u << s;
     return need;
 }

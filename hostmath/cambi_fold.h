@@ -13,9 +13,9 @@
  *     vq_cambi_layout_init(&l, &p, offset)      (kernels/cambi.h: l.total words)
  * and per frame: an executor (kernels/cambi_exec.h) writes l.total words,
  * then
- *     unsigned need = vq_cambi_fold_needs_cvalues(&p, &l, words);
- *     (for each scale s in need: fetch that scale's c-values, see cambi_exec.h)
- *     double cambi = vq_cambi_fold(&p, &l, words, cvalues);
+ *     double cambi = vq_cambi_fold(&p, &l, words, NULL);
+ * (vq_cambi_fold_needs_cvalues: 0 unless the words say otherwise; then
+ * fetch those scales' c-values, kernels/cambi_exec.h, and pass them.)
  */
 #ifndef VQ_CAMBI_FOLD_H
 #define VQ_CAMBI_FOLD_H
@@ -75,9 +75,11 @@ int vq_cambi_setup(const VqCambiOptions *o, int w, int h, int bpc, int is_src, V
  * differ from 1.0f / i.) */
 void vq_cambi_recip_table(float recip[VQ_CAMBI_LUT_SIZE]);
 
-/* Bit s set: scale s's mean cannot be had from the words alone (the
- * sequential double sum of the top-k could round, so its order matters),
- * and vq_cambi_fold needs that scale's c-values. */
+/* Bit s set: scale s's mean cannot be had from the words alone (pool mode
+ * VQ_CAMBI_POOL_HOST, kernels/cambi.h: not seen on real c-values, which are
+ * 0 or >= 0.5), and vq_cambi_fold needs that scale's c-values.  Both
+ * executors otherwise resolve the order-dependent case themselves (mode
+ * VQ_CAMBI_POOL_EXECUTOR). */
 unsigned vq_cambi_fold_needs_cvalues(const VqCambiParams *p, const VqCambiLayout *l,
                                      const int64_t *words);
 

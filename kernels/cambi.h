@@ -74,15 +74,24 @@ typedef struct VqCambiTables {
 } VqCambiTables;
 
 /*
- * The per-frame words of one pass (int64 each).  Per scale s:
- *   [sel_off[s]]                 bits of T, the k-th largest c-value (uint32)
- *   [row_off[s] + 3 r + 0]       row r: number of c-values > T
- *   [row_off[s] + 3 r + 1]       row r: sum of the c-values > T, in units of 2^-32
- *                                (exact when row r's lowest-bit minimum >= -32)
- *   [row_off[s] + 3 r + 2]       row r: min over its c-values > T of the exponent
- *                                of their lowest set bit (VQ_CAMBI_NONE_EXP if none)
+ * The per-frame words of one pass (int64 each).  Per scale s, a header of
+ * three words at sel_off[s]:
+ *   [+ VQ_CAMBI_SEL_T]           bits of T, the k-th largest c-value (uint32)
+ *   [+ VQ_CAMBI_SEL_POOLED]      vq_cambi_pool_mode: 0 (VQ_CAMBI_POOL_EXACT) when
+ *                                the rows below give the reference's top-k sum;
+ *                                1 when they cannot and the executor ran the
+ *                                reference's own order and wrote that sum; 2 when
+ *                                the fold needs the c-values
+ *   [+ VQ_CAMBI_SEL_SUM]         with 1: that sum's bits (a double), else 0
+ * then per row r of the scale, at row_off[s] + 3 r:
+ *   [+ VQ_CAMBI_ROW_COUNT]       number of c-values > T
+ *   [+ VQ_CAMBI_ROW_SUM]         their sum in units of 2^-32 (exact when the
+ *                                row's lowest-bit minimum is >= -32)
+ *   [+ VQ_CAMBI_ROW_MINEXP]      min over them of the exponent of their lowest
+ *                                set bit (VQ_CAMBI_NONE_EXP if none)
  * hostmath/cambi_fold.h turns them into the score.
  */
+enum { VQ_CAMBI_SEL_T, VQ_CAMBI_SEL_POOLED, VQ_CAMBI_SEL_SUM, VQ_CAMBI_SEL_WORDS };
 enum { VQ_CAMBI_ROW_COUNT, VQ_CAMBI_ROW_SUM, VQ_CAMBI_ROW_MINEXP, VQ_CAMBI_ROW_WORDS };
 
 typedef struct VqCambiLayout {
@@ -95,7 +104,8 @@ static inline void vq_cambi_layout_init(VqCambiLayout *l, const VqCambiParams *p
 {
     size_t off = base;
     for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
-        l->sel_off[s] = off++;
+        l->sel_off[s] = off;
+        off += VQ_CAMBI_SEL_WORDS;
         l->row_off[s] = off;
         off += (size_t)p->sh[s] * VQ_CAMBI_ROW_WORDS;
     }
@@ -270,6 +280,13 @@ VQ_HD uint32_t vq_cambi_bits(float f)
     return x.u;
 }
 
+VQ_HD float vq_cambi_float_from_bits(uint32_t b)
+{
+    union { float f; uint32_t u; } x;
+    x.u = b;
+    return x.f;
+}
+
 /* exponent of the lowest set bit of a positive float (bits b != 0) */
 VQ_HD int vq_cambi_lowbit_exp(uint32_t b)
 {
@@ -297,6 +314,246 @@ VQ_HD uint64_t vq_cambi_fixed32(uint32_t b)
     if (sh >= 0)
         return sh < 40 ? m << sh : ~(uint64_t)0;
     return sh > -64 ? m >> -sh : 0;
+}
+
+/*
+ * The top-k multiset is {values > T} plus nt = k - cnt copies of T.  With
+ * the rows' totals (cnt, the 2^-32 sum as hi:lo, the lowest-bit minimum g)
+ * its exact sum S is known; when S < 2^(53 + g) every partial sum of the
+ * reference's sequential double sum is a multiple of 2^g below 2^(53 + g),
+ * so exact in any order: the sum is S = units * 2^g.  Returns 1 and
+ * units, g in that case; 0 when the order matters (or the totals are not
+ * what an executor writes).
+ */
+VQ_HD int vq_cambi_rows_exact(uint32_t tb, int64_t cnt, uint64_t sum_hi, uint64_t sum_lo,
+                              int minexp, int k, int n, uint64_t *units, int *g)
+{
+    const int64_t nt = (int64_t)k - cnt;
+    if (cnt < 0 || nt < 1 || nt > n || (tb & 0x80000000u) || tb >= 0x7f800000u)
+        return 0;
+    if (tb) {
+        const int e = vq_cambi_lowbit_exp(tb);
+        /* + nt * fixed(T): fixed(T) < 2^46, nt < 2^31: two 32-bit halves */
+        const uint64_t f = vq_cambi_fixed32(tb), m = (uint64_t)nt;
+        const uint64_t lo_part = (f & 0xffffffffu) * m, hi_part = (f >> 32) * m;
+        uint64_t lo = sum_lo + lo_part;
+        sum_hi += lo < lo_part;
+        const uint64_t add_hi = hi_part << 32;
+        const uint64_t lo2 = lo + add_hi;
+        sum_hi += (lo2 < add_hi) + (hi_part >> 32);
+        sum_lo = lo2;
+        if (e < minexp)
+            minexp = e;
+    }
+    if (sum_hi == 0 && sum_lo == 0) {
+        *units = 0;
+        *g = 0;
+        return 1;
+    }
+    if (minexp < -32)
+        return 0;
+    /* units = S >> (g + 32) must stay below 2^53 (0 <= g + 32 <= 46 here) */
+    const int sh = minexp + 32;
+    if (sh > 46 || (sum_hi >> sh) != 0)
+        return 0;
+    const uint64_t u = sh ? (sum_lo >> sh) | (sum_hi << (64 - sh)) : sum_lo;
+    if (u >> 53)
+        return 0;
+    *units = u;
+    *g = minexp;
+    return 1;
+}
+
+/*
+ * What a scale's words hold (both executors decide it from the same
+ * integers, so they write the same words):
+ *   VQ_CAMBI_POOL_EXACT:    the rows give the sum (vq_cambi_rows_exact);
+ *   VQ_CAMBI_POOL_EXECUTOR: the executor ran the reference's order and wrote
+ *                           the sum (needs every top-k value a multiple of
+ *                           2^g with g >= -32, so that the device can count
+ *                           in units of 2^g);
+ *   VQ_CAMBI_POOL_HOST:     neither: the fold needs the scale's c-values
+ *                           (never seen: c-values are 0 or >= 0.5).
+ * g_out: the lowest-bit minimum of the top-k multiset.
+ */
+enum { VQ_CAMBI_POOL_EXACT, VQ_CAMBI_POOL_EXECUTOR, VQ_CAMBI_POOL_HOST };
+
+VQ_HD int vq_cambi_pool_mode(uint32_t tb, int64_t cnt, uint64_t sum_hi, uint64_t sum_lo,
+                             int minexp, int k, int n, int *g_out)
+{
+    uint64_t units;
+    int g;
+    if (vq_cambi_rows_exact(tb, cnt, sum_hi, sum_lo, minexp, k, n, &units, &g))
+        return VQ_CAMBI_POOL_EXACT;
+    const int64_t nt = (int64_t)k - cnt;
+    if (cnt < 0 || nt < 1 || nt > n || (tb & 0x80000000u) || tb >= 0x7f800000u)
+        return VQ_CAMBI_POOL_HOST;
+    if (tb) {
+        const int e = vq_cambi_lowbit_exp(tb);
+        if (e < minexp)
+            minexp = e;
+    }
+    if (minexp < -32 || minexp > 64)
+        return VQ_CAMBI_POOL_HOST;
+    *g_out = minexp;
+    return VQ_CAMBI_POOL_EXECUTOR;
+}
+
+/* ---- the reference's order on the device ---------------------------------
+ *
+ * quick_select as parallel partition rounds.  In a round on [left, right]
+ * with pivot P = a[k], the reference's scans stop at the elements <= P from
+ * the left (L_1 < L_2 < ...) and >= P from the right (R_1 > R_2 > ...) and
+ * swap L_m with R_m for every m <= M, M = max over p of
+ * min(#(<= P) in [left, p], #(>= P) in [p, right]) (the last m with
+ * L_m <= R_m; M >= 1: a[k] is both).  Where its i and j end: */
+VQ_HD void vq_cambi_partition_end(int lm, int rm, int lnext, int rnext, int *i, int *j)
+{
+    if (rm - lm <= 1) {           /* the do-while stops right after the last swap */
+        *i = lm + 1;
+        *j = rm - 1;
+    } else {                      /* one more scan: i stops at L_{M+1} or at R_M, j at R_{M+1} or L_M */
+        *i = lnext < rm ? lnext : rm;
+        *j = rnext > lm ? rnext : lm;
+    }
+}
+
+/*
+ * The sequential double sum in parallel.  While the partial sum s stays in
+ * the binade [2^E, 2^(E+1)), s is an integer S in units of G = 2^eg,
+ * eg = E - 52, and adding x adds x / G rounded to nearest with ties to an
+ * even S: an increment that depends on S's parity only.  VqCambiAdd maps
+ * the parity before an addition (or a run of them) to the increment and
+ * the parity after; composition is associative (a scan).
+ */
+typedef struct VqCambiAdd {
+    int64_t inc[2];
+    int32_t out[2];
+} VqCambiAdd;
+
+VQ_HD VqCambiAdd vq_cambi_add_identity(void)
+{
+    VqCambiAdd r;
+    r.inc[0] = r.inc[1] = 0;
+    r.out[0] = 0;
+    r.out[1] = 1;
+    return r;
+}
+
+/* a, then b */
+VQ_HD VqCambiAdd vq_cambi_add_compose(VqCambiAdd a, VqCambiAdd b)
+{
+    VqCambiAdd r;
+    for (int p = 0; p < 2; p++) {
+        r.inc[p] = a.inc[p] + b.inc[a.out[p]];
+        r.out[p] = b.out[a.out[p]];
+    }
+    return r;
+}
+
+/* x (positive float bits, or 0) as m * 2^ex */
+VQ_HD uint32_t vq_cambi_float_parts(uint32_t xb, int *ex)
+{
+    const int e = (int)(xb >> 23);
+    *ex = e ? e - 150 : -149;
+    return (xb & 0x7fffffu) | (e ? 0x800000u : 0u);
+}
+
+/* floor(x / 2^eg) (x < 2^14, eg >= -40) */
+VQ_HD int64_t vq_cambi_add_floor(uint32_t xb, int eg)
+{
+    int ex;
+    const uint64_t m = vq_cambi_float_parts(xb, &ex);
+    const int d = eg - ex;
+    if (d <= 0)
+        return (int64_t)(m << -d);
+    return d < 40 ? (int64_t)(m >> d) : 0;
+}
+
+VQ_HD VqCambiAdd vq_cambi_add_step(uint32_t xb, int eg)
+{
+    VqCambiAdd r;
+    int ex;
+    const uint64_t m = vq_cambi_float_parts(xb, &ex);
+    const int d = eg - ex;
+    if (d <= 0) {                         /* a multiple of G: exact */
+        const int64_t x = (int64_t)(m << -d);
+        for (int p = 0; p < 2; p++) {
+            r.inc[p] = x;
+            r.out[p] = (int32_t)((p + x) & 1);
+        }
+        return r;
+    }
+    const int64_t q = d < 40 ? (int64_t)(m >> d) : 0;
+    const uint64_t rem = d < 40 ? m & ((1ull << d) - 1) : m;
+    const uint64_t half = d - 1 < 40 ? 1ull << (d - 1) : ~0ull;
+    for (int p = 0; p < 2; p++) {
+        int64_t inc = q;
+        if (rem > half || (rem == half && ((p + q) & 1)))
+            inc = q + 1;
+        r.inc[p] = inc;
+        r.out[p] = (int32_t)((p + inc) & 1);
+    }
+    return r;
+}
+
+/* x in units of 2^g, exact (g <= the lowest bit of x, x < 2^14, g >= -32) */
+VQ_HD uint64_t vq_cambi_units(uint32_t xb, int g)
+{
+    int ex;
+    const uint64_t m = vq_cambi_float_parts(xb, &ex);
+    if (!xb)
+        return 0;
+    return ex >= g ? m << (ex - g) : m >> (g - ex);
+}
+
+VQ_HD uint64_t vq_cambi_sat_add(uint64_t a, uint64_t b)
+{
+    const uint64_t c = a + b;
+    return (c < a || c > (1ull << 62)) ? (1ull << 62) : c;
+}
+
+/*
+ * The reference's pooling of one scale, in its order (host only: the CPU
+ * executor and the fold's fallback): quick_select leaves the k largest in
+ * a[0 .. k-1] (descending Hoare partitions on the pivot a[k]; nothing when
+ * k == n), then the sum of a[0 .. k-1] in double, in index order.
+ */
+static inline void vq_cambi_quick_select_ref(float *a, int n, int k)
+{
+    if (n == k)
+        return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = a[k];
+        int i = left, j = right;
+        do {
+            while (a[i] > pivot)
+                i++;
+            while (a[j] < pivot)
+                j--;
+            if (i <= j) {
+                const float t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < k)
+            left = i;
+        if (k < i)
+            right = j;
+    }
+}
+
+static inline double vq_cambi_topk_sum_ref(float *a, int n, int k)
+{
+    double sum = 0;
+    vq_cambi_quick_select_ref(a, n, k);
+    for (int i = 0; i < k; i++)
+        sum += a[i];
+    return sum;
 }
 
 #endif /* VQ_CAMBI_H */

@@ -3,10 +3,12 @@
  * cuda_cambi.cu): one pass of kernels/cambi.h over a luma plane.
  *
  * Both write the l->total words of the pass (layout: kernels/cambi.h,
- * VqCambiLayout; every word written, nothing else) and keep the pass's
- * c-values of every scale (w_s x h_s floats, raster order) until their next
- * run, for the rare frame whose top-k sum the words cannot give
- * (hostmath/cambi_fold.h: vq_cambi_fold_needs_cvalues).
+ * VqCambiLayout; every word written, nothing else), including, where the
+ * rows cannot give a scale's top-k sum, that sum in the reference's own
+ * order (pool mode 1).  They keep the pass's c-values of every scale
+ * (w_s x h_s floats, raster order) until their next run, for pool mode 2
+ * (hostmath/cambi_fold.h: vq_cambi_fold_needs_cvalues; not seen on real
+ * c-values) and for tests.
  *
  * p and t come from vq_cambi_setup (hostmath/cambi_fold.h); luma is the
  * input luma plane (p->in_w x p->in_h, p->in_bpc bits through the view).
@@ -48,14 +50,16 @@ const float *vq_cambi_cpu_cvalues(const VqCambiCpu *c, int s);
 
 typedef struct VqCambiCuda VqCambiCuda;
 
-/* cudaMalloc of the working buffers (about 16 bytes per pixel), tables
- * uploaded (synchronously, once).  0 or a cudaError_t value. */
+/* cudaMalloc of the working buffers (about 29 bytes per pixel), tables
+ * uploaded (synchronously, once); needs cooperative launch (sm_60+).
+ * 0 or a cudaError_t value. */
 int vq_cambi_cuda_alloc(VqCambiCuda **c, const VqCambiParams *p, const VqCambiTables *t);
 void vq_cambi_cuda_free(VqCambiCuda *c);
 
 /* Enqueues the pass on stream (a cudaStream_t): luma.data and d_words are
- * device pointers.  No allocation, no synchronisation.  0 or a cudaError_t
- * (cudaErrorInvalidValue on a view whose size is not p's input size). */
+ * device pointers.  No allocation, no synchronisation (64 operations, 5 of
+ * them cooperative launches).  0 or a cudaError_t (cudaErrorInvalidValue on
+ * a view whose size is not p's input size). */
 int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambiLayout *l,
                       int64_t *d_words, void *stream);
 
@@ -63,6 +67,13 @@ int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambiLayout *l,
  * (p->sw[s] * p->sh[s] floats; pinned memory for an asynchronous copy).
  * Call it before the next run on c is enqueued.  0 or a cudaError_t. */
 int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *stream);
+
+/* Test hook (tests/parity_cambi.cu): the device's pooling in the
+ * reference's order alone, on n <= p->sw[0] * p->sh[0] c-values at d_cv
+ * (device) with top k and lowest-bit minimum g (vq_cambi_pool_mode's):
+ * writes the sum's bits to d_hdr[VQ_CAMBI_SEL_SUM].  Synchronous.
+ * 0 or a cudaError_t. */
+int vq_cambi_cuda_pool_test(VqCambiCuda *c, const float *d_cv, int n, int k, int g, int64_t *d_hdr);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,7 @@ struct VqCambiCpu {
     std::vector<uint16_t> hist;                /* band x sw */
     std::vector<float> cv[VQ_CAMBI_SCALES];
     std::vector<uint32_t> sel;                 /* selection scratch */
+    std::vector<float> pool;                   /* the reference's quick_select, on a copy */
 };
 
 extern "C" VqCambiCpu *vq_cambi_cpu_alloc(const VqCambiParams *p)
@@ -160,7 +161,8 @@ void c_values(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, int
 }
 
 /* T = the k-th largest c-value; per row: count, 2^-32 sum and lowest-bit
- * minimum of the values above T */
+ * minimum of the values above T; the pooling mode, and with it the
+ * reference's own sum when the rows cannot give it */
 void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambiLayout *l,
                      int64_t *words)
 {
@@ -173,7 +175,9 @@ void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambi
         b[x] = vq_cambi_bits(cv[x]);
     std::nth_element(b, b + (k - 1), b + n, std::greater<uint32_t>());
     const uint32_t tb = b[k - 1];
-    words[l->sel_off[s]] = (int64_t)tb;
+    int64_t total_cnt = 0;
+    uint64_t sum_hi = 0, sum_lo = 0;
+    int total_min = VQ_CAMBI_NONE_EXP;
     for (int i = 0; i < sh; i++) {
         int64_t cnt = 0;
         uint64_t sum = 0;
@@ -190,7 +194,25 @@ void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambi
         rw[VQ_CAMBI_ROW_COUNT] = cnt;
         rw[VQ_CAMBI_ROW_SUM] = (int64_t)sum;
         rw[VQ_CAMBI_ROW_MINEXP] = minexp;
+        total_cnt += cnt;
+        sum_lo += sum;
+        sum_hi += sum_lo < sum;
+        total_min = std::min(total_min, minexp);
     }
+    int g = 0;
+    const int mode = vq_cambi_pool_mode(tb, total_cnt, sum_hi, sum_lo, total_min, k, (int)n, &g);
+    double ref_sum = 0.0;
+    if (mode == VQ_CAMBI_POOL_EXECUTOR) {
+        std::vector<float> &a = c->pool;
+        a.assign(cv, cv + n);
+        ref_sum = vq_cambi_topk_sum_ref(a.data(), (int)n, k);
+    }
+    int64_t *hw = words + l->sel_off[s];
+    hw[VQ_CAMBI_SEL_T] = (int64_t)tb;
+    hw[VQ_CAMBI_SEL_POOLED] = mode;
+    int64_t sum_bits = 0;
+    memcpy(&sum_bits, &ref_sum, sizeof(sum_bits));
+    hw[VQ_CAMBI_SEL_SUM] = sum_bits;
 }
 
 } // namespace

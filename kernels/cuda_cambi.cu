@@ -14,12 +14,18 @@
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
  * integer sums and minima (hostmath/cambi_fold.h).
+ * When those cannot give the reference's top-k sum (its double sum rounds:
+ * 4K), one cooperative kernel redoes the reference's order on the device:
+ * quick_select as parallel partition rounds, then the sequential double
+ * sum as parity-transducer scans, one per binade (kernels/cambi.h).
  * The device calls no math library function.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include <new>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "cambi.h"
@@ -33,6 +39,8 @@ constexpr int kStrip = 64;          /* c-values: output columns (threads) per bl
 constexpr int kBins = 2048;         /* radix select: digits of 11, 11 and 10 bits */
 constexpr int kFindThreads = 1024;
 constexpr int kSelBlocks = 264;     /* histogram passes: grid-stride */
+constexpr int kPoolThreads = 256;   /* the cooperative pooling kernel */
+constexpr int kPoolMaxBlocks = 1024;
 
 struct SelState {
     uint32_t prefix;   /* the digits of T found so far */
@@ -40,6 +48,20 @@ struct SelState {
     uint32_t tbits;
     uint32_t unused;
     uint32_t hist[kBins];
+};
+
+/* the cooperative pooling kernel's state (per scale, reused) */
+struct PoolState {
+    int active;        /* this scale needs the reference's order */
+    int g;             /* lowest-bit minimum of the top-k */
+    int M;             /* partition round: swaps */
+    int cross;         /* sum: first index whose addition may round / leaves the binade */
+    int next;          /* sum: next index to add */
+    int done;
+    double s;          /* sum: the partial sum before index next */
+    unsigned blk_le[kPoolMaxBlocks], blk_ge[kPoolMaxBlocks];
+    unsigned long long blk_sat[kPoolMaxBlocks];
+    VqCambiAdd blk_add[kPoolMaxBlocks];
 };
 
 unsigned cdiv(long a, long b)
@@ -313,6 +335,380 @@ cambi_row_words_kernel(const float *__restrict__ cv, int sw, const SelState *st,
     }
 }
 
+/* ---- pooling in the reference's order (only where the rows cannot) -------- */
+
+/* one block over the rows' words: the pool mode (header words), and for
+ * mode 1 the cooperative kernel's go-ahead */
+__global__ void __launch_bounds__(kThreads)
+cambi_pool_decide_kernel(const int64_t *__restrict__ rows, int sh, int k, int n,
+                         const SelState *sel, int64_t *hdr, PoolState *ps)
+{
+    __shared__ unsigned long long s_lo[kThreads], s_hi[kThreads], s_cnt[kThreads];
+    __shared__ int s_min[kThreads];
+    const int t = threadIdx.x;
+    unsigned long long lo = 0, hi = 0, cnt = 0;
+    int mn = VQ_CAMBI_NONE_EXP;
+    for (int r = t; r < sh; r += kThreads) {
+        const int64_t *w = rows + (size_t)r * VQ_CAMBI_ROW_WORDS;
+        const unsigned long long v = (unsigned long long)w[VQ_CAMBI_ROW_SUM];
+        lo += v;
+        hi += lo < v;
+        cnt += (unsigned long long)w[VQ_CAMBI_ROW_COUNT];
+        mn = min(mn, (int)w[VQ_CAMBI_ROW_MINEXP]);
+    }
+    s_lo[t] = lo;
+    s_hi[t] = hi;
+    s_cnt[t] = cnt;
+    s_min[t] = mn;
+    __syncthreads();
+    for (int o = kThreads / 2; o > 0; o >>= 1) {
+        if (t < o) {
+            const unsigned long long a = s_lo[t], nlo = a + s_lo[t + o];
+            s_hi[t] += s_hi[t + o] + (nlo < a);
+            s_lo[t] = nlo;
+            s_cnt[t] += s_cnt[t + o];
+            s_min[t] = min(s_min[t], s_min[t + o]);
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        int g = 0;
+        const int mode = vq_cambi_pool_mode(sel->tbits, (int64_t)s_cnt[0], s_hi[0], s_lo[0],
+                                            s_min[0], k, n, &g);
+        hdr[VQ_CAMBI_SEL_POOLED] = mode;
+        hdr[VQ_CAMBI_SEL_SUM] = 0;
+        ps->active = mode == VQ_CAMBI_POOL_EXECUTOR;
+        ps->g = g;
+    }
+}
+
+/* Loads of what other blocks wrote before a grid barrier: through L2
+ * (ld.global.cg), never a stale L1 line. */
+__device__ __forceinline__ uint32_t ld_u32(const uint32_t *p)
+{
+    return __ldcg((const unsigned int *)p);
+}
+__device__ __forceinline__ int ld_i32(const int *p)
+{
+    return __ldcg(p);
+}
+__device__ __forceinline__ VqCambiAdd ld_add(const VqCambiAdd *p)
+{
+    VqCambiAdd r;
+    r.inc[0] = __ldcg((const long long *)&p->inc[0]);
+    r.inc[1] = __ldcg((const long long *)&p->inc[1]);
+    r.out[0] = __ldcg((const int *)&p->out[0]);
+    r.out[1] = __ldcg((const int *)&p->out[1]);
+    return r;
+}
+
+/* 2^e as a double, e in the normal range: exact, no libm */
+__device__ __forceinline__ double pow2(int e)
+{
+    return __longlong_as_double((long long)(e + 1023) << 52);
+}
+
+/* inclusive scan over the block in thread order; *excl is the element
+ * before (identity for thread 0), *total the block's; sm is reused after */
+template <typename T, typename Op>
+__device__ __forceinline__ T block_scan(T v, T id, T *sm, Op op, T *excl, T *total)
+{
+    const int t = threadIdx.x;
+    sm[t] = v;
+    __syncthreads();
+    for (int o = 1; o < kPoolThreads; o <<= 1) {
+        T x = sm[t];
+        if (t >= o)
+            x = op(sm[t - o], x);
+        __syncthreads();
+        sm[t] = x;
+        __syncthreads();
+    }
+    const T r = sm[t];
+    *excl = t ? sm[t - 1] : id;
+    *total = sm[kPoolThreads - 1];
+    __syncthreads();
+    return r;
+}
+
+struct AddU64 {
+    __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a + b; }
+};
+struct SatU64 {
+    __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
+    {
+        return vq_cambi_sat_add(a, b);
+    }
+};
+struct Compose {
+    __device__ VqCambiAdd operator()(VqCambiAdd a, VqCambiAdd b) const { return vq_cambi_add_compose(a, b); }
+};
+
+/* the composition of e[0 .. cnt-1] in order, over the block (every thread
+ * gets it) */
+__device__ VqCambiAdd block_compose(const VqCambiAdd *e, int cnt, VqCambiAdd *sm)
+{
+    const int per = (cnt + kPoolThreads - 1) / kPoolThreads;
+    VqCambiAdd v = vq_cambi_add_identity();
+    for (int q = threadIdx.x * per; q < min(cnt, (int)(threadIdx.x + 1) * per); q++)
+        v = vq_cambi_add_compose(v, ld_add(&e[q]));
+    VqCambiAdd excl, total;
+    block_scan(v, vq_cambi_add_identity(), sm, Compose(), &excl, &total);
+    return total;
+}
+
+/*
+ * The reference's quick_select and sum on one scale, cooperative grid of
+ * G blocks.  a: the scale's c-values as bits, partitioned in place;
+ * pos: 2 n int32 (the ranks' positions, then the sum's 64-bit scratch).
+ */
+__global__ void __launch_bounds__(kPoolThreads)
+cambi_pool_kernel(const float *__restrict__ cv, int n, int k, uint32_t *a, int *pos, PoolState *ps,
+                  int64_t *hdr)
+{
+    namespace cg = cooperative_groups;
+    cg::grid_group grid = cg::this_grid();
+    __shared__ unsigned long long sm_u64[kPoolThreads];
+    __shared__ VqCambiAdd sm_add[kPoolThreads];
+    __shared__ unsigned red[4][kPoolThreads];
+    const int G = gridDim.x, b = blockIdx.x, t = threadIdx.x;
+    const volatile PoolState *vps = ps;
+
+    if (!vps->active)
+        return;   /* the same for every block */
+    for (long x = (long)b * kPoolThreads + t; x < n; x += (long)G * kPoolThreads)
+        a[x] = vq_cambi_bits(cv[x]);
+    int *lpos = pos, *rpos = pos + n;
+    grid.sync();
+
+    /* ---- quick_select: partition rounds ---- */
+    int left = 0, right = n - 1;
+    while (k < n && left < right) {
+        const uint32_t pivot = ld_u32(&a[k]);
+        const int m = right - left + 1, C = (m + G - 1) / G;
+        const int c0 = left + b * C, c1 = min(c0 + C, right + 1);
+        unsigned le = 0, ge = 0;
+        for (int p = c0 + t; p < c1; p += kPoolThreads) {
+            const uint32_t x = ld_u32(&a[p]);
+            le += x <= pivot;
+            ge += x >= pivot;
+        }
+        red[0][t] = le;
+        red[1][t] = ge;
+        __syncthreads();
+        for (int o = kPoolThreads / 2; o > 0; o >>= 1) {
+            if (t < o) {
+                red[0][t] += red[0][t + o];
+                red[1][t] += red[1][t + o];
+            }
+            __syncthreads();
+        }
+        if (t == 0) {
+            ps->blk_le[b] = red[0][0];
+            ps->blk_ge[b] = red[1][0];
+            if (b == 0)
+                ps->M = 0;
+        }
+        grid.sync();
+
+        /* this block's offsets: le before it, ge after it, totals */
+        unsigned le_before = 0, le_all = 0, ge_after = 0, ge_all = 0;
+        for (int q = t; q < G; q += kPoolThreads) {
+            const unsigned l = vps->blk_le[q], g2 = vps->blk_ge[q];
+            le_all += l;
+            ge_all += g2;
+            le_before += q < b ? l : 0;
+            ge_after += q > b ? g2 : 0;
+        }
+        __syncthreads();
+        red[0][t] = le_before;
+        red[1][t] = le_all;
+        red[2][t] = ge_after;
+        red[3][t] = ge_all;
+        __syncthreads();
+        for (int o = kPoolThreads / 2; o > 0; o >>= 1) {
+            if (t < o)
+                for (int r = 0; r < 4; r++)
+                    red[r][t] += red[r][t + o];
+            __syncthreads();
+        }
+        const unsigned off_le = red[0][0], tot_le = red[1][0], off_ge = red[2][0], tot_ge = red[3][0];
+        const unsigned chunk_ge = vps->blk_ge[b];
+        __syncthreads();
+        unsigned carry_le = 0, carry_ge = 0;
+        int best = 0;
+        for (int base = c0; base < c1; base += kPoolThreads) {
+            const int p = base + t;
+            const bool valid = p < c1;
+            const uint32_t x = valid ? ld_u32(&a[p]) : 0;
+            const unsigned fl = valid && x <= pivot, fg = valid && x >= pivot;
+            unsigned long long excl, total;
+            const unsigned long long incl =
+                block_scan((unsigned long long)fl << 32 | fg, 0ull, sm_u64, AddU64(), &excl, &total);
+            if (valid) {
+                const int cnt_l = (int)(off_le + carry_le + (unsigned)(incl >> 32));
+                const int ge_before = (int)(carry_ge + (unsigned)(incl & 0xffffffffu) - fg);
+                const int cnt_r = (int)(off_ge + chunk_ge) - ge_before;
+                if (fl)
+                    lpos[cnt_l - 1] = p;
+                if (fg)
+                    rpos[cnt_r - 1] = p;
+                best = max(best, min(cnt_l, cnt_r));
+            }
+            carry_le += (unsigned)(total >> 32);
+            carry_ge += (unsigned)(total & 0xffffffffu);
+        }
+        red[0][t] = (unsigned)best;
+        __syncthreads();
+        for (int o = kPoolThreads / 2; o > 0; o >>= 1) {
+            if (t < o)
+                red[0][t] = max(red[0][t], red[0][t + o]);
+            __syncthreads();
+        }
+        if (t == 0)
+            atomicMax(&ps->M, (int)red[0][0]);
+        grid.sync();
+
+        /* the M swaps (distinct positions), then where i and j end */
+        const int M = vps->M;
+        for (long q = (long)b * kPoolThreads + t; q < M; q += (long)G * kPoolThreads) {
+            const int x = ld_i32(&lpos[q]), y = ld_i32(&rpos[q]);
+            if (x != y) {
+                const uint32_t u = ld_u32(&a[x]), v = ld_u32(&a[y]);
+                a[x] = v;
+                a[y] = u;
+            }
+        }
+        const int lm = ld_i32(&lpos[M - 1]), rm = ld_i32(&rpos[M - 1]);
+        const int lnext = M < (int)tot_le ? ld_i32(&lpos[M]) : 0x7fffffff;
+        const int rnext = M < (int)tot_ge ? ld_i32(&rpos[M]) : -1;
+        int i, j;
+        vq_cambi_partition_end(lm, rm, lnext, rnext, &i, &j);
+        if (j < k)
+            left = i;
+        if (k < i)
+            right = j;
+        grid.sync();
+    }
+
+    /* ---- the sum of a[0 .. k-1] in index order ---- */
+    const int g = vps->g;
+    long long *scratch = (long long *)pos;   /* n entries (pos holds 2 n int32) */
+    const unsigned long long two53 = 1ull << 53;
+    {
+        /* exact while the prefix in units of 2^g stays below 2^53 */
+        const int C = (k + G - 1) / G, c0 = b * C, c1 = min(c0 + C, k);
+        unsigned long long sat = 0;
+        for (int p = c0 + t; p < c1; p += kPoolThreads)
+            sat = vq_cambi_sat_add(sat, vq_cambi_units(ld_u32(&a[p]), g));
+        unsigned long long excl, total;
+        block_scan(sat, 0ull, sm_u64, SatU64(), &excl, &total);
+        if (t == 0) {
+            ps->blk_sat[b] = total;
+            if (b == 0)
+                ps->cross = k;
+        }
+        grid.sync();
+        unsigned long long off = 0;
+        for (int q = 0; q < b; q++)
+            off = vq_cambi_sat_add(off, ((volatile unsigned long long *)ps->blk_sat)[q]);
+        if (off < two53) {
+            unsigned long long carry = off;
+            for (int base = c0; base < c1 && carry < two53; base += kPoolThreads) {
+                const int p = base + t;
+                const bool valid = p < c1;
+                const unsigned long long u = valid ? vq_cambi_units(ld_u32(&a[p]), g) : 0;
+                const unsigned long long incl = block_scan(u, 0ull, sm_u64, SatU64(), &excl, &total);
+                const unsigned long long pp = vq_cambi_sat_add(carry, incl);
+                if (valid && pp >= two53) {
+                    scratch[p] = (long long)(pp - u);   /* the exact prefix before p */
+                    atomicMin(&ps->cross, p);
+                }
+                carry = vq_cambi_sat_add(carry, total);
+            }
+        }
+        grid.sync();
+        if (b == 0 && t == 0) {
+            const int c = vps->cross;
+            if (c >= k) {   /* never rounds (the rows would have said so) */
+                unsigned long long all = 0;
+                for (int q = 0; q < G; q++)
+                    all = vq_cambi_sat_add(all, ((volatile unsigned long long *)ps->blk_sat)[q]);
+                ps->s = (double)all * pow2(g);
+                ps->next = k;
+            } else {
+                ps->s = (double)__ldcg(&scratch[c]) * pow2(g);
+                ps->next = c;
+            }
+        }
+        grid.sync();
+    }
+    /* one transducer scan per binade of the partial sum */
+    for (;;) {
+        const int next = ((volatile PoolState *)ps)->next;
+        if (next >= k)
+            break;
+        const double s = ((volatile PoolState *)ps)->s;
+        const unsigned long long sb = (unsigned long long)__double_as_longlong(s);
+        const int eg = (int)((sb >> 52) & 0x7ff) - 1023 - 52;
+        const long long S = (long long)((sb & ((1ull << 52) - 1)) | (1ull << 52));
+        const int p0 = (int)(S & 1);
+        const int m = k - next, C = (m + G - 1) / G;
+        const int c0 = next + b * C, c1 = min(c0 + C, k);
+        VqCambiAdd agg = vq_cambi_add_identity();
+        for (int base = c0; base < c1; base += kPoolThreads) {
+            const int p = base + t;
+            const VqCambiAdd st = p < c1 ? vq_cambi_add_step(ld_u32(&a[p]), eg) : vq_cambi_add_identity();
+            VqCambiAdd excl, total;
+            block_scan(st, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
+            agg = vq_cambi_add_compose(agg, total);
+        }
+        if (t == 0) {
+            ps->blk_add[b] = agg;
+            if (b == 0)
+                ps->cross = k;
+        }
+        grid.sync();
+        const VqCambiAdd pre = block_compose((const VqCambiAdd *)ps->blk_add, b, sm_add);
+        const long long sblk = S + pre.inc[p0];
+        const int par = pre.out[p0];
+        VqCambiAdd carry = vq_cambi_add_identity();
+        for (int base = c0; base < c1; base += kPoolThreads) {
+            const int p = base + t;
+            const bool valid = p < c1;
+            const uint32_t xb = valid ? ld_u32(&a[p]) : 0;
+            const VqCambiAdd st = valid ? vq_cambi_add_step(xb, eg) : vq_cambi_add_identity();
+            VqCambiAdd excl, total;
+            block_scan(st, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
+            const VqCambiAdd before = vq_cambi_add_compose(carry, excl);
+            const long long sprev = sblk + before.inc[par];
+            if (valid && sprev + vq_cambi_add_floor(xb, eg) >= (long long)two53) {
+                scratch[p] = sprev;
+                atomicMin(&ps->cross, p);
+            }
+            carry = vq_cambi_add_compose(carry, total);
+        }
+        grid.sync();
+        if (b == 0 && t == 0) {
+            const int c = vps->cross;
+            if (c >= k) {   /* stays in this binade to the end */
+                VqCambiAdd all = vq_cambi_add_identity();
+                for (int q = 0; q < G; q++)
+                    all = vq_cambi_add_compose(all, ld_add(&ps->blk_add[q]));
+                ps->s = (double)(S + all.inc[p0]) * pow2(eg);
+                ps->next = k;
+            } else {        /* the addition that leaves the binade, as the reference does it */
+                const double sprev = (double)__ldcg(&scratch[c]) * pow2(eg);
+                ps->s = __dadd_rn(sprev, (double)__uint_as_float(ld_u32(&a[c])));
+                ps->next = c + 1;
+            }
+        }
+        grid.sync();
+    }
+    if (b == 0 && t == 0)
+        hdr[VQ_CAMBI_SEL_SUM] = __double_as_longlong(((volatile PoolState *)ps)->s);
+}
+
 size_t cvalue_smem(const VqCambiParams &p)
 {
     return (size_t)p.band_size * kStrip * sizeof(uint16_t) +
@@ -337,6 +733,10 @@ struct VqCambiCuda {
     uint8_t *d_colsum, *d_mask0;
     float *d_cv[VQ_CAMBI_SCALES];
     SelState *d_sel;
+    uint32_t *d_pool_a;      /* the partitioned copy of a scale's c-values */
+    int *d_pool_pos;         /* 2 n0: partition ranks' positions, then the sum's scratch */
+    PoolState *d_pool;
+    int pool_blocks;         /* the cooperative grid */
 };
 
 extern "C" void vq_cambi_cuda_free(VqCambiCuda *c)
@@ -354,6 +754,9 @@ extern "C" void vq_cambi_cuda_free(VqCambiCuda *c)
     cudaFree(c->d_colsum);
     cudaFree(c->d_mask0);
     cudaFree(c->d_sel);
+    cudaFree(c->d_pool_a);
+    cudaFree(c->d_pool_pos);
+    cudaFree(c->d_pool);
     delete c;
 }
 
@@ -386,6 +789,34 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cudaMalloc((void **)&c->d_mask0, n);
     if (!err)
         err = cudaMalloc((void **)&c->d_sel, sizeof(SelState));
+    const size_t n0 = (size_t)p->sw[0] * p->sh[0];
+    if (!err)
+        err = cudaMalloc((void **)&c->d_pool_a, n0 * sizeof(uint32_t));
+    if (!err)
+        err = cudaMalloc((void **)&c->d_pool_pos, 2 * n0 * sizeof(int));
+    if (!err)
+        err = cudaMalloc((void **)&c->d_pool, sizeof(PoolState));
+    if (!err)
+        err = cudaMemset(c->d_pool, 0, sizeof(PoolState));
+    /* the cooperative pooling grid: every block resident at once */
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    if (!err)
+        err = cudaGetDevice(&dev);
+    if (!err)
+        err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
+    if (!err && !coop)
+        err = cudaErrorNotSupported;
+    if (!err)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (!err)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cambi_pool_kernel, kPoolThreads, 0);
+    if (!err) {
+        c->pool_blocks = per_sm * sms;
+        if (c->pool_blocks > kPoolMaxBlocks)
+            c->pool_blocks = kPoolMaxBlocks;
+        if (c->pool_blocks < 1)
+            err = cudaErrorNotSupported;
+    }
     if (!err)
         err = cudaMemcpy(c->d_tables, t, sizeof(VqCambiTables), cudaMemcpyHostToDevice);
     if (!err)
@@ -453,10 +884,26 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
             cambi_sel_hist_kernel<<<blocks, kThreads, 0, st>>>(c->d_cv[s], n, pass, c->d_sel);
             cambi_sel_find_kernel<<<1, kFindThreads, 0, st>>>(pass, p.topk_count[s], c->d_sel);
         }
+        int64_t *hdr = d_words + l->sel_off[s];
         cambi_row_words_kernel<<<sh, kThreads, 0, st>>>(c->d_cv[s], sw, c->d_sel,
-                                                        d_words + l->sel_off[s],
+                                                        hdr + VQ_CAMBI_SEL_T,
                                                         d_words + l->row_off[s]);
+        cambi_pool_decide_kernel<<<1, kThreads, 0, st>>>(d_words + l->row_off[s], sh,
+                                                         p.topk_count[s], n, c->d_sel, hdr,
+                                                         c->d_pool);
         if ((err = cudaGetLastError()))
+            return (int)err;
+        /* exits at once unless the decision says the rows cannot give the sum */
+        const float *cv = c->d_cv[s];
+        int k = p.topk_count[s], nn = n;
+        uint32_t *pa = c->d_pool_a;
+        int *ppos = c->d_pool_pos;
+        PoolState *pst = c->d_pool;
+        void *args[] = { (void *)&cv, (void *)&nn, (void *)&k, (void *)&pa, (void *)&ppos,
+                         (void *)&pst, (void *)&hdr };
+        err = cudaLaunchCooperativeKernel((const void *)cambi_pool_kernel, dim3(c->pool_blocks),
+                                          dim3(kPoolThreads), args, 0, st);
+        if (err)
             return (int)err;
     }
     return 0;
@@ -469,4 +916,28 @@ extern "C" int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *s
     const size_t n = (size_t)c->p.sw[s] * c->p.sh[s];
     return (int)cudaMemcpyAsync(host, c->d_cv[s], n * sizeof(float), cudaMemcpyDeviceToHost,
                                 (cudaStream_t)stream);
+}
+
+extern "C" int vq_cambi_cuda_pool_test(VqCambiCuda *c, const float *d_cv, int n, int k, int g,
+                                       int64_t *d_hdr)
+{
+    if (!c || !d_cv || !d_hdr || n < 1 || n > c->p.sw[0] * c->p.sh[0] || k < 1 || k > n)
+        return (int)cudaErrorInvalidValue;
+    PoolState head;
+    memset(&head, 0, sizeof(head));
+    head.active = 1;
+    head.g = g;
+    cudaError_t err = cudaMemcpy(c->d_pool, &head, offsetof(PoolState, blk_le), cudaMemcpyHostToDevice);
+    if (err)
+        return (int)err;
+    uint32_t *pa = c->d_pool_a;
+    int *ppos = c->d_pool_pos;
+    PoolState *pst = c->d_pool;
+    void *args[] = { (void *)&d_cv, (void *)&n, (void *)&k, (void *)&pa, (void *)&ppos, (void *)&pst,
+                     (void *)&d_hdr };
+    err = cudaLaunchCooperativeKernel((const void *)cambi_pool_kernel, dim3(c->pool_blocks),
+                                      dim3(kPoolThreads), args, 0, 0);
+    if (!err)
+        err = cudaDeviceSynchronize();
+    return (int)err;
 }

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,7 @@ static void make_plane(Plane &pl, const Layout &L, int w, int h)
 }
 
 static const int64_t POISON = (int64_t)0x7ead7ead7ead7eadLL;
+static int g_pooled_scales;   /* scales the executors pooled in the reference's order */
 #define GUARD 64
 
 static std::string word_name(const VqCambiParams &p, const VqCambiLayout &l, size_t k)
@@ -126,8 +129,28 @@ static std::string word_name(const VqCambiParams &p, const VqCambiLayout &l, siz
     return "guard";
 }
 
-/* Both executors over three frames of one case; 0 when everything matches. */
-static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_src, const char *tag)
+/* Frame n of a raw planar 8-bit clip (luma only read) into a Plane. */
+static bool load_raw(Plane &pl, const char *path, int w, int h, int n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    const size_t luma = (size_t)w * h, frame = luma + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
+    pl.pitch = w;
+    pl.host.resize(luma);
+    const bool ok = fseek(f, (long)(n * frame), SEEK_SET) == 0 && fread(pl.host.data(), 1, luma, f) == luma;
+    fclose(f);
+    if (ok) {
+        CK(cudaMalloc(&pl.dev, luma));
+        CK(cudaMemcpy(pl.dev, pl.host.data(), luma, cudaMemcpyHostToDevice));
+    }
+    return ok;
+}
+
+/* Both executors over three frames of one case (random content, or frames
+ * 0..2 of a raw 8-bit clip); 0 when everything matches. */
+static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_src, const char *tag,
+                 const char *raw = nullptr)
 {
     char msg[256];
     if (vq_cambi_check(&o, w, h, L.bpc, msg, sizeof(msg)))
@@ -150,7 +173,12 @@ static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_
     int bad = 0;
     for (int n = 0; n < 3 && !bad; n++) {
         Plane pl;
-        make_plane(pl, L, w, h);
+        if (raw) {
+            if (!load_raw(pl, raw, w, h, n))
+                break;
+        } else {
+            make_plane(pl, L, w, h);
+        }
         std::fill(want.begin(), want.end(), POISON);
         if (vq_cambi_cpu_run(cpu, &p, t.data(), pl.view(w, h, L, false), &l, want.data())) {
             printf("FAIL %s %dx%d %s: cpu run refused\n", L.name, w, h, tag);
@@ -170,6 +198,8 @@ static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_
                 bad = 1;
             }
         }
+        for (int s = 0; s < VQ_CAMBI_SCALES; s++)
+            g_pooled_scales += want[l.sel_off[s] + VQ_CAMBI_SEL_POOLED] == VQ_CAMBI_POOL_EXECUTOR;
         for (int s = 0; s < VQ_CAMBI_SCALES && !bad; s++) {
             const size_t ns = (size_t)p.sw[s] * p.sh[s];
             cvg.assign(ns, -1.0f);
@@ -200,6 +230,87 @@ static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_
     cudaFree(d_words);
     vq_cambi_cuda_free(gpu);
     vq_cambi_cpu_free(cpu);
+    return bad;
+}
+
+/*
+ * The cooperative pooling kernel alone (vq_cambi_cuda_pool_test) against
+ * the reference's quick_select + sum on the host, on c-value-like arrays
+ * whose double sum rounds (so the order matters): the frames above only
+ * sometimes need it.
+ */
+static int check_pool(int reps)
+{
+    VqCambiOptions o;
+    vq_cambi_default_options(&o);
+    char msg[256];
+    VqCambiParams p;
+    std::vector<VqCambiTables> t(1);
+    CK(vq_cambi_setup(&o, 3840, 2160, 8, 0, &p, t.data(), msg, sizeof(msg)) ? cudaErrorInvalidValue : cudaSuccess);
+    VqCambiCuda *gpu = nullptr;
+    CK(vq_cambi_cuda_alloc(&gpu, &p, t.data()));
+    const int nmax = p.sw[0] * p.sh[0];
+    float *d_cv = nullptr;
+    int64_t *d_hdr = nullptr;
+    CK(cudaMalloc(&d_cv, (size_t)nmax * sizeof(float)));
+    CK(cudaMalloc(&d_hdr, VQ_CAMBI_SEL_WORDS * sizeof(int64_t)));
+    int bad = 0, tried = 0;
+    for (int it = 0; it < reps && !bad; it++) {
+        const int n = it == 0 ? nmax : 150000 + (int)(rnd() % (unsigned)(nmax - 150000));
+        std::vector<float> cv(n);
+        const int zeros = (int)(rnd() % 60), pmax = 1000 + (int)(rnd() % 3000);
+        for (auto &v : cv) {
+            if ((int)(rnd() % 100) < zeros)
+                v = 0.0f;
+            else if (rnd() % 100 == 0)
+                v = 2.0f * t[0].recip[3];                        /* 2/3: lowest bit 2^-24 */
+            else {
+                const int wd = 1 + (int)(rnd() % 9), p0 = 1 + (int)(rnd() % pmax), p1 = 1 + (int)(rnd() % pmax);
+                v = (float)(wd * p0 * p1) * t[0].recip[p0 + p1 < VQ_CAMBI_LUT_SIZE ? p0 + p1 : VQ_CAMBI_LUT_SIZE - 1];
+            }
+        }
+        const double topk = it % 3 == 0 ? 0.6 : (it % 3 == 1 ? 1.0 : (rnd() % 1000 + 1) / 1000.0);
+        int k = (int)(topk * n);
+        k = k < 1 ? 1 : (k > n ? n : k);
+        /* the pool mode and g, as the executors decide them */
+        std::vector<uint32_t> b(n);
+        for (int x = 0; x < n; x++)
+            b[x] = vq_cambi_bits(cv[x]);
+        std::vector<uint32_t> sorted = b;
+        std::nth_element(sorted.begin(), sorted.begin() + (k - 1), sorted.end(), std::greater<uint32_t>());
+        const uint32_t tb = sorted[k - 1];
+        int64_t cnt = 0;
+        uint64_t hi = 0, lo = 0;
+        int minexp = VQ_CAMBI_NONE_EXP;
+        for (uint32_t x : b)
+            if (x > tb) {
+                cnt++;
+                const uint64_t f = vq_cambi_fixed32(x);
+                lo += f;
+                hi += lo < f;
+                minexp = minexp < vq_cambi_lowbit_exp(x) ? minexp : vq_cambi_lowbit_exp(x);
+            }
+        int g = 0;
+        if (vq_cambi_pool_mode(tb, cnt, hi, lo, minexp, k, n, &g) != VQ_CAMBI_POOL_EXECUTOR)
+            continue;
+        tried++;
+        std::vector<float> ref = cv;
+        const double want = vq_cambi_topk_sum_ref(ref.data(), n, k);
+        CK(cudaMemcpy(d_cv, cv.data(), (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+        CK(vq_cambi_cuda_pool_test(gpu, d_cv, n, k, g, d_hdr));
+        int64_t hdr[VQ_CAMBI_SEL_WORDS];
+        CK(cudaMemcpy(hdr, d_hdr, sizeof(hdr), cudaMemcpyDeviceToHost));
+        double got;
+        memcpy(&got, &hdr[VQ_CAMBI_SEL_SUM], sizeof(got));
+        if (!(got == want)) {
+            printf("FAIL pool n %d k %d g %d: gpu %.17g reference order %.17g\n", n, k, g, got, want);
+            bad = 1;
+        }
+    }
+    printf("  pool kernel: %d arrays in the reference's order%s\n", tried, bad ? " (failed)" : "");
+    cudaFree(d_cv);
+    cudaFree(d_hdr);
+    vq_cambi_cuda_free(gpu);
     return bad;
 }
 
@@ -343,7 +454,20 @@ int main(int argc, char **argv)
                 fails += check(layouts[li], sz.first, sz.second, o, op.is_src, op.tag);
                 runs++;
             }
-    printf("vqparity_cambi: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
-           (unsigned long long)seed);
+    fails += check_pool(12);
+    runs++;
+    /* real video: dog2160 needs the reference's order at scales 0 and 1 */
+    const char *raw_dir = getenv("VQ_RAW_DIR");
+    if (raw_dir) {
+        const std::string clip = std::string(raw_dir) + "/dog2160_crf32.yuv";
+        FILE *f = fopen(clip.c_str(), "rb");
+        if (f) {
+            fclose(f);
+            fails += check(layouts[0], 3840, 2160, def, 0, "dog2160_crf32", clip.c_str());
+            runs++;
+        }
+    }
+    printf("vqparity_cambi: %d passed, %d failed (seed %llu); %d scales pooled in the reference's "
+           "order on both\n", runs - fails, fails, (unsigned long long)seed, g_pooled_scales);
     return fails ? 1 : 0;
 }

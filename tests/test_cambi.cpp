@@ -735,6 +735,251 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
     }
 }
 
+/*
+ * cuda_cambi.cu's cooperative pooling kernel, phase by phase (its grid
+ * barriers), block by block with the same chunks; within a block the
+ * kernel's tile scans give the running counts and compositions computed
+ * here in order.  Returns the sum it writes.
+ */
+double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
+{
+    std::vector<uint32_t> a(n);
+    for (int x = 0; x < n; x++)
+        a[x] = vq_cambi_bits(cv[x]);
+    std::vector<int> lpos(n), rpos(n);
+    std::vector<unsigned> blk_le(G), blk_ge(G);
+    int left = 0, right = n - 1;
+    while (k < n && left < right) {
+        const uint32_t pivot = a[k];
+        const int m = right - left + 1, C = (m + G - 1) / G;
+        for (int b = 0; b < G; b++) {
+            const int c0 = left + b * C, c1 = std::min(c0 + C, right + 1);
+            blk_le[b] = blk_ge[b] = 0;
+            for (int p = c0; p < c1; p++) {
+                blk_le[b] += a[p] <= pivot;
+                blk_ge[b] += a[p] >= pivot;
+            }
+        }
+        int M = 0;
+        unsigned tot_le = 0, tot_ge = 0;
+        for (int b = 0; b < G; b++) {
+            tot_le += blk_le[b];
+            tot_ge += blk_ge[b];
+        }
+        for (int b = 0; b < G; b++) {
+            const int c0 = left + b * C, c1 = std::min(c0 + C, right + 1);
+            unsigned off_le = 0, off_ge = 0;
+            for (int q = 0; q < G; q++) {
+                off_le += q < b ? blk_le[q] : 0;
+                off_ge += q > b ? blk_ge[q] : 0;
+            }
+            unsigned run_le = 0, run_ge = 0;   /* inclusive counts within the chunk */
+            for (int p = c0; p < c1; p++) {
+                const unsigned fl = a[p] <= pivot, fg = a[p] >= pivot;
+                run_le += fl;
+                run_ge += fg;
+                const int cnt_l = (int)(off_le + run_le);
+                const int ge_before = (int)(run_ge - fg);
+                const int cnt_r = (int)(off_ge + blk_ge[b]) - ge_before;
+                if (fl)
+                    lpos[cnt_l - 1] = p;
+                if (fg)
+                    rpos[cnt_r - 1] = p;
+                M = std::max(M, std::min(cnt_l, cnt_r));
+            }
+        }
+        for (int q = 0; q < M; q++)
+            if (lpos[q] != rpos[q])
+                std::swap(a[lpos[q]], a[rpos[q]]);
+        int i, j;
+        vq_cambi_partition_end(lpos[M - 1], rpos[M - 1], M < (int)tot_le ? lpos[M] : 0x7fffffff,
+                               M < (int)tot_ge ? rpos[M] : -1, &i, &j);
+        if (j < k)
+            left = i;
+        if (k < i)
+            right = j;
+    }
+    /* the sum: exact prefix in units of 2^g up to 2^53 */
+    const uint64_t two53 = 1ull << 53;
+    std::vector<int64_t> scratch(n);
+    std::vector<uint64_t> blk_sat(G);
+    int C = (k + G - 1) / G;
+    for (int b = 0; b < G; b++) {
+        blk_sat[b] = 0;
+        for (int p = b * C; p < std::min(b * C + C, k); p++)
+            blk_sat[b] = vq_cambi_sat_add(blk_sat[b], vq_cambi_units(a[p], g));
+    }
+    int cross = k;
+    for (int b = 0; b < G; b++) {
+        uint64_t off = 0;
+        for (int q = 0; q < b; q++)
+            off = vq_cambi_sat_add(off, blk_sat[q]);
+        if (off >= two53)
+            continue;
+        uint64_t run = off;
+        for (int p = b * C; p < std::min(b * C + C, k); p++) {
+            const uint64_t u = vq_cambi_units(a[p], g);
+            run = vq_cambi_sat_add(run, u);
+            if (run >= two53) {
+                scratch[p] = (int64_t)(run - u);
+                cross = std::min(cross, p);
+            }
+        }
+    }
+    double s;
+    int next;
+    if (cross >= k) {
+        uint64_t all = 0;
+        for (int q = 0; q < G; q++)
+            all = vq_cambi_sat_add(all, blk_sat[q]);
+        s = std::ldexp((double)all, g);
+        next = k;
+    } else {
+        s = std::ldexp((double)scratch[cross], g);
+        next = cross;
+    }
+    std::vector<VqCambiAdd> blk_add(G);
+    while (next < k) {
+        uint64_t sb;
+        memcpy(&sb, &s, sizeof(sb));
+        const int eg = (int)((sb >> 52) & 0x7ff) - 1023 - 52;
+        const int64_t S = (int64_t)((sb & ((1ull << 52) - 1)) | (1ull << 52));
+        const int p0 = (int)(S & 1);
+        const int m = k - next;
+        C = (m + G - 1) / G;
+        for (int b = 0; b < G; b++) {
+            blk_add[b] = vq_cambi_add_identity();
+            for (int p = next + b * C; p < std::min(next + b * C + C, k); p++)
+                blk_add[b] = vq_cambi_add_compose(blk_add[b], vq_cambi_add_step(a[p], eg));
+        }
+        cross = k;
+        for (int b = 0; b < G; b++) {
+            VqCambiAdd pre = vq_cambi_add_identity();
+            for (int q = 0; q < b; q++)
+                pre = vq_cambi_add_compose(pre, blk_add[q]);
+            const int64_t sblk = S + pre.inc[p0];
+            const int par = pre.out[p0];
+            VqCambiAdd before = vq_cambi_add_identity();
+            for (int p = next + b * C; p < std::min(next + b * C + C, k); p++) {
+                const int64_t sprev = sblk + before.inc[par];
+                if (sprev + vq_cambi_add_floor(a[p], eg) >= (int64_t)two53) {
+                    scratch[p] = sprev;
+                    cross = std::min(cross, p);
+                }
+                before = vq_cambi_add_compose(before, vq_cambi_add_step(a[p], eg));
+            }
+        }
+        if (cross >= k) {
+            VqCambiAdd all = vq_cambi_add_identity();
+            for (int q = 0; q < G; q++)
+                all = vq_cambi_add_compose(all, blk_add[q]);
+            s = std::ldexp((double)(S + all.inc[p0]), eg);
+            next = k;
+        } else {
+            s = std::ldexp((double)scratch[cross], eg) + (double)vq_cambi_float_from_bits(a[cross]);
+            next = cross + 1;
+        }
+    }
+    return s;
+}
+
+/* the pool mode and g of a c-value array, as the executors decide them */
+int pool_mode_of(const float *cv, int n, int k, int *g)
+{
+    std::vector<uint32_t> b(n);
+    for (int x = 0; x < n; x++)
+        b[x] = vq_cambi_bits(cv[x]);
+    std::vector<uint32_t> sorted = b;
+    std::nth_element(sorted.begin(), sorted.begin() + (k - 1), sorted.end(), std::greater<uint32_t>());
+    const uint32_t tb = sorted[k - 1];
+    int64_t cnt = 0;
+    uint64_t hi = 0, lo = 0;
+    int minexp = VQ_CAMBI_NONE_EXP;
+    for (uint32_t x : b)
+        if (x > tb) {
+            cnt++;
+            const uint64_t f = vq_cambi_fixed32(x);
+            lo += f;
+            hi += lo < f;
+            minexp = std::min(minexp, vq_cambi_lowbit_exp(x));
+        }
+    return vq_cambi_pool_mode(tb, cnt, hi, lo, minexp, k, n, g);
+}
+
+TEST(CambiGpuAlgorithm, PoolKernelEqualsReferenceOrder)
+{
+    std::mt19937 rng(17);
+    std::vector<float> recip(VQ_CAMBI_LUT_SIZE);
+    vq_cambi_recip_table(recip.data());
+    int pooled = 0;
+    for (int it = 0; it < 60; it++) {
+        /* c-value-like data, large enough for the double sum to round:
+         * mostly large values, a few fine ones (2/3: lowest bit 2^-24) */
+        const int n = 150000 + (int)(rng() % 250000);
+        std::vector<float> cv(n);
+        const int zeros = (int)(rng() % 40);
+        const int pmax = 1000 + (int)(rng() % 3000);
+        for (auto &v : cv) {
+            if ((int)(rng() % 100) < zeros) {
+                v = 0.0f;
+                continue;
+            }
+            if (rng() % 100 == 0) {
+                v = 1.0f * 1 * 2 * recip[3];
+                continue;
+            }
+            const int w = 1 + (int)(rng() % 9), p0 = 1 + (int)(rng() % pmax),
+                      p1 = 1 + (int)(rng() % pmax);
+            v = (float)(w * p0 * p1) * recip[std::min(p0 + p1, VQ_CAMBI_LUT_SIZE - 1)];
+            if (it % 5 == 0)
+                v = (float)(rng() % 7) * 3000.0f;   /* heavy duplicates */
+        }
+        const double topk = it % 4 == 0 ? 1.0 : (it % 4 == 1 ? 0.6 : (rng() % 1000 + 1) / 1000.0);
+        const int kk = (int)(topk * n);
+        const int k = std::max(1, std::min(kk, n));
+        int g = 0;
+        if (pool_mode_of(cv.data(), n, k, &g) != VQ_CAMBI_POOL_EXECUTOR)
+            continue;
+        pooled++;
+        std::vector<float> ref = cv;
+        const double want = vq_cambi_topk_sum_ref(ref.data(), n, k);
+        for (int G : { 1, 3, 132, 264 + (int)(rng() % 500) }) {
+            const double got = emulate_pool_kernel(cv.data(), n, k, g, G);
+            ASSERT_EQ(got, want) << "n " << n << " k " << k << " G " << G << " it " << it;
+        }
+    }
+    EXPECT_GT(pooled, 15);
+}
+
+/* The real case: dog2160's first frame, scales 0 and 1 (the reference's
+ * sum rounds there), through the CPU executor's c-values. */
+TEST(CambiGpuAlgorithm, PoolKernelOnDog2160)
+{
+    const char *raw_dir = getenv("VQ_RAW_DIR");
+    std::vector<uint8_t> buf;
+    if (!raw_dir || !read_luma(std::string(raw_dir) + "/dog2160_crf32.yuv", 0, 3840 * 2160,
+                               1920 * 1080 * 2, buf))
+        GTEST_SKIP() << "dog2160_crf32.yuv not found";
+    CambiSetup s;
+    ASSERT_EQ(setup(s, 3840, 2160, 8), 0);
+    VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
+    std::vector<int64_t> words(s.l.total);
+    const VqPlaneView v = { buf.data(), 3840, 3840, 2160, 1, 0, 1 };
+    ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
+    for (int sc = 0; sc < 2; sc++) {
+        const int64_t *hw = &words[s.l.sel_off[sc]];
+        ASSERT_EQ(hw[VQ_CAMBI_SEL_POOLED], VQ_CAMBI_POOL_EXECUTOR) << "scale " << sc;
+        const int n = s.p.sw[sc] * s.p.sh[sc], k = s.p.topk_count[sc];
+        int g = 0;
+        ASSERT_EQ(pool_mode_of(vq_cambi_cpu_cvalues(cpu, sc), n, k, &g), VQ_CAMBI_POOL_EXECUTOR);
+        double want;
+        memcpy(&want, &hw[VQ_CAMBI_SEL_SUM], sizeof(want));
+        EXPECT_EQ(emulate_pool_kernel(vq_cambi_cpu_cvalues(cpu, sc), n, k, g, 264), want)
+            << "scale " << sc;
+    }
+    vq_cambi_cpu_free(cpu);
+}
+
 /* ---- golden ------------------------------------------------------------ */
 
 struct GoldenPair {
@@ -804,7 +1049,7 @@ TEST_P(CambiGolden, CpuEqualsReference)
     size_t nframes = j["frames"].size();
     if (getenv("VQ_CAMBI_FRAMES"))
         nframes = std::min(nframes, (size_t)atoi(getenv("VQ_CAMBI_FRAMES")));
-    int equal = 0, fallback = 0;
+    int equal = 0, fallback = 0, pooled = 0;
     double secs = 0;
     for (size_t f = 0; f < nframes; f++) {
         const double want = j["frames"][f]["metrics"]["cambi"].get<double>();
@@ -820,12 +1065,17 @@ TEST_P(CambiGolden, CpuEqualsReference)
         for (int k = 0; k < VQ_CAMBI_SCALES; k++)
             cvs[k] = vq_cambi_cpu_cvalues(c, k);
         fallback += need != 0;
+        bool any_pooled = false;
+        for (int k = 0; k < VQ_CAMBI_SCALES; k++)
+            any_pooled |= words[s.l.sel_off[k] + VQ_CAMBI_SEL_POOLED] == VQ_CAMBI_POOL_EXECUTOR;
+        pooled += any_pooled;
         const double got = vq_cambi_fold(&s.p, &s.l, words.data(), cvs);
         EXPECT_EQ(got, want) << g.pair << " frame " << f << " (need mask " << need << ")";
         equal += got == want;
     }
-    printf("[cambi] %s: %d/%zu frames exact, %d needed c-values, CPU %.1f ms/frame\n", g.pair,
-           equal, nframes, fallback, 1e3 * secs / (nframes ? nframes : 1));
+    printf("[cambi] %s: %d/%zu frames exact (%d in the reference's order by the executor, %d "
+           "needing c-values), CPU %.1f ms/frame\n",
+           g.pair, equal, nframes, pooled, fallback, 1e3 * secs / (nframes ? nframes : 1));
     vq_cambi_cpu_free(c);
     fclose(fd);
 }

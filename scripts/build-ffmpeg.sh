@@ -245,7 +245,7 @@ configure_ffmpeg() {
         --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
         --enable-parser=h264,hevc,av1,vp9
         --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc
-        --enable-muxer=rawvideo,yuv4mpegpipe,null,framecrc,h264,hevc
+        --enable-muxer=rawvideo,yuv4mpegpipe,null,framecrc,h264,hevc,matroska
         --enable-encoder=rawvideo,wrapped_avframe
         --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb
         --enable-protocol=file,pipe

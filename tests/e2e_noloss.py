@@ -68,7 +68,7 @@ for name, extra in (("default re-initialisation", []), ("-reinit_filter 0", ["-r
         os.remove(log)
     cmd = [ff, "-nostdin", "-hide_banner", "-stats", "-v", "warning", *extra, *hw, "-i", dist, *extra, *hw, "-i", ref,
            "-lavfi", f"[0:v][1:v]vqcuda=log_path={log}:device={'cuda' if cuda else 'cpu'}",
-           "-autoscale", "0", "-f", "null", "-"]   # frames of the new size go on as they are
+           "-noautoscale", "-f", "null", "-"]   # frames of the new size go on as they are
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     if r.returncode != 0 or not os.path.exists(log):
         check(False, f"size change, {name}", f"exit {r.returncode}: {r.stderr.strip()[-400:]}")

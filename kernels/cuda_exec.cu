@@ -102,7 +102,13 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (cfg->stream) {
         e->stream = (cudaStream_t)cfg->stream;
     } else {
-        CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking));
+        /* A blocking stream: FFmpeg's CUDA device context has no stream of
+         * its own by default (NULL), and NVDEC copies each decoded picture
+         * into its frame with an asynchronous copy on the legacy default
+         * stream; a non-blocking stream would not wait for that copy, and
+         * under load the kernels read the surface before the picture is in
+         * it.  A blocking stream is ordered after the default stream's work. */
+        CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamDefault));
         e->own_stream = 1;
     }
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {

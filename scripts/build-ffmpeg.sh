@@ -244,10 +244,10 @@ configure_ffmpeg() {
         --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo
         --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
         --enable-parser=h264,hevc,av1,vp9
-        --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc
+        --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc,concat
         --enable-muxer=rawvideo,yuv4mpegpipe,null,framecrc,h264,hevc,matroska
         --enable-encoder=rawvideo,wrapped_avframe
-        --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb
+        --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,extract_extradata
         --enable-protocol=file,pipe
         "--enable-filter=$filters"
         --enable-libvqcuda

@@ -1290,8 +1290,10 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     err = vq_session_open(out, &cfg, errbuf, sizeof(errbuf));
     cuda_pop(ctx);
     if (err < 0) {
-        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n",
-               s->nb_rend > 1 ? av_asprintf("rendition %d", k + 1) : "this input", err,
+        char what[32] = "this input";
+        if (s->nb_rend > 1)
+            snprintf(what, sizeof(what), "rendition %d", k + 1);
+        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n", what, err,
                *errbuf ? errbuf : "no message");
         return vq_to_averror(err);
     }

@@ -24,19 +24,23 @@ include(GoogleTest)
 file(GLOB VQ_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.cpp)
 foreach(src ${VQ_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
-  add_executable(${name} ${src})
+  add_executable(${name} ${src} ${CMAKE_SOURCE_DIR}/tests/unit_env.cpp)
+  target_compile_definitions(${name} PRIVATE VQ_TEST_RAW_DIR="${VQ_RAW_DIR}"
+      VQ_TEST_GOLDEN_DIR="${VQ_DATA}/golden" VQ_TEST_MODELS_DIR="${VQ_MODELS_DIR}"
+      VQ_TEST_CLIPS_DIR="${VQ_DATA}/clips" VQ_TEST_FFMPEG="${VQ_FFMPEG}")
   target_link_libraries(${name} PRIVATE vqcuda_obj GTest::gtest GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/include
                              ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
   if(VQ_ENABLE_CUDA)
     set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
-  set(props ENVIRONMENT "${VQ_TEST_ENV}")
+  # (the data directories come from tests/unit_env.cpp: a list-valued
+  # ENVIRONMENT does not survive gtest_discover_tests' PROPERTIES)
+  set(props)
   if(VQ_FFMPEG)
-    list(APPEND props FIXTURES_REQUIRED raw)
+    set(props PROPERTIES FIXTURES_REQUIRED raw)
   endif()
-  gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_MODE PRE_TEST
-                       PROPERTIES ${props})
+  gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_MODE PRE_TEST ${props})
 endforeach()
 
 # GPU parity tool (checkasm-style): CUDA executor == CPU executor, row by row.

@@ -720,9 +720,16 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     std::deque<FrameRec> live;
     std::vector<vq::PoolAcc> live_pool;
     const int64_t live_received = n_received;
+    /* the segment state and the live output go on from where the session stands */
+    const Segment live_seg = seg;
+    const std::vector<vq::LogSegment> live_segments = segments;
+    const int64_t live_key_count = seg_key_count, live_closed_first = seg_closed_first;
+    const std::vector<double> live_seg_values = seg_values;
+    FILE *const live_stream = stream;
     if (!flushed) {
         live = frames;
         live_pool = pool;
+        stream = nullptr;
         std::vector<MotionState> m = motion;
         const int64_t first = sections.back().first_frame;
         for (MotionState &ms : m) {
@@ -736,6 +743,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         }
         for (; n_received < n_folded; n_received++)
             complete(n_received);
+        close_segment();    /* the open one, as at the end of the input */
     }
     vq::LogTable t;
     t.version = vqcuda_version();
@@ -774,6 +782,12 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         frames.swap(live);
         pool.swap(live_pool);
         n_received = live_received;
+        seg = live_seg;
+        segments = live_segments;
+        seg_key_count = live_key_count;
+        seg_closed_first = live_closed_first;
+        seg_values = live_seg_values;
+        stream = live_stream;
     }
     vq::write_log(path, fmt_, t);
 }

@@ -42,13 +42,16 @@ typedef struct VqScaleFilter {
 /* ---- horizontal pass -------------------------------------------------- */
 
 /* sum_j src(row, pos + j) * coef_j in int32 (swscale's int accumulator;
- * the unsigned arithmetic only makes a wrap defined, none occurs) */
+ * the unsigned arithmetic only makes a wrap defined, none occurs).  Taps
+ * past the row's end carry coefficient 0 (initFilter folds the edge inward;
+ * swscale reads its padded line there): they are not read. */
 VQ_HD int32_t vq_scale_h_sum(const VqPlaneView src, int row, const VqScaleFilter f, int x)
 {
     const int p = f.pos[x];
     const int16_t *c = f.coef + (ptrdiff_t)x * f.size;
+    const int n = src.w - p < f.size ? src.w - p : f.size;
     uint32_t acc = 0;
-    for (int j = 0; j < f.size; j++)
+    for (int j = 0; j < n; j++)
         acc += (uint32_t)((int32_t)vq_sample(src, row, p + j) * (int32_t)c[j]);
     return (int32_t)acc;
 }

@@ -345,13 +345,13 @@ static int carry_take(VQCUDAContext *s)
     return 1;
 }
 
-/* log_path of rendition k (0-based): its %d is k + 1 */
-static char *rend_log_path(const VQCUDAContext *s, int k)
+/* a path option for rendition k (0-based): its %d is k + 1 */
+static char *rend_path(const char *tmpl, int k)
 {
-    const char *d = strstr(s->log_path, "%d");
+    const char *d = strstr(tmpl, "%d");
     if (!d)
-        return av_strdup(s->log_path);
-    return av_asprintf("%.*s%d%s", (int)(d - s->log_path), s->log_path, k + 1, d + 2);
+        return av_strdup(tmpl);
+    return av_asprintf("%.*s%d%s", (int)(d - tmpl), tmpl, k + 1, d + 2);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -402,7 +402,7 @@ static av_cold int init(AVFilterContext *ctx)
     }
     if (s->log_path) {
         for (int k = 0; k < s->nb_rend; k++) {
-            char *path = rend_log_path(s, k);
+            char *path = rend_path(s->log_path, k);
             const char *keep = s->log_path;
             if (!path)
                 return AVERROR(ENOMEM);
@@ -629,7 +629,7 @@ static int write_log(AVFilterContext *ctx)
         return 0;
     }
     for (int k = 0; k < s->nb_rend; k++) {
-        char *path = rend_log_path(s, k);
+        char *path = rend_path(s->log_path, k);
         int ret;
         if (!path)
             return AVERROR(ENOMEM);
@@ -639,10 +639,8 @@ static int write_log(AVFilterContext *ctx)
         }
         err = vq_session_write_log(rend_session(s, k), path, log_format(s));
         if (err >= 0 && s->segment_path) {
-            char *sp = av_strdup(s->segment_path), *d = sp ? strstr(sp, "%d") : NULL;
-            char *p2 = d ? av_asprintf("%.*s%d%s", (int)(d - sp), sp, k + 1, d + 2) : av_strdup(s->segment_path);
+            char *p2 = rend_path(s->segment_path, k);
             err = p2 ? vq_session_write_segments(rend_session(s, k), p2) : VQ_ENOMEM;
-            av_free(sp);
             av_free(p2);
         }
         cuda_pop(ctx);

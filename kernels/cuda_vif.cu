@@ -5,9 +5,10 @@
  * s a down-sampling kernel (s >= 1) and a statistics kernel: 8 operations.
  * Each kernel works on a tile: first the vertical pass of every column the
  * tile needs (at reflected columns) into shared memory, then the
- * horizontal pass per output sample.  The statistics kernel reduces each
- * tile row in a warp and adds it to the row's sums with one integer atomic
- * per sum (integer sums: the order does not change the result).
+ * horizontal pass.  The statistics kernel keeps several outputs' taps in
+ * registers in both passes (each input read once per thread), and adds
+ * each tile row's sums with one integer atomic per sum (integer sums: the
+ * order does not change the result).
  */
 #include <new>
 
@@ -18,61 +19,81 @@
 
 namespace {
 
-constexpr int kWarp = 32;
-constexpr int kRowsPerBlock = 8;                 /* one warp per tile row */
-constexpr int kThreads = kWarp * kRowsPerBlock;
-/* statistics: 2 output columns per thread; a block walks along its band of
- * rows over several tiles, so a row gets few atomics per sum */
-constexpr int kStatColsPerThread = 2;
-constexpr int kStatTileW = kWarp * kStatColsPerThread;
-constexpr int kStatMaxBlocksX = 8;
-/* down-sampling: one output sample per thread */
-constexpr int kDownTileW = kWarp;
-
-__device__ __forceinline__ long long warp_sum(long long x)
-{
-    for (int o = kWarp / 2; o > 0; o >>= 1)
-        x += __shfl_down_sync(0xffffffffu, x, o);
-    return x;
-}
-
 /*
  * img_S (out_w x out_h, uint16) from img_{S-1} (the views): output (oy, ox)
- * is filter_S at source (2*oy, 2*ox).  The tile's vertical results are at
- * source row 2*oy, source columns 2*x0 - R ... 2*(x0 + kDownTileW - 1) + R.
+ * is filter_S at source (2*oy, 2*ox).  A tile is kDownTileH output rows by
+ * VifDownTile::W output columns; a thread owns one of the COLS source
+ * columns the tile reads (reflected) and V output rows, reads each of
+ * their 2 * (V - 1) + 2R + 1 source rows once and keeps the rows' taps
+ * in registers; the vertical results go to shared memory, then one thread
+ * per output (two per thread) does the horizontal pass.
  */
+constexpr int kDownThreads = 256;
+constexpr int kDownTileH = 8;
+
 template <int S>
-__global__ void __launch_bounds__(kThreads)
+struct VifDownTile {
+    static constexpr int R = VQ_VIF_RADIUS(S);
+    /* narrower tiles for the smaller scales: more blocks */
+    static constexpr int COLS = S == 1 ? 128 : S == 2 ? 64 : 32;
+    static constexpr int V = kDownTileH * COLS / kDownThreads;  /* output rows per thread */
+    static constexpr int W = (COLS - 2 * R + 1) / 2;            /* outputs per tile row */
+};
+
+template <int S>
+__global__ void __launch_bounds__(kDownThreads)
 vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
                      uint16_t *__restrict__ out_ref, uint16_t *__restrict__ out_dis,
                      int out_w, int out_h)
 {
-    constexpr int R = VQ_VIF_RADIUS(S);
-    constexpr int SW = 2 * (kDownTileW - 1) + 2 * R + 1;
-    __shared__ uint32_t vref[kRowsPerBlock][SW];
-    __shared__ uint32_t vdis[kRowsPerBlock][SW];
+    constexpr int R = VifDownTile<S>::R, TW = VifDownTile<S>::W;
+    constexpr int COLS = VifDownTile<S>::COLS, kDownV = VifDownTile<S>::V;
+    __shared__ uint32_t vref[kDownTileH][COLS + 1];
+    __shared__ uint32_t vdis[kDownTileH][COLS + 1];
 
-    const int x0 = blockIdx.x * kDownTileW;
-    const int y0 = blockIdx.y * kRowsPerBlock;
-    const int tid = threadIdx.y * kWarp + threadIdx.x;
-    const int last_x = 2 * (out_w - 1) + R;   /* rightmost source column read */
+    const int ox0 = blockIdx.x * TW, oy0 = blockIdx.y * kDownTileH;
+    const int c = threadIdx.x % COLS, g = threadIdx.x / COLS;
+    const int sx = 2 * ox0 - R + c;                       /* source column, unreflected */
+    const int last_x = 2 * (min(ox0 + TW, out_w) - 1) + R;   /* rightmost source column read */
+    const int h = src_ref.h;
 
-    for (int e = tid; e < kRowsPerBlock * SW; e += kThreads) {
-        const int r = e / SW, c = e - r * SW;
-        const int oy = y0 + r, sx = 2 * x0 - R + c;
-        if (oy < out_h && sx <= last_x) {
-            const int x = vq_reflect101(sx, src_ref.w);
-            vref[r][c] = vq_vif_down_vertical(S, src_ref, 2 * oy, x, shift);
-            vdis[r][c] = vq_vif_down_vertical(S, src_dis, 2 * oy, x, shift);
+    if (sx <= last_x) {
+        const int x = vq_reflect101(sx, src_ref.w);
+        uint32_t ar[kDownV], ad[kDownV];
+#pragma unroll
+        for (int r = 0; r < kDownV; r++)
+            ar[r] = ad[r] = 0;
+        const int r0 = 2 * (oy0 + g * kDownV) - R;        /* first source row */
+#pragma unroll
+        for (int k = 0; k < 2 * (kDownV - 1) + 2 * R + 1; k++) {
+            /* rows past h + R feed only outputs past the image: any row will do */
+            const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
+            const uint32_t pr = vq_sample(src_ref, row, x), pd = vq_sample(src_dis, row, x);
+#pragma unroll
+            for (int r = 0; r < kDownV; r++) {
+                const int t = k - 2 * r;
+                if (t >= 0 && t <= 2 * R) {
+                    ar[r] += (uint32_t)vq_vif_tap(S, t) * pr;
+                    ad[r] += (uint32_t)vq_vif_tap(S, t) * pd;
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < kDownV; r++) {
+            vref[g * kDownV + r][c] = vq_vif_down_vfinish(ar[r], shift);
+            vdis[g * kDownV + r][c] = vq_vif_down_vfinish(ad[r], shift);
         }
     }
     __syncthreads();
 
-    const int oy = y0 + threadIdx.y, ox = x0 + threadIdx.x;
-    if (oy < out_h && ox < out_w) {
-        const size_t o = (size_t)oy * out_w + ox;
-        out_ref[o] = vq_vif_down_horizontal(S, &vref[threadIdx.y][2 * threadIdx.x]);
-        out_dis[o] = vq_vif_down_horizontal(S, &vdis[threadIdx.y][2 * threadIdx.x]);
+    for (int e = threadIdx.x; e < kDownTileH * TW; e += kDownThreads) {
+        const int r = e / TW, q = e - r * TW;
+        const int oy = oy0 + r, ox = ox0 + q;
+        if (oy < out_h && ox < out_w) {
+            const size_t o = (size_t)oy * out_w + ox;
+            out_ref[o] = vq_vif_down_horizontal(S, &vref[r][2 * q]);
+            out_dis[o] = vq_vif_down_horizontal(S, &vdis[r][2 * q]);
+        }
     }
 }
 
@@ -80,57 +101,187 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
  * Statistics of scale S over img_S (the views): rows[y * VQ_VIF_NSUMS + k]
  * += the sums of row y (rows = this scale's section, zeroed beforehand).
  * EIGHT_BIT: scale 0 of 8-bit video (the reference's vif_statistic_8).
+ *
+ * A tile is C::TILE_H rows by C::COLS - 2R output columns; a block loops
+ * over tiles (grid-stride: with the log2 table in shared memory, a block
+ * loads it once and scores several tiles).
+ *   1. Vertical pass: a thread owns one of the C::COLS columns (the tile and
+ *      its reflected halo) and C::V consecutive rows; it reads each of the
+ *      C::V + 2R source rows once, adds it into its rows' taps (held in
+ *      registers), and stores the moments in shared memory.
+ *   2. Horizontal pass: a thread owns C::H consecutive outputs of one row;
+ *      it reads each of the C::H + 2R moments once and adds it into its
+ *      outputs' taps; then the per-pixel decision of each output.
+ *   3. The C::ROW_THREADS threads of a row (aligned in their warp) reduce
+ *      their sums (shuffles) and add them to the row's with one integer
+ *      atomic per sum.
+ * Integer sums that cannot overflow: the order of the taps and of the
+ * reduction does not change the result (vif.h fixes the arithmetic).
  */
+constexpr int kStatThreads = 256;
+
+template <int S>
+struct VifStatCfg;
+/* scale 0: the bulk of the work; scales 1-3 smaller tiles, for more blocks */
+template <> struct VifStatCfg<0> { static constexpr int COLS = 128, TILE_H = 16; static constexpr bool SMEM_TABLE = true; };
+template <> struct VifStatCfg<1> { static constexpr int COLS = 64, TILE_H = 16; static constexpr bool SMEM_TABLE = false; };
+template <> struct VifStatCfg<2> { static constexpr int COLS = 64, TILE_H = 8; static constexpr bool SMEM_TABLE = false; };
+template <> struct VifStatCfg<3> { static constexpr int COLS = 32, TILE_H = 8; static constexpr bool SMEM_TABLE = false; };
+
+template <int S>
+struct VifStatTile : VifStatCfg<S> {
+    using B = VifStatCfg<S>;
+    static constexpr int R = VQ_VIF_RADIUS(S);
+    static constexpr int W = B::COLS - 2 * R;                       /* outputs per tile row */
+    static constexpr int V = B::TILE_H * B::COLS / kStatThreads;    /* vertical rows per thread */
+    static constexpr int ROW_THREADS = kStatThreads / B::TILE_H;
+    static constexpr int H = (W + ROW_THREADS - 1) / ROW_THREADS;   /* outputs per thread */
+    /* shared rows: == 16 mod 32 words, so the two rows a warp reads in the
+     * horizontal pass fall on other banks */
+    static constexpr int PITCH = (B::COLS - 16 + 31) / 32 * 32 + 16;
+    static_assert(V >= 1 && V * kStatThreads == B::TILE_H * B::COLS, "tile shape");
+    static_assert(ROW_THREADS <= 32 && 32 % ROW_THREADS == 0, "a row's threads share a warp");
+};
+
+template <bool EIGHT_BIT>
+struct VifVertAcc;
+template <>
+struct VifVertAcc<true> {
+    VqVifVert8 a;
+    __device__ __forceinline__ void clear() { a = VqVifVert8{ 0, 0, 0, 0, 0 }; }
+    __device__ __forceinline__ void tap(uint32_t t, VqVifSample p) { vq_vif_vert8_tap(&a, t, p); }
+    __device__ __forceinline__ VqVifMoments finish(VqVifStatShift) const { return vq_vif_vert8_finish(a); }
+};
+template <>
+struct VifVertAcc<false> {
+    VqVifVert16 a;
+    __device__ __forceinline__ void clear() { a = VqVifVert16{ 0, 0, 0, 0, 0 }; }
+    __device__ __forceinline__ void tap(uint32_t t, VqVifSample p) { vq_vif_vert16_tap(&a, t, p); }
+    __device__ __forceinline__ VqVifMoments finish(VqVifStatShift sh) const
+    {
+        return vq_vif_vert16_finish(a, sh);
+    }
+};
+
+/* the table's upper half, in dynamic shared memory (SMEM_TABLE) */
+constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * sizeof(uint16_t);
+
 template <int S, bool EIGHT_BIT>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kStatThreads)
 vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                      const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows)
 {
-    constexpr int R = VQ_VIF_RADIUS(S);
-    constexpr int SW = kStatTileW + 2 * R;
-    __shared__ VqVifMoments vert[kRowsPerBlock][SW];
+    using T = VifStatTile<S>;
+    constexpr int R = T::R, V = T::V, H = T::H, COLS = T::COLS, P = T::PITCH;
+    /* moments as planes (structure of arrays) */
+    __shared__ uint32_t s_mu1[T::TILE_H][P], s_mu2[T::TILE_H][P];
+    __shared__ uint32_t s_xx[T::TILE_H][P], s_yy[T::TILE_H][P], s_xy[T::TILE_H][P];
+    extern __shared__ uint16_t s_log2_hi[];
 
-    const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
+    const uint16_t *log2_hi = log2_table + VQ_VIF_LOG2_HI;
+    if constexpr (T::SMEM_TABLE) {
+        const uint4 *src = (const uint4 *)log2_hi;
+        uint4 *dst = (uint4 *)s_log2_hi;
+        for (int e = threadIdx.x; e < (int)(kLog2HiBytes / sizeof(uint4)); e += kStatThreads)
+            dst[e] = src[e];
+        log2_hi = s_log2_hi;   /* made visible by the first barrier below */
+    }
+
     const int w = ref.w, h = ref.h;
-    const int y0 = blockIdx.y * kRowsPerBlock;
-    const int y = y0 + threadIdx.y;
-    const int tid = threadIdx.y * kWarp + threadIdx.x;
-    int64_t acc[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
+    const int tiles_x = (w + T::W - 1) / T::W;
+    const int tiles = tiles_x * ((h + T::TILE_H - 1) / T::TILE_H);
+    const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
 
-    /* the loop condition is the same for the whole block (__syncthreads) */
-    for (int x0 = blockIdx.x * kStatTileW; x0 < w; x0 += gridDim.x * kStatTileW) {
+    /* the loop condition is the same for the whole block (barriers) */
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int x0 = (tile % tiles_x) * T::W, y0 = (tile / tiles_x) * T::TILE_H;
         __syncthreads();   /* the previous tile's readers are done */
-        for (int e = tid; e < kRowsPerBlock * SW; e += kThreads) {
-            const int r = e / SW, c = e - r * SW;
-            const int x = x0 - R + c;
-            if (y0 + r < h && x < w + R) {
-                const int j = vq_reflect101(x, w);
-                if constexpr (EIGHT_BIT)
-                    vert[r][c] = vq_vif_stat_vertical_8(ref, dis, y0 + r, j);
-                else
-                    vert[r][c] = vq_vif_stat_vertical_16(S, ref, dis, y0 + r, j, sh);
+
+        /* 1. vertical */
+        {
+            const int c = threadIdx.x % COLS;
+            const int g = threadIdx.x / COLS;
+            const int xs = x0 - R + c;                  /* source column, unreflected */
+            const int out_end = min(x0 + T::W, w);      /* this tile's outputs end here */
+            if (xs < out_end + R) {
+                const int j = vq_reflect101(xs, w);
+                VifVertAcc<EIGHT_BIT> acc[V];
+#pragma unroll
+                for (int r = 0; r < V; r++)
+                    acc[r].clear();
+                const int r0 = y0 + g * V - R;          /* first source row */
+#pragma unroll
+                for (int k = 0; k < V + 2 * R; k++) {
+                    /* rows past h + R feed only outputs past the frame: any row will do */
+                    const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
+                    const VqVifSample p =
+                        vq_vif_sample_pair(vq_sample(ref, row, j), vq_sample(dis, row, j));
+#pragma unroll
+                    for (int r = 0; r < V; r++) {
+                        const int t = k - r;            /* tap of output row r */
+                        if (t >= 0 && t <= 2 * R)
+                            acc[r].tap(vq_vif_tap(S, t), p);
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < V; r++) {
+                    const VqVifMoments m = acc[r].finish(sh);
+                    const int rr = g * V + r;
+                    s_mu1[rr][c] = m.mu1;
+                    s_mu2[rr][c] = m.mu2;
+                    s_xx[rr][c] = m.xx;
+                    s_yy[rr][c] = m.yy;
+                    s_xy[rr][c] = m.xy;
+                }
             }
         }
         __syncthreads();
 
+        /* 2. horizontal, then the decision */
+        const int rr = threadIdx.x / T::ROW_THREADS, seg = threadIdx.x % T::ROW_THREADS;
+        const int y = y0 + rr;
+        const int o0 = seg * H;                         /* first output (tile column) */
+        int64_t sums[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
         if (y < h) {
+            VqVifHorz acc[H];
 #pragma unroll
-            for (int k = 0; k < kStatColsPerThread; k++) {
-                const int c = threadIdx.x + k * kWarp;
-                if (x0 + c < w)
-                    vq_vif_accumulate(acc, vq_vif_stat_horizontal(S, &vert[threadIdx.y][c]),
-                                      log2_table, egl);
+            for (int q = 0; q < H; q++)
+                acc[q] = VqVifHorz{ 0, 0, 0, 0, 0 };
+#pragma unroll
+            for (int k = 0; k < H + 2 * R; k++) {
+                const int c = min(o0 + k, COLS - 1);    /* past the tile: unused */
+                VqVifMoments m;
+                m.mu1 = s_mu1[rr][c];
+                m.mu2 = s_mu2[rr][c];
+                m.xx = s_xx[rr][c];
+                m.yy = s_yy[rr][c];
+                m.xy = s_xy[rr][c];
+#pragma unroll
+                for (int q = 0; q < H; q++) {
+                    const int t = k - q;
+                    if (t >= 0 && t <= 2 * R)
+                        vq_vif_horz_tap(&acc[q], vq_vif_tap(S, t), m);
+                }
+            }
+#pragma unroll
+            for (int q = 0; q < H; q++) {
+                const int o = o0 + q;
+                if (o < T::W && x0 + o < w)
+                    vq_vif_accumulate_hi(sums, vq_vif_horz_finish(acc[q]), log2_hi, egl);
             }
         }
-    }
 
-    /* every lane of every warp gets here: the shuffles are complete */
+        /* 3. the row's threads, then one atomic per sum */
 #pragma unroll
-    for (int k = 0; k < VQ_VIF_NSUMS; k++) {
-        const long long s = warp_sum((long long)acc[k]);
-        if (threadIdx.x == 0 && y < h)
-            atomicAdd((unsigned long long *)&rows[(size_t)y * VQ_VIF_NSUMS + k],
-                      (unsigned long long)s);
+        for (int k = 0; k < VQ_VIF_NSUMS; k++) {
+            long long v = (long long)sums[k];
+#pragma unroll
+            for (int o = T::ROW_THREADS / 2; o > 0; o >>= 1)
+                v += __shfl_xor_sync(0xffffffffu, v, o);
+            if (seg == 0 && y < h)
+                atomicAdd((unsigned long long *)&rows[(size_t)y * VQ_VIF_NSUMS + k],
+                          (unsigned long long)v);
+        }
     }
 }
 
@@ -146,6 +297,7 @@ struct VqVifCuda {
     int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
     uint16_t *d_img[VQ_VIF_SCALES][2];   /* scales 1..3: ref, dis */
     uint16_t *d_log2;
+    int stat_blocks[2];                  /* scale-0 statistics grid: 16-bit, 8-bit */
 };
 
 static VqPlaneView vif_image_view(const VqVifCuda *v, int s, int which)
@@ -159,37 +311,59 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, VqPlaneView ref, VqPlane
                                     double egl, const VqRowLayout *l, int64_t *d_rows,
                                     cudaStream_t st)
 {
-    const dim3 block(kWarp, kRowsPerBlock);
-    cudaError_t err;
-
     if constexpr (S > 0) {
+        cudaError_t err;
         const VqPlaneView src_ref = S == 1 ? ref : vif_image_view(v, S - 1, 0);
         const VqPlaneView src_dis = S == 1 ? dis : vif_image_view(v, S - 1, 1);
-        const dim3 grid(ceil_div(v->sw[S], kDownTileW), ceil_div(v->sh[S], kRowsPerBlock));
-        vif_subsample_kernel<S><<<grid, block, 0, st>>>(src_ref, src_dis, vq_vif_down_shift(S, bpc),
-                                                        v->d_img[S][0], v->d_img[S][1],
-                                                        v->sw[S], v->sh[S]);
+        const dim3 grid(ceil_div(v->sw[S], VifDownTile<S>::W), ceil_div(v->sh[S], kDownTileH));
+        vif_subsample_kernel<S><<<grid, kDownThreads, 0, st>>>(src_ref, src_dis, vq_vif_down_shift(S, bpc),
+                                                               v->d_img[S][0], v->d_img[S][1],
+                                                               v->sw[S], v->sh[S]);
         if ((err = cudaGetLastError()) != cudaSuccess)
             return err;
     }
 
     const VqPlaneView img_ref = S == 0 ? ref : vif_image_view(v, S, 0);
     const VqPlaneView img_dis = S == 0 ? dis : vif_image_view(v, S, 1);
-    unsigned gx = ceil_div(v->sw[S], kStatTileW);
-    if (gx > kStatMaxBlocksX)
-        gx = kStatMaxBlocksX;
-    const dim3 grid(gx, ceil_div(v->sh[S], kRowsPerBlock));
+    using T = VifStatTile<S>;
+    const int tiles = (int)(ceil_div(v->sw[S], T::W) * ceil_div(v->sh[S], T::TILE_H));
     int64_t *rows = d_rows + l->vif_off[S];
+    const bool eight = S == 0 && bpc == 8;
+    /* with the table in shared memory: as many blocks as run at once */
+    const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[eight]) : tiles;
+    const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
     if constexpr (S == 0) {
-        if (bpc == 8) {
-            vif_statistic_kernel<S, true><<<grid, block, 0, st>>>(img_ref, img_dis, bpc, egl,
-                                                                  v->d_log2, rows);
+        if (eight) {
+            vif_statistic_kernel<S, true><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
+                                                                           v->d_log2, rows);
             return cudaGetLastError();
         }
     }
-    vif_statistic_kernel<S, false><<<grid, block, 0, st>>>(img_ref, img_dis, bpc, egl,
-                                                           v->d_log2, rows);
+    vif_statistic_kernel<S, false><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
+                                                                        v->d_log2, rows);
     return cudaGetLastError();
+}
+
+/* once per executor: the scale-0 kernels' shared memory, and how many of
+ * their blocks fit on the device at once (their grid) */
+static cudaError_t vif_stat_setup(VqVifCuda *v)
+{
+    int dev = 0, sms = 0, per_sm[2] = { 0, 0 };
+    cudaError_t err;
+    if ((err = cudaGetDevice(&dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+        (err = cudaFuncSetAttribute(vif_statistic_kernel<0, false>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLog2HiBytes)) != cudaSuccess ||
+        (err = cudaFuncSetAttribute(vif_statistic_kernel<0, true>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLog2HiBytes)) != cudaSuccess ||
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], vif_statistic_kernel<0, false>,
+                                                             kStatThreads, kLog2HiBytes)) != cudaSuccess ||
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], vif_statistic_kernel<0, true>,
+                                                             kStatThreads, kLog2HiBytes)) != cudaSuccess)
+        return err;
+    for (int k = 0; k < 2; k++)
+        v->stat_blocks[k] = (per_sm[k] > 0 ? per_sm[k] : 1) * (sms > 0 ? sms : 1);
+    return cudaSuccess;
 }
 
 extern "C" void vq_vif_cuda_free(VqVifCuda *v)
@@ -223,6 +397,8 @@ extern "C" int vq_vif_cuda_alloc(VqVifCuda **out, int w, int h, const uint16_t *
     }
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&v->d_log2, VQ_VIF_LOG2_TABLE_SIZE * sizeof(uint16_t));
+    if (err == cudaSuccess)
+        err = vif_stat_setup(v);
     if (err == cudaSuccess)
         err = cudaMemcpy(v->d_log2, host_log2_table, VQ_VIF_LOG2_TABLE_SIZE * sizeof(uint16_t),
                          cudaMemcpyHostToDevice);

@@ -128,17 +128,24 @@ VQ_HD int vq_vif_clz64(uint64_t x)
 #endif
 }
 
-/* 2048 * log2(x), for x >= 2^17 (always so here: x >= VQ_VIF_SIGMA_NSQ) */
-VQ_HD int32_t vq_vif_log2_32(const uint16_t *log2_table, uint32_t x)
+/*
+ * 2048 * log2(x), for x >= 2^17 (always so here: x >= VQ_VIF_SIGMA_NSQ).
+ * x >> k keeps x's top 16 bits, so only the table's upper half is read:
+ * log2_hi is the table from entry VQ_VIF_LOG2_HI on (the CUDA kernel keeps
+ * that half, 64 KB, in shared memory).
+ */
+#define VQ_VIF_LOG2_HI 32768
+
+VQ_HD int32_t vq_vif_log2_32(const uint16_t *log2_hi, uint32_t x)
 {
     const int k = 16 - vq_vif_clz32(x);
-    return log2_table[x >> k] + 2048 * k;
+    return log2_hi[(x >> k) - VQ_VIF_LOG2_HI] + 2048 * k;
 }
 
-VQ_HD int32_t vq_vif_log2_64(const uint16_t *log2_table, uint64_t x)
+VQ_HD int32_t vq_vif_log2_64(const uint16_t *log2_hi, uint64_t x)
 {
     const int k = 48 - vq_vif_clz64(x);
-    return log2_table[x >> k] + 2048 * k;
+    return log2_hi[(uint32_t)(x >> k) - VQ_VIF_LOG2_HI] + 2048 * k;
 }
 
 /* ---- down-sampling: img_s from img_{s-1}, with filter_s ---------------- */
@@ -157,7 +164,14 @@ VQ_HD int vq_vif_down_shift(int s, int bpc)
 /*
  * Vertical pass at source row i (rows reflected against v.h), source
  * column j (in range).  uint32 cannot overflow: 65535 * 65536 + 32768.
+ * The taps are integer sums: an executor may add them in any order
+ * (tap * sample each, then vq_vif_down_vfinish).
  */
+VQ_HD uint32_t vq_vif_down_vfinish(uint32_t acc, int shift)
+{
+    return (uint16_t)((acc + (1u << (shift - 1))) >> shift);
+}
+
 VQ_HD uint32_t vq_vif_down_vertical(int s, VqPlaneView v, int i, int j, int shift)
 {
     const int r = VQ_VIF_RADIUS(s);
@@ -167,7 +181,7 @@ VQ_HD uint32_t vq_vif_down_vertical(int s, VqPlaneView v, int i, int j, int shif
     for (k = 0; k <= 2 * r; k++) {
         acc += (uint32_t)vq_vif_tap(s, k) * vq_sample(v, vq_reflect101(i - r + k, v.h), j);
     }
-    return (uint16_t)((acc + (1u << (shift - 1))) >> shift);
+    return vq_vif_down_vfinish(acc, shift);
 }
 
 /* Horizontal pass: t[0..2r] are vertical results at columns j-r..j+r. */
@@ -222,62 +236,111 @@ VQ_HD VqVifStatShift vq_vif_stat_shift(int s, int bpc)
 }
 
 /*
+ * The vertical pass, one tap at a time: a source sample pair (x, y) with
+ * its products, multiplied by a tap and added into the accumulators.  The
+ * executors may visit the taps of an output in any order (integer sums that
+ * cannot overflow: the order does not change them); the CUDA kernel keeps
+ * the accumulators of several output rows in registers and visits each
+ * source row once.
+ */
+typedef struct VqVifSample {
+    uint32_t x, y, xx, yy, xy;   /* x*x <= 65535^2 < 2^32: every product fits */
+} VqVifSample;
+
+VQ_HD VqVifSample vq_vif_sample_pair(uint32_t x, uint32_t y)
+{
+    VqVifSample p;
+    p.x = x;
+    p.y = y;
+    p.xx = x * x;
+    p.yy = y * y;
+    p.xy = x * y;
+    return p;
+}
+
+/*
  * Scale 0 of 8-bit video (the reference's vif_statistic_8): uint32
  * accumulators, the squares are not shifted.  They cannot overflow
  * (255 * 255 * 65536 < 2^32), so this equals the wide path; it is kept
  * because 32-bit multiply-adds are much cheaper on the GPU.
  */
-VQ_HD VqVifMoments vq_vif_stat_vertical_8(VqPlaneView ref, VqPlaneView dis, int i, int j)
+typedef struct VqVifVert8 {
+    uint32_t mu1, mu2, xx, yy, xy;
+} VqVifVert8;
+
+VQ_HD void vq_vif_vert8_tap(VqVifVert8 *a, uint32_t tap, VqVifSample p)
 {
-    const int s = 0, r = VQ_VIF_RADIUS(0);
-    uint32_t mu1 = 0, mu2 = 0, xx = 0, yy = 0, xy = 0;
+    a->mu1 += tap * p.x;
+    a->mu2 += tap * p.y;
+    a->xx += tap * p.xx;
+    a->yy += tap * p.yy;
+    a->xy += tap * p.xy;
+}
+
+VQ_HD VqVifMoments vq_vif_vert8_finish(VqVifVert8 a)
+{
     VqVifMoments m;
-    int k;
-    VQ_VIF_UNROLL
-    for (k = 0; k <= 2 * r; k++) {
-        const int row = vq_reflect101(i - r + k, ref.h);
-        const uint32_t x = vq_sample(ref, row, j), y = vq_sample(dis, row, j);
-        const uint32_t ax = vq_vif_tap(s, k) * x, ay = vq_vif_tap(s, k) * y;
-        mu1 += ax;
-        mu2 += ay;
-        xx += ax * x;
-        yy += ay * y;
-        xy += ax * y;
-    }
-    m.mu1 = (mu1 + 128) >> 8;
-    m.mu2 = (mu2 + 128) >> 8;
-    m.xx = xx;
-    m.yy = yy;
-    m.xy = xy;
+    m.mu1 = (a.mu1 + 128) >> 8;
+    m.mu2 = (a.mu2 + 128) >> 8;
+    m.xx = a.xx;
+    m.yy = a.yy;
+    m.xy = a.xy;
     return m;
 }
 
 /* Every other case (the reference's vif_statistic_16): uint64 squares. */
-VQ_HD VqVifMoments vq_vif_stat_vertical_16(int s, VqPlaneView ref, VqPlaneView dis,
-                                           int i, int j, VqVifStatShift sh)
+typedef struct VqVifVert16 {
+    uint32_t mu1, mu2;
+    uint64_t xx, yy, xy;
+} VqVifVert16;
+
+VQ_HD void vq_vif_vert16_tap(VqVifVert16 *a, uint32_t tap, VqVifSample p)
 {
-    const int r = VQ_VIF_RADIUS(s);
-    uint32_t mu1 = 0, mu2 = 0;
-    uint64_t xx = 0, yy = 0, xy = 0;
+    a->mu1 += tap * p.x;   /* <= 65535 * 65536 in all: fits */
+    a->mu2 += tap * p.y;
+    a->xx += (uint64_t)tap * p.xx;
+    a->yy += (uint64_t)tap * p.yy;
+    a->xy += (uint64_t)tap * p.xy;
+}
+
+VQ_HD VqVifMoments vq_vif_vert16_finish(VqVifVert16 a, VqVifStatShift sh)
+{
     VqVifMoments m;
+    m.mu1 = (uint16_t)((a.mu1 + sh.mu_round) >> sh.mu_shift);
+    m.mu2 = (uint16_t)((a.mu2 + sh.mu_round) >> sh.mu_shift);
+    m.xx = (uint32_t)((a.xx + sh.sq_round) >> sh.sq_shift);
+    m.yy = (uint32_t)((a.yy + sh.sq_round) >> sh.sq_shift);
+    m.xy = (uint32_t)((a.xy + sh.sq_round) >> sh.sq_shift);
+    return m;
+}
+
+VQ_HD VqVifMoments vq_vif_stat_vertical_8(VqPlaneView ref, VqPlaneView dis, int i, int j)
+{
+    const int r = VQ_VIF_RADIUS(0);
+    VqVifVert8 a = { 0, 0, 0, 0, 0 };
     int k;
     VQ_VIF_UNROLL
     for (k = 0; k <= 2 * r; k++) {
         const int row = vq_reflect101(i - r + k, ref.h);
-        const uint32_t x = vq_sample(ref, row, j), y = vq_sample(dis, row, j);
-        const uint32_t ax = vq_vif_tap(s, k) * x, ay = vq_vif_tap(s, k) * y;
-        mu1 += ax;
-        mu2 += ay;
-        xx += (uint64_t)ax * x;
-        yy += (uint64_t)ay * y;
-        xy += (uint64_t)ax * y;
+        vq_vif_vert8_tap(&a, vq_vif_tap(0, k),
+                         vq_vif_sample_pair(vq_sample(ref, row, j), vq_sample(dis, row, j)));
     }
-    m.mu1 = (uint16_t)((mu1 + sh.mu_round) >> sh.mu_shift);
-    m.mu2 = (uint16_t)((mu2 + sh.mu_round) >> sh.mu_shift);
-    m.xx = (uint32_t)((xx + sh.sq_round) >> sh.sq_shift);
-    m.yy = (uint32_t)((yy + sh.sq_round) >> sh.sq_shift);
-    m.xy = (uint32_t)((xy + sh.sq_round) >> sh.sq_shift);
-    return m;
+    return vq_vif_vert8_finish(a);
+}
+
+VQ_HD VqVifMoments vq_vif_stat_vertical_16(int s, VqPlaneView ref, VqPlaneView dis,
+                                           int i, int j, VqVifStatShift sh)
+{
+    const int r = VQ_VIF_RADIUS(s);
+    VqVifVert16 a = { 0, 0, 0, 0, 0 };
+    int k;
+    VQ_VIF_UNROLL
+    for (k = 0; k <= 2 * r; k++) {
+        const int row = vq_reflect101(i - r + k, ref.h);
+        vq_vif_vert16_tap(&a, vq_vif_tap(s, k),
+                          vq_vif_sample_pair(vq_sample(ref, row, j), vq_sample(dis, row, j)));
+    }
+    return vq_vif_vert16_finish(a, sh);
 }
 
 /* The reference's split: the 8-bit path only for scale 0 of 8-bit video. */
@@ -289,29 +352,42 @@ VQ_HD VqVifMoments vq_vif_stat_vertical(int s, VqPlaneView ref, VqPlaneView dis,
     return vq_vif_stat_vertical_16(s, ref, dis, i, j, vq_vif_stat_shift(s, bpc));
 }
 
+/* The horizontal pass, one tap at a time (any order, as above). */
+typedef struct VqVifHorz {
+    uint32_t mu1, mu2;
+    uint64_t xx, yy, xy;
+} VqVifHorz;
+
+VQ_HD void vq_vif_horz_tap(VqVifHorz *a, uint32_t tap, VqVifMoments t)
+{
+    a->mu1 += tap * t.mu1;
+    a->mu2 += tap * t.mu2;
+    a->xx += (uint64_t)tap * t.xx;
+    a->yy += (uint64_t)tap * t.yy;
+    a->xy += (uint64_t)tap * t.xy;
+}
+
+VQ_HD VqVifMoments vq_vif_horz_finish(VqVifHorz a)
+{
+    VqVifMoments m;
+    m.mu1 = a.mu1;
+    m.mu2 = a.mu2;
+    m.xx = (uint32_t)((a.xx + 32768) >> 16);
+    m.yy = (uint32_t)((a.yy + 32768) >> 16);
+    m.xy = (uint32_t)((a.xy + 32768) >> 16);
+    return m;
+}
+
 /* Horizontal pass: t[0..2r] are vertical results at columns j-r..j+r. */
 VQ_HD VqVifMoments vq_vif_stat_horizontal(int s, const VqVifMoments *t)
 {
     const int r = VQ_VIF_RADIUS(s);
-    uint32_t mu1 = 0, mu2 = 0;
-    uint64_t xx = 0, yy = 0, xy = 0;
-    VqVifMoments m;
+    VqVifHorz a = { 0, 0, 0, 0, 0 };
     int k;
     VQ_VIF_UNROLL
-    for (k = 0; k <= 2 * r; k++) {
-        const uint32_t a = vq_vif_tap(s, k);
-        mu1 += a * t[k].mu1;
-        mu2 += a * t[k].mu2;
-        xx += a * (uint64_t)t[k].xx;
-        yy += a * (uint64_t)t[k].yy;
-        xy += a * (uint64_t)t[k].xy;
-    }
-    m.mu1 = mu1;
-    m.mu2 = mu2;
-    m.xx = (uint32_t)((xx + 32768) >> 16);
-    m.yy = (uint32_t)((yy + 32768) >> 16);
-    m.xy = (uint32_t)((xy + 32768) >> 16);
-    return m;
+    for (k = 0; k <= 2 * r; k++)
+        vq_vif_horz_tap(&a, vq_vif_tap(s, k), t[k]);
+    return vq_vif_horz_finish(a);
 }
 
 /* (a * b + 2^31) >> 32 of two Q16 means: a product in the units of xx */
@@ -323,10 +399,11 @@ VQ_HD uint32_t vq_vif_mu_product(uint32_t a, uint32_t b)
 /*
  * The per-pixel decision: adds one pixel into acc[VQ_VIF_NSUMS] (int64,
  * indexed by the vq_rows.h enum).  egl is the enhancement gain limit
- * (default 100.0; the neg model uses 1.0).  The double steps are the
- * reference's, in its order; g is clamped only after sv_sq used it.
+ * (default 100.0; the neg model uses 1.0); log2_hi: see vq_vif_log2_32.
+ * The double steps are the reference's, in its order; g is clamped only
+ * after sv_sq used it.
  */
-VQ_HD void vq_vif_accumulate(int64_t *acc, VqVifMoments m, const uint16_t *log2_table, double egl)
+VQ_HD void vq_vif_accumulate_hi(int64_t *acc, VqVifMoments m, const uint16_t *log2_hi, double egl)
 {
     /* uint32 differences reinterpreted as int32, as the reference does */
     const int32_t sigma1_sq = (int32_t)(m.xx - vq_vif_mu_product(m.mu1, m.mu1));
@@ -337,7 +414,7 @@ VQ_HD void vq_vif_accumulate(int64_t *acc, VqVifMoments m, const uint16_t *log2_
 
     if (sigma1_sq >= VQ_VIF_SIGMA_NSQ) {
         acc[VQ_VIF_DEN_LOG] +=
-            vq_vif_log2_32(log2_table, (uint32_t)sigma1_sq + VQ_VIF_SIGMA_NSQ) - 2048 * 17;
+            vq_vif_log2_32(log2_hi, (uint32_t)sigma1_sq + VQ_VIF_SIGMA_NSQ) - 2048 * 17;
         if (sigma12 > 0 && sigma2_sq > 0) {
             const double eps = 65536 * 1.0e-10;   /* the reference's expression */
             double g = vq_vif_ddiv((double)sigma12, vq_vif_dadd((double)sigma1_sq, eps));
@@ -351,13 +428,19 @@ VQ_HD void vq_vif_accumulate(int64_t *acc, VqVifMoments m, const uint16_t *log2_
             const uint32_t numer1 = (uint32_t)sv_sq + VQ_VIF_SIGMA_NSQ;
             const int64_t numer1_tmp =
                 (int64_t)vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) + numer1;
-            acc[VQ_VIF_NUM_LOG] += vq_vif_log2_64(log2_table, (uint64_t)numer1_tmp) -
-                                   vq_vif_log2_64(log2_table, numer1);
+            acc[VQ_VIF_NUM_LOG] += vq_vif_log2_64(log2_hi, (uint64_t)numer1_tmp) -
+                                   vq_vif_log2_64(log2_hi, numer1);
         }
     } else {
         acc[VQ_VIF_NUM_NON_LOG] += sigma2_sq;
         acc[VQ_VIF_DEN_NON_LOG] += 1;
     }
+}
+
+/* The same, given the whole table (VQ_VIF_LOG2_TABLE_SIZE entries). */
+VQ_HD void vq_vif_accumulate(int64_t *acc, VqVifMoments m, const uint16_t *log2_table, double egl)
+{
+    vq_vif_accumulate_hi(acc, m, log2_table + VQ_VIF_LOG2_HI, egl);
 }
 
 #endif /* VQ_VIF_H */

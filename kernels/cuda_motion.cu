@@ -1,50 +1,89 @@
 /*
  * cuda_motion.cu - the CUDA executor of integer motion: thin kernels around
- * kernels/motion.h.  One block per row: the block writes the row's vertical
- * pass into a scratch row, then sums the horizontal pass and writes the
- * row's sum (no atomics: every element of the section is written).
+ * kernels/motion.h.  One kernel per frame (see motion_tile_kernel); the
+ * previous reference luma is kept in one of two buffers.
  */
 #include <stdlib.h>
 
 #include <cuda_runtime.h>
 
-#include "cuda_reduce.cuh"
 #include "motion.h"
 #include "motion_exec.h"
 
-#define MOTION_BLOCK 256
+namespace {
 
-struct VqMotionCuda {
-    int w, h;
-    int have_prev;      /* host-side: 0 until a frame was queued for copying */
-    uint16_t *d_prev;   /* previous reference luma, w x h, packed */
-    int32_t *d_y;       /* vertical pass, w x h, for rows too wide for shared memory */
-};
+/*
+ * A block scores a tile of kTileH rows by kCols - 4 columns: each thread
+ * owns one of the kCols columns (the tile and its reflected halo), reads the
+ * kTileH + 4 source rows of prev and cur once and keeps its rows' vertical
+ * taps in registers; the vertical results go to shared memory at reflected
+ * columns, then each tile column's horizontal pass, one integer atomic per
+ * row and warp.  The owner of a tile pixel also copies cur into the next
+ * frame's prev (the other of two buffers: no block reads what another
+ * writes).
+ */
+constexpr int kThreads = 256;
+constexpr int kCols = kThreads;
+constexpr int kTileW = kCols - 2 * VQ_MOTION_RADIUS;
+constexpr int kTileH = 8;
 
-/* Rows up to this width keep the vertical pass in shared memory (beside the
- * reduction's 2 KB, under the default 48 KB); wider ones use d_y. */
-#define MOTION_SHARED_MAX_W ((48 * 1024 - MOTION_BLOCK * 8) / 4)
-
-template <bool SHARED>
-__global__ void motion_row_sad_kernel(VqPlaneView prev, VqPlaneView cur, int w, int h, int bpc,
-                                      int32_t *y, int64_t *row_sad)
+__global__ void __launch_bounds__(kThreads)
+motion_tile_kernel(VqPlaneView prev, VqPlaneView cur, int bpc, uint16_t *__restrict__ next_prev,
+                   int64_t *__restrict__ row_sad)
 {
-    extern __shared__ int32_t y_shared[];
-    const int i = blockIdx.x;
-    int32_t *y_row = SHARED ? y_shared : y + (size_t)i * w;
-    unsigned long long sum = 0;
-    int j;
+    constexpr int R = VQ_MOTION_RADIUS;
+    __shared__ int32_t s_y[kTileH][kCols];
+    __shared__ unsigned long long s_part[kThreads / 32][kTileH];
+    const int w = cur.w, h = cur.h;
+    const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
+    const int c = threadIdx.x;
+    const int xs = x0 - R + c;
+    const int out_end = min(x0 + kTileW, w);
+    const bool owner = c >= R && c < R + kTileW && xs < w;   /* a tile pixel's column */
 
-    if (i >= h)
-        return;     /* whole block: no barrier is skipped by part of it */
-    for (j = threadIdx.x; j < w; j += MOTION_BLOCK)
-        y_row[j] = vq_motion_vblur_diff(prev, cur, i, j, h, bpc);
-    __syncthreads();    /* makes the block's writes of y_row visible to it */
-    for (j = threadIdx.x; j < w; j += MOTION_BLOCK)
-        sum += vq_motion_hblur_abs(y_row, j, w);
-    sum = vq_block_sum_u64<MOTION_BLOCK>(sum);
-    if (threadIdx.x == 0)
-        row_sad[i] = (int64_t)sum;
+    if (xs < out_end + R) {
+        const int j = vq_reflect101(xs, w);
+        int64_t acc[kTileH];
+#pragma unroll
+        for (int r = 0; r < kTileH; r++)
+            acc[r] = 0;
+#pragma unroll
+        for (int k = 0; k < kTileH + 2 * R; k++) {
+            const int row = vq_reflect101(min(y0 - R + k, h - 1 + R), h);
+            const uint32_t pv = vq_sample(prev, row, j), cv = vq_sample(cur, row, j);
+            const int yy = y0 - R + k;   /* this tile's own rows: copy cur */
+            if (owner && k >= R && k < R + kTileH && yy < h)
+                next_prev[(size_t)yy * w + xs] = (uint16_t)cv;
+#pragma unroll
+            for (int r = 0; r < kTileH; r++) {
+                const int t = k - r;
+                if (t >= 0 && t <= 2 * R)
+                    vq_motion_vtap(&acc[r], t, pv, cv);
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < kTileH; r++)
+            s_y[r][c] = vq_motion_vfinish(acc[r], bpc);
+    }
+    __syncthreads();
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool out = c < kTileW && x0 + c < w;
+#pragma unroll
+    for (int r = 0; r < kTileH; r++) {
+        unsigned long long v = out && y0 + r < h ? vq_motion_hblur_abs_window(&s_y[r][c]) : 0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, o);
+        if (lane == 0)
+            s_part[warp][r] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x < kTileH && y0 + (int)threadIdx.x < h) {
+        unsigned long long v = 0;
+        for (int k = 0; k < kThreads / 32; k++)
+            v += s_part[k][threadIdx.x];
+        atomicAdd((unsigned long long *)&row_sad[y0 + threadIdx.x], v);
+    }
 }
 
 __global__ void motion_store_prev_kernel(VqPlaneView cur, int w, int h, uint16_t *prev)
@@ -55,10 +94,19 @@ __global__ void motion_store_prev_kernel(VqPlaneView cur, int w, int h, uint16_t
         prev[(size_t)i * w + j] = (uint16_t)vq_sample(cur, i, j);
 }
 
+}  // namespace
+
+struct VqMotionCuda {
+    int w, h;
+    int have_prev;      /* host-side: 0 until a frame was queued for copying */
+    int cur;            /* which of d_prev holds the previous reference luma */
+    uint16_t *d_prev[2];   /* w x h, packed */
+};
+
 extern "C" int vq_motion_cuda_alloc(VqMotionCuda **pm, int w, int h)
 {
     VqMotionCuda *m;
-    cudaError_t e;
+    cudaError_t e = cudaSuccess;
     *pm = NULL;
     if (w < 3 || h < 3)
         return (int)cudaErrorInvalidValue;
@@ -67,9 +115,8 @@ extern "C" int vq_motion_cuda_alloc(VqMotionCuda **pm, int w, int h)
         return (int)cudaErrorMemoryAllocation;
     m->w = w;
     m->h = h;
-    e = cudaMalloc((void **)&m->d_prev, (size_t)w * h * sizeof(*m->d_prev));
-    if (e == cudaSuccess && w > MOTION_SHARED_MAX_W)
-        e = cudaMalloc((void **)&m->d_y, (size_t)w * h * sizeof(*m->d_y));
+    for (int k = 0; k < 2 && e == cudaSuccess; k++)
+        e = cudaMalloc((void **)&m->d_prev[k], (size_t)w * h * sizeof(*m->d_prev[k]));
     if (e != cudaSuccess) {
         vq_motion_cuda_free(m);
         return (int)e;
@@ -82,8 +129,8 @@ extern "C" void vq_motion_cuda_free(VqMotionCuda *m)
 {
     if (!m)
         return;
-    cudaFree(m->d_prev);
-    cudaFree(m->d_y);
+    cudaFree(m->d_prev[0]);
+    cudaFree(m->d_prev[1]);
     free(m);
 }
 
@@ -93,30 +140,25 @@ extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, con
     cudaStream_t st = (cudaStream_t)stream;
     int64_t *row_sad = d_rows + l->motion_off;
     cudaError_t e;
-    const dim3 cb(32, 8);
-    const dim3 cg((unsigned)((m->w + 31) / 32), (unsigned)((m->h + 7) / 8));
 
+    /* the tile kernel adds into the row sums; the first frame's stay 0 */
+    e = cudaMemsetAsync(row_sad, 0, (size_t)m->h * sizeof(*row_sad), st);
+    if (e != cudaSuccess)
+        return (int)e;
+    const int next = m->have_prev ? m->cur ^ 1 : m->cur;
     if (!m->have_prev) {
-        e = cudaMemsetAsync(row_sad, 0, (size_t)m->h * sizeof(*row_sad), st);
-        if (e != cudaSuccess)
-            return (int)e;
+        const dim3 cb(32, 8);
+        const dim3 cg((unsigned)((m->w + 31) / 32), (unsigned)((m->h + 7) / 8));
+        motion_store_prev_kernel<<<cg, cb, 0, st>>>(cur, m->w, m->h, m->d_prev[next]);
     } else {
-        const VqPlaneView prev = vq_packed_u16_view(m->d_prev, m->w, m->h);
-        if (m->w <= MOTION_SHARED_MAX_W)
-            motion_row_sad_kernel<true><<<m->h, MOTION_BLOCK, (size_t)m->w * sizeof(int32_t), st>>>(
-                prev, cur, m->w, m->h, bpc, NULL, row_sad);
-        else
-            motion_row_sad_kernel<false><<<m->h, MOTION_BLOCK, 0, st>>>(prev, cur, m->w, m->h, bpc,
-                                                                        m->d_y, row_sad);
-        e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return (int)e;
+        const VqPlaneView prev = vq_packed_u16_view(m->d_prev[m->cur], m->w, m->h);
+        const dim3 grid((unsigned)((m->w + kTileW - 1) / kTileW), (unsigned)((m->h + kTileH - 1) / kTileH));
+        motion_tile_kernel<<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
     }
-    /* queued after the scoring kernel on the same stream: it reads d_prev first */
-    motion_store_prev_kernel<<<cg, cb, 0, st>>>(cur, m->w, m->h, m->d_prev);
     e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
+    m->cur = next;
     m->have_prev = 1;
     return 0;
 }

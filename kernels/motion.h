@@ -33,8 +33,19 @@ VQ_HD int32_t vq_motion_tap(int k)
  * Vertical pass at (i, j): (sum_k f[k] * (prev - cur)[m(i-2+k)][j]
  * + 2^(bpc-1)) >> bpc, m = reflect-101 over h rows.  The 8-bit reference
  * accumulates in int32 and the others in int64; the sum fits in int32 for
- * 8-bit input, so int64 gives the same value for every depth.
+ * 8-bit input, so int64 gives the same value for every depth.  One tap at a
+ * time (vq_motion_vtap, any order: integers), then vq_motion_vfinish.
  */
+VQ_HD void vq_motion_vtap(int64_t *acc, int k, uint32_t prev, uint32_t cur)
+{
+    *acc += (int64_t)vq_motion_tap(k) * ((int32_t)prev - (int32_t)cur);
+}
+
+VQ_HD int32_t vq_motion_vfinish(int64_t acc, int bpc)
+{
+    return (int32_t)((acc + ((int64_t)1 << (bpc - 1))) >> bpc);
+}
+
 VQ_HD int32_t vq_motion_vblur_diff(const VqPlaneView prev, const VqPlaneView cur,
                                    int i, int j, int h, int bpc)
 {
@@ -42,25 +53,35 @@ VQ_HD int32_t vq_motion_vblur_diff(const VqPlaneView prev, const VqPlaneView cur
     int k;
     for (k = 0; k < 5; k++) {
         const int row = vq_reflect101(i - VQ_MOTION_RADIUS + k, h);
-        const int32_t diff = (int32_t)vq_sample(prev, row, j) - (int32_t)vq_sample(cur, row, j);
-        acc += (int64_t)vq_motion_tap(k) * diff;
+        vq_motion_vtap(&acc, k, vq_sample(prev, row, j), vq_sample(cur, row, j));
     }
-    return (int32_t)((acc + ((int64_t)1 << (bpc - 1))) >> bpc);
+    return vq_motion_vfinish(acc, bpc);
 }
 
 /*
- * Horizontal pass at column j of one vertically blurred row y[0..w-1]:
- * |(int32)((sum_k f[k] * y[m(j-2+k)] + 32768) >> 16)|, m = reflect-101.
+ * Horizontal pass on t[0..4], the vertical results at columns j-2..j+2
+ * (laid out at reflected columns by the caller):
+ * |(int32)((sum_k f[k] * t[k] + 32768) >> 16)|.
  */
-VQ_HD uint32_t vq_motion_hblur_abs(const int32_t *y, int j, int w)
+VQ_HD uint32_t vq_motion_hblur_abs_window(const int32_t *t)
 {
     int64_t acc = 0;
     int32_t v;
     int k;
     for (k = 0; k < 5; k++)
-        acc += (int64_t)vq_motion_tap(k) * y[vq_reflect101(j - VQ_MOTION_RADIUS + k, w)];
+        acc += (int64_t)vq_motion_tap(k) * t[k];
     v = (int32_t)((acc + 32768) >> 16);
     return (uint32_t)(v < 0 ? -v : v);
+}
+
+/* The same at column j of one vertically blurred row y[0..w-1], m = reflect-101. */
+VQ_HD uint32_t vq_motion_hblur_abs(const int32_t *y, int j, int w)
+{
+    int32_t t[5];
+    int k;
+    for (k = 0; k < 5; k++)
+        t[k] = y[vq_reflect101(j - VQ_MOTION_RADIUS + k, w)];
+    return vq_motion_hblur_abs_window(t);
 }
 
 #endif /* VQ_MOTION_H */

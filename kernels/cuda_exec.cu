@@ -46,10 +46,19 @@ struct Slot {
     size_t upload_pitch[2];       /* per plane kind */
 };
 
+/* Independent features run on side streams forked from the main stream and
+ * joined back before the copy to the host: ADM on side[0], motion and PSNR
+ * on side[1], everything else on the main stream.  They write disjoint
+ * sections of the frame's buffer; the small, latency-bound kernels of one
+ * overlap the others'. */
+enum { SIDE_ADM, SIDE_MOTION_PSNR, N_SIDE };
+
 struct VqCudaExec {
     VqCudaExecConfig cfg;
     cudaStream_t stream;
     int own_stream;
+    cudaStream_t side[N_SIDE];    /* blocking streams, like the own stream */
+    cudaEvent_t fork, join[N_SIDE];
     Slot slot[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
     VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
@@ -110,6 +119,11 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
          * it.  A blocking stream is ordered after the default stream's work. */
         CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamDefault));
         e->own_stream = 1;
+    }
+    CHECK(cudaEventCreateWithFlags(&e->fork, cudaEventDisableTiming));
+    for (int k = 0; k < N_SIDE; k++) {
+        CHECK(cudaStreamCreateWithFlags(&e->side[k], cudaStreamDefault));
+        CHECK(cudaEventCreateWithFlags(&e->join[k], cudaEventDisableTiming));
     }
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
@@ -212,23 +226,28 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     /* no clearing here: each feature writes every element of its sections
      * (tests/parity.cu poisons the buffer to hold them to that); the sections
      * of features a subsampled frame skips are stale and never folded */
+    /* fork: the side streams start after everything queued so far (the
+     * uploads, the upscaling, the previous frames) */
+    CHECK(cudaEventRecord(e->fork, e->stream));
+    for (int k = 0; k < N_SIDE; k++)
+        CHECK(cudaStreamWaitEvent(e->side[k], e->fork, 0));
     if (c->motion &&
-        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows, e->stream),
-                    "motion kernels", err, errlen)) < 0)
+        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows,
+                                       e->side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
         return ret;
     if (score) {
+        for (int k = 0; k < c->n_adm; k++)
+            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
+                                            s->d_rows, e->side[SIDE_ADM]), "adm kernels", err, errlen)) < 0)
+                return ret;
+        if (c->nplanes &&
+            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
+                                         e->side[SIDE_MOTION_PSNR]), "psnr kernels", err, errlen)) < 0)
+            return ret;
         for (int k = 0; k < c->n_vif; k++)
             if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k], &c->vif_layout[k],
                                             s->d_rows, e->stream), "vif kernels", err, errlen)) < 0)
                 return ret;
-        for (int k = 0; k < c->n_adm; k++)
-            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
-                                            s->d_rows, e->stream), "adm kernels", err, errlen)) < 0)
-                return ret;
-        if (c->nplanes &&
-            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
-                                         e->stream), "psnr kernels", err, errlen)) < 0)
-            return ret;
         if (c->ssim &&
             (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, e->stream),
                         "ssim kernels", err, errlen)) < 0)
@@ -254,6 +273,12 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
                             "psnr_hvs kernels", err, errlen)) < 0)
                 return ret;
         }
+    }
+    /* join: the copy waits for the side streams (and the next frame's
+     * upscaling, queued on the main stream, for their reads) */
+    for (int k = 0; k < N_SIDE; k++) {
+        CHECK(cudaEventRecord(e->join[k], e->side[k]));
+        CHECK(cudaStreamWaitEvent(e->stream, e->join[k], 0));
     }
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t),
@@ -312,6 +337,9 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         return;
     if (e->stream)
         cudaStreamSynchronize(e->stream);
+    for (int k = 0; k < N_SIDE; k++)
+        if (e->side[k])
+            cudaStreamSynchronize(e->side[k]);
     if (e->vif) vq_vif_cuda_free(e->vif);
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->motion) vq_motion_cuda_free(e->motion);
@@ -332,6 +360,14 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
             for (int b = 0; b < 2; b++)
                 cudaFree(s->d_upload[a][b]);
     }
+    for (int k = 0; k < N_SIDE; k++) {
+        if (e->side[k])
+            cudaStreamDestroy(e->side[k]);
+        if (e->join[k])
+            cudaEventDestroy(e->join[k]);
+    }
+    if (e->fork)
+        cudaEventDestroy(e->fork);
     if (e->own_stream)
         cudaStreamDestroy(e->stream);
     free(e);

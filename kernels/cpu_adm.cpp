@@ -7,6 +7,10 @@
 
 #include "adm.h"
 #include "adm_exec.h"
+#include "simd/cpu_simd.h"
+
+#include <vector>
+#include "cpu_bands.h"
 
 struct VqAdmCpu {
     int w, h;
@@ -46,57 +50,87 @@ void vq_adm_cpu_free(VqAdmCpu *c)
     free(c);
 }
 
-static int inside(const VqAdmRect *r, int i, int j)
+/* the plain DWT of one band row (the SIMD twins' reference) */
+extern "C" void vq_adm_dwt0_row_plain(VqPlaneView src, int bpc, int i, int band_w, int32_t *a, int32_t *h,
+                                      int32_t *v, int32_t *d, int32_t *scratch)
 {
-    return i >= r->top && i < r->bottom && j >= r->left && j < r->right;
+    (void)scratch;
+    for (int j = 0; j < band_w; j++) {
+        const VqAdmDwtOut o = vq_adm_dwt0_sample(src, bpc, i, j);
+        a[j] = o.a;
+        h[j] = o.h;
+        v[j] = o.v;
+        d[j] = o.d;
+    }
+}
+
+extern "C" void vq_adm_dwt_s123_row_plain(const int32_t *src, ptrdiff_t stride, int in_w, int in_h, int scale,
+                                          int i, int band_w, int32_t *a, int32_t *h, int32_t *v, int32_t *d,
+                                          int32_t *scratch)
+{
+    (void)scratch;
+    for (int j = 0; j < band_w; j++) {
+        const VqAdmDwtOut o = vq_adm_dwt_s123_sample(src, stride, in_w, in_h, scale, i, j);
+        a[j] = o.a;
+        h[j] = o.h;
+        v[j] = o.v;
+        d[j] = o.d;
+    }
 }
 
 /* DWT of ref and dis, then decouple + CSF on the decouple rect */
-static void stage_dwt_decouple(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis,
-                               const VqAdmParams *p, int scale)
+extern "C" void vq_adm_cpu_dwt_rows(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis,
+                                    const VqAdmParams *p, int scale, int row_begin, int row_end)
 {
     const VqAdmScaleParams *sp = &p->s[scale];
     const ptrdiff_t stride = sp->w, in_stride = scale ? p->s[scale - 1].w : 0;
     const int cur = scale & 1, prev = cur ^ 1;
+    const int bw = sp->w;
     int32_t *const *pl = c->plane;
-    int i, j, k;
+    const VqCpuSimd *kern = vq_cpu_simd();
+    /* the distorted H, V, D of one row, and the DWT's scratch */
+    thread_local std::vector<int32_t> buf;
+    const size_t need = 3 * (size_t)bw + 4 * ((size_t)c->w + 8);
+    if (buf.size() < need)
+        buf.resize(need);
+    int32_t *dh = buf.data(), *dv = dh + bw, *dd = dv + bw, *scratch = dd + bw;
 
-    for (i = 0; i < sp->h; i++) {
-        for (j = 0; j < sp->w; j++) {
-            const ptrdiff_t o = (ptrdiff_t)i * stride + j;
-            VqAdmDwtOut r, d;
-            if (scale == 0) {
-                r = vq_adm_dwt0_sample(ref, p->bpc, i, j);
-                d = vq_adm_dwt0_sample(dis, p->bpc, i, j);
-            } else {
-                r = vq_adm_dwt_s123_sample(pl[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp->in_w,
-                                           sp->in_h, scale, i, j);
-                d = vq_adm_dwt_s123_sample(pl[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp->in_w,
-                                           sp->in_h, scale, i, j);
+    for (int i = row_begin; i < row_end; i++) {
+        const ptrdiff_t o0 = (ptrdiff_t)i * stride;
+        int32_t *ra = pl[VQ_ADM_PLANE_A_REF0 + cur] + o0, *da = pl[VQ_ADM_PLANE_A_DIS0 + cur] + o0;
+        int32_t *rh = pl[VQ_ADM_PLANE_REF_H] + o0, *rv = pl[VQ_ADM_PLANE_REF_V] + o0;
+        int32_t *rd = pl[VQ_ADM_PLANE_REF_D] + o0;
+        if (scale == 0) {
+            kern->adm_dwt0_row(ref, p->bpc, i, bw, ra, rh, rv, rd, scratch);
+            kern->adm_dwt0_row(dis, p->bpc, i, bw, da, dh, dv, dd, scratch);
+        } else {
+            kern->adm_dwt_s123_row(pl[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp->in_w, sp->in_h, scale,
+                                   i, bw, ra, rh, rv, rd, scratch);
+            kern->adm_dwt_s123_row(pl[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp->in_w, sp->in_h, scale,
+                                   i, bw, da, dh, dv, dd, scratch);
+        }
+        if (i < sp->dec.top || i >= sp->dec.bottom)
+            continue;
+        for (int j = sp->dec.left; j < sp->dec.right; j++) {
+            const ptrdiff_t o = o0 + j;
+            const VqAdmDwtOut r = { ra[j], rh[j], rv[j], rd[j] };
+            const VqAdmDwtOut d = { da[j], dh[j], dv[j], dd[j] };
+            const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, p, scale);
+            for (int k = 0; k < 3; k++) {
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
+                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
             }
-            pl[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
-            pl[VQ_ADM_PLANE_A_DIS0 + cur][o] = d.a;
-            pl[VQ_ADM_PLANE_REF_H][o] = r.h;
-            pl[VQ_ADM_PLANE_REF_V][o] = r.v;
-            pl[VQ_ADM_PLANE_REF_D][o] = r.d;
-            if (inside(&sp->dec, i, j)) {
-                const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, p, scale);
-                for (k = 0; k < 3; k++) {
-                    pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
-                    pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
-                }
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
-            }
+            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
+            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
+            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
+            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
         }
     }
 }
 
 /* per band row: den, CM and AIM sums over the CM rect (0 outside it) */
-static void stage_row_sums(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *l,
-                           int scale, int64_t *rows)
+extern "C" void vq_adm_cpu_sums_rows(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *l,
+                                     int scale, int64_t *rows, int row_begin, int row_end)
 {
     const VqAdmScaleParams *sp = &p->s[scale];
     const ptrdiff_t stride = sp->w;
@@ -105,7 +139,7 @@ static void stage_row_sums(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout 
 
     for (k = 0; k < VQ_ADM_IN_NPLANES; k++)
         in[k] = c->plane[VQ_ADM_PLANE_IN0 + k];
-    for (i = 0; i < sp->h; i++) {
+    for (i = row_begin; i < row_end; i++) {
         uint64_t sum[VQ_ADM_NSUMS] = { 0 };
         int64_t *out = rows + l->adm_off[scale] + (size_t)i * VQ_ADM_NSUMS;
         if (i >= sp->cm.top && i < sp->cm.bottom) {
@@ -122,19 +156,29 @@ static void stage_row_sums(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout 
     }
 }
 
+extern "C" int vq_adm_cpu_check(const VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis, int bpc,
+                                const VqAdmParams *p, const VqRowLayout *l)
+{
+    int scale;
+    if (!c || !p || !l || c->w != p->w || c->h != p->h || bpc != p->bpc ||
+        ref.w != p->w || ref.h != p->h || dis.w != p->w || dis.h != p->h ||
+        l->w != p->w || l->h != p->h)
+        return -1;
+    for (scale = 0; scale < VQ_ADM_SCALES; scale++)
+        if (l->adm_w[scale] != p->s[scale].w || l->adm_h[scale] != p->s[scale].h)
+            return -1;
+    return 0;
+}
+
 int vq_adm_cpu_run(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis, int bpc,
                    const VqAdmParams *p, const VqRowLayout *l, int64_t *rows)
 {
     int scale;
-    if (!c || !p || !l || !rows || c->w != p->w || c->h != p->h || bpc != p->bpc ||
-        ref.w != p->w || ref.h != p->h || dis.w != p->w || dis.h != p->h ||
-        l->w != p->w || l->h != p->h)
+    if (!rows || vq_adm_cpu_check(c, ref, dis, bpc, p, l) < 0)
         return -1;
     for (scale = 0; scale < VQ_ADM_SCALES; scale++) {
-        if (l->adm_w[scale] != p->s[scale].w || l->adm_h[scale] != p->s[scale].h)
-            return -1;
-        stage_dwt_decouple(c, ref, dis, p, scale);
-        stage_row_sums(c, p, l, scale, rows);
+        vq_adm_cpu_dwt_rows(c, ref, dis, p, scale, 0, p->s[scale].h);
+        vq_adm_cpu_sums_rows(c, p, l, scale, rows, 0, p->s[scale].h);
     }
     return 0;
 }

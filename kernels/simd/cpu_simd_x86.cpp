@@ -1,0 +1,49 @@
+/*
+ * cpu_simd_x86.cpp - simd_impl.h built three times, for SSE2 (the x86-64
+ * baseline), AVX2 and AVX-512 (F, BW, VL, DQ), each in its own namespace
+ * under its own #pragma GCC target; cpu_simd.cpp picks one at run time.
+ * -ffp-contract=off (the project's flags) holds here too: no FMA appears.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include "simd/cpu_simd.h"
+#include "adm.h"
+#include "motion.h"
+#include "psnr.h"
+#include "vif.h"
+
+extern "C" {
+extern const VqCpuSimd vq_cpu_simd_sse2, vq_cpu_simd_avx2, vq_cpu_simd_avx512;
+}
+
+namespace vq_sse2 {
+#define VQ_SIMD_NAME "sse2"
+#define VQ_SIMD_TABLE vq_cpu_simd_sse2
+#include "simd/simd_impl.h"
+#undef VQ_SIMD_NAME
+#undef VQ_SIMD_TABLE
+}  // namespace vq_sse2
+
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
+namespace vq_avx2 {
+#define VQ_SIMD_NAME "avx2"
+#define VQ_SIMD_TABLE vq_cpu_simd_avx2
+#include "simd/simd_impl.h"
+#undef VQ_SIMD_NAME
+#undef VQ_SIMD_TABLE
+}  // namespace vq_avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,popcnt,lzcnt,prefer-vector-width=512")
+namespace vq_avx512 {
+#define VQ_SIMD_NAME "avx512"
+#define VQ_SIMD_TABLE vq_cpu_simd_avx512
+#include "simd/simd_impl.h"
+#undef VQ_SIMD_NAME
+#undef VQ_SIMD_TABLE
+}  // namespace vq_avx512
+#pragma GCC pop_options
+
+#endif

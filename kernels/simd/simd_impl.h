@@ -1,0 +1,495 @@
+/*
+ * simd_impl.h - the SIMD twins of the CPU executor's hot loops, written as
+ * straight loops over columns (structure of arrays, tap loops outside the
+ * column loops) that the compiler vectorises for the instruction set it is
+ * included under (simd/cpu_simd_x86.cpp includes this file once per ISA,
+ * each time inside its own namespace and #pragma GCC target).
+ *
+ * Exactness: every step keeps the plain loops' integer types, widths and
+ * roundings (the per-element formulas are those of vif.h, adm.h, motion.h,
+ * psnr.h; integer sums are exact in any order), and every double step is
+ * the VQ_HD function itself (vq_vif_accumulate, vq_adm_pixel_cm_in), called
+ * per pixel in the plain order.  No system header may be included here.
+ */
+
+constexpr int kCols = 256;  /* output columns per chunk */
+
+/* reflected-column fill of a chunk: t <-> column base + t, computed for
+ * [t0, t1), every other t in [0, n) copied from the reflected column */
+template <typename V>
+static inline void reflect_fill(V *a, int base, int t0, int t1, int n, int w)
+{
+    for (int t = 0; t < t0; t++)
+        a[t] = a[vq_reflect101(base + t, w) - base];
+    for (int t = t1; t < n; t++)
+        a[t] = a[vq_reflect101(base + t, w) - base];
+}
+
+/*
+ * vq_vif_accumulate over n pixels in two loops: the first (vectorised)
+ * computes every pixel's sigmas and double steps in vif.h's order, with a
+ * lane's result replaced by 0 where the plain code would not compute it
+ * (so no conversion ever sees an out-of-range double); the second does the
+ * table look-ups and sums.
+ */
+static inline void vif_decide(const uint32_t *mu1, const uint32_t *mu2, const uint64_t *hxx,
+                              const uint64_t *hyy, const uint64_t *hxy, int n,
+                              const uint16_t *log2_table, double egl, int64_t *acc)
+{
+    alignas(64) int32_t s1[kCols], s2[kCols], sv[kCols];
+    alignas(64) int64_t tmp[kCols];
+    alignas(64) uint8_t lg[kCols];
+    const double eps = 65536 * 1.0e-10;
+    for (int j = 0; j < n; j++) {
+        const uint32_t xx = (uint32_t)((hxx[j] + 32768) >> 16);
+        const uint32_t yy = (uint32_t)((hyy[j] + 32768) >> 16);
+        const uint32_t xy = (uint32_t)((hxy[j] + 32768) >> 16);
+        const int32_t sigma1_sq = (int32_t)(xx - vq_vif_mu_product(mu1[j], mu1[j]));
+        const int32_t sigma12 = (int32_t)(xy - vq_vif_mu_product(mu1[j], mu2[j]));
+        int32_t sigma2_sq = (int32_t)(yy - vq_vif_mu_product(mu2[j], mu2[j]));
+        sigma2_sq = sigma2_sq < 0 ? 0 : sigma2_sq;
+        const int big = sigma1_sq >= VQ_VIF_SIGMA_NSQ;
+        const int num = big & (sigma12 > 0) & (sigma2_sq > 0);
+        double g = vq_vif_ddiv((double)sigma12, vq_vif_dadd((double)sigma1_sq, eps));
+        const double svd = vq_vif_dsub((double)sigma2_sq, vq_vif_dmul(g, (double)sigma12));
+        const double svc = num & (svd > 0.0) ? svd : 0.0;
+        g = g < egl ? g : egl;
+        const double t = num ? vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) : 0.0;
+        s1[j] = sigma1_sq;
+        s2[j] = sigma2_sq;
+        sv[j] = (int32_t)svc;
+        tmp[j] = (int64_t)t;
+        lg[j] = (uint8_t)(big + num);
+    }
+    int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+    for (int j = 0; j < n; j++) {
+        if (lg[j]) {
+            den_log += vq_vif_log2_32(log2_table, (uint32_t)s1[j] + VQ_VIF_SIGMA_NSQ) - 2048 * 17;
+            if (lg[j] == 2) {
+                const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
+                num_log += vq_vif_log2_64(log2_table, (uint64_t)(tmp[j] + numer1)) -
+                           vq_vif_log2_64(log2_table, numer1);
+            }
+        } else {
+            num_non_log += s2[j];
+            den_non_log += 1;
+        }
+    }
+    acc[VQ_VIF_NUM_LOG] += num_log;
+    acc[VQ_VIF_DEN_LOG] += den_log;
+    acc[VQ_VIF_NUM_NON_LOG] += num_non_log;
+    acc[VQ_VIF_DEN_NON_LOG] += den_non_log;
+}
+
+/* one tap of the vertical statistic pass, m columns (8-bit: uint32 sums) */
+__attribute__((noinline)) static void vif_vert8_tap(const uint8_t *__restrict pr, const uint8_t *__restrict pd, uint32_t a,
+                                 uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
+                                 uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
+{
+    for (int t = 0; t < m; t++) {
+        const uint32_t x = pr[t], y = pd[t];
+        const uint32_t ax = a * x, ay = a * y;
+        m1[t] += ax;
+        m2[t] += ay;
+        xx[t] += ax * x;
+        yy[t] += ay * y;
+        xy[t] += ax * y;
+    }
+}
+
+/* the same for 16-bit samples: uint64 squares */
+__attribute__((noinline)) static void vif_vert16_tap(const uint16_t *__restrict pr, const uint16_t *__restrict pd, int rsh, int dsh,
+                                  uint32_t a, uint32_t *__restrict m1, uint32_t *__restrict m2,
+                                  uint64_t *__restrict xx, uint64_t *__restrict yy, uint64_t *__restrict xy, int m)
+{
+    for (int t = 0; t < m; t++) {
+        const uint32_t x = (uint32_t)pr[t] >> rsh, y = (uint32_t)pd[t] >> dsh;
+        const uint32_t ax = a * x, ay = a * y;
+        m1[t] += ax;
+        m2[t] += ay;
+        xx[t] += (uint64_t)ax * x;
+        yy[t] += (uint64_t)ay * y;
+        xy[t] += (uint64_t)ax * y;
+    }
+}
+
+/* one tap of the horizontal statistic pass, n columns */
+__attribute__((noinline)) static void vif_horz_tap(const uint32_t *__restrict s1, const uint32_t *__restrict s2,
+                                const uint32_t *__restrict sx, const uint32_t *__restrict sy,
+                                const uint32_t *__restrict sxy, uint32_t a, uint32_t *__restrict h1,
+                                uint32_t *__restrict h2, uint64_t *__restrict hxx, uint64_t *__restrict hyy,
+                                uint64_t *__restrict hxy, int n)
+{
+    for (int j = 0; j < n; j++) {
+        h1[j] += a * s1[j];
+        h2[j] += a * s2[j];
+        hxx[j] += (uint64_t)a * sx[j];
+        hyy[j] += (uint64_t)a * sy[j];
+        hxy[j] += (uint64_t)a * sxy[j];
+    }
+}
+
+/* ---- VIF statistic ---------------------------------------------------- */
+
+template <int S, bool E8, typename T>
+static void vif_stat_row_t(VqPlaneView ref, VqPlaneView dis, int i, int bpc, double egl,
+                           const uint16_t *log2_table, int64_t *acc_out)
+{
+    constexpr int r = VQ_VIF_RADIUS(S), nt = 2 * r + 1;
+    constexpr int N = kCols + 2 * r;
+    const int w = ref.w, h = ref.h;
+    const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
+    const int rsh = ref.shift, dsh = dis.shift;
+    const T *rrow[nt], *drow[nt];
+    uint32_t tap[nt];
+    for (int k = 0; k < nt; k++) {
+        const int row = vq_reflect101(i - r + k, h);
+        rrow[k] = (const T *)(ref.data + (ptrdiff_t)row * ref.pitch);
+        drow[k] = (const T *)(dis.data + (ptrdiff_t)row * dis.pitch);
+        tap[k] = vq_vif_tap(S, k);
+    }
+    alignas(64) uint32_t vmu1[N], vmu2[N], vxx[N], vyy[N], vxy[N];
+    alignas(64) uint64_t wxx[N], wyy[N], wxy[N];
+    alignas(64) uint32_t hmu1[kCols], hmu2[kCols];
+    alignas(64) uint64_t hxx[kCols], hyy[kCols], hxy[kCols];
+    int64_t acc[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
+
+    for (int c0 = 0; c0 < w; c0 += kCols) {
+        const int n = w - c0 < kCols ? w - c0 : kCols;
+        const int base = c0 - r;
+        const int lo = base < 0 ? 0 : base, hi = c0 + n + r > w ? w : c0 + n + r;
+        const int t0 = lo - base, m = hi - lo;
+        uint32_t *m1 = vmu1 + t0, *m2 = vmu2 + t0;
+        for (int t = 0; t < m; t++)
+            m1[t] = m2[t] = 0;
+        if constexpr (E8) {
+            uint32_t *xx = vxx + t0, *yy = vyy + t0, *xy = vxy + t0;
+            for (int t = 0; t < m; t++)
+                xx[t] = yy[t] = xy[t] = 0;
+            for (int k = 0; k < nt; k++)
+                vif_vert8_tap(rrow[k] + lo, drow[k] + lo, tap[k], m1, m2, xx, yy, xy, m);
+            for (int t = 0; t < m; t++) {
+                m1[t] = (m1[t] + 128) >> 8;
+                m2[t] = (m2[t] + 128) >> 8;
+            }
+        } else {
+            uint64_t *xx = wxx + t0, *yy = wyy + t0, *xy = wxy + t0;
+            for (int t = 0; t < m; t++)
+                xx[t] = yy[t] = xy[t] = 0;
+            for (int k = 0; k < nt; k++)
+                vif_vert16_tap((const uint16_t *)rrow[k] + lo, (const uint16_t *)drow[k] + lo, rsh, dsh,
+                               tap[k], m1, m2, xx, yy, xy, m);
+            uint32_t *oxx = vxx + t0, *oyy = vyy + t0, *oxy = vxy + t0;
+            for (int t = 0; t < m; t++) {
+                m1[t] = (uint16_t)((m1[t] + sh.mu_round) >> sh.mu_shift);
+                m2[t] = (uint16_t)((m2[t] + sh.mu_round) >> sh.mu_shift);
+                oxx[t] = (uint32_t)((xx[t] + sh.sq_round) >> sh.sq_shift);
+                oyy[t] = (uint32_t)((yy[t] + sh.sq_round) >> sh.sq_shift);
+                oxy[t] = (uint32_t)((xy[t] + sh.sq_round) >> sh.sq_shift);
+            }
+        }
+        const int nn = n + 2 * r;
+        reflect_fill(vmu1, base, t0, t0 + m, nn, w);
+        reflect_fill(vmu2, base, t0, t0 + m, nn, w);
+        reflect_fill(vxx, base, t0, t0 + m, nn, w);
+        reflect_fill(vyy, base, t0, t0 + m, nn, w);
+        reflect_fill(vxy, base, t0, t0 + m, nn, w);
+        /* horizontal */
+        for (int j = 0; j < n; j++) {
+            hmu1[j] = hmu2[j] = 0;
+            hxx[j] = hyy[j] = hxy[j] = 0;
+        }
+        for (int k = 0; k < nt; k++)
+            vif_horz_tap(vmu1 + k, vmu2 + k, vxx + k, vyy + k, vxy + k, tap[k], hmu1, hmu2, hxx, hyy, hxy, n);
+        vif_decide(hmu1, hmu2, hxx, hyy, hxy, n, log2_table, egl, acc);
+    }
+    for (int k = 0; k < VQ_VIF_NSUMS; k++)
+        acc_out[k] = acc[k];
+}
+
+static void vif_stat_row(int s, VqPlaneView ref, VqPlaneView dis, int i, int bpc, double egl,
+                         const uint16_t *log2_table, int64_t *acc)
+{
+    if (ref.step != 1 || dis.step != 1 || ref.bytes != dis.bytes) {
+        vq_vif_stat_row_plain(s, ref, dis, i, bpc, egl, log2_table, acc);
+        return;
+    }
+    if (s == 0 && bpc == 8 && ref.bytes == 1) {
+        vif_stat_row_t<0, true, uint8_t>(ref, dis, i, bpc, egl, log2_table, acc);
+        return;
+    }
+    if (ref.bytes != 2 || (s == 0 && bpc == 8)) {
+        vq_vif_stat_row_plain(s, ref, dis, i, bpc, egl, log2_table, acc);
+        return;
+    }
+    switch (s) {
+    case 0: vif_stat_row_t<0, false, uint16_t>(ref, dis, i, bpc, egl, log2_table, acc); break;
+    case 1: vif_stat_row_t<1, false, uint16_t>(ref, dis, i, bpc, egl, log2_table, acc); break;
+    case 2: vif_stat_row_t<2, false, uint16_t>(ref, dis, i, bpc, egl, log2_table, acc); break;
+    default: vif_stat_row_t<3, false, uint16_t>(ref, dis, i, bpc, egl, log2_table, acc); break;
+    }
+}
+
+/* ---- VIF down-sampling ------------------------------------------------ */
+
+template <int S, typename T>
+static void vif_sub_one(VqPlaneView src, int i, int bpc, int out_w, uint16_t *out)
+{
+    constexpr int r = VQ_VIF_RADIUS(S), nt = 2 * r + 1;
+    constexpr int N = 2 * kCols + 2 * r;
+    const int shift = vq_vif_down_shift(S, bpc);
+    const uint32_t round = 1u << (shift - 1);
+    const int src_w = src.w, sh = sizeof(T) == 1 ? 0 : src.shift;
+    const T *row[nt];
+    uint32_t tap[nt];
+    for (int k = 0; k < nt; k++) {
+        row[k] = (const T *)(src.data + (ptrdiff_t)vq_reflect101(2 * i - r + k, src.h) * src.pitch);
+        tap[k] = vq_vif_tap(S, k);
+    }
+    alignas(64) uint32_t v[N];
+    alignas(64) uint32_t o[kCols];
+    for (int c0 = 0; c0 < out_w; c0 += kCols) {
+        const int n = out_w - c0 < kCols ? out_w - c0 : kCols;
+        const int base = 2 * c0 - r, nn = 2 * (n - 1) + 2 * r + 1;
+        const int lo = base < 0 ? 0 : base, hi = base + nn > src_w ? src_w : base + nn;
+        const int t0 = lo - base, m = hi - lo;
+        uint32_t *vt = v + t0;
+        for (int t = 0; t < m; t++)
+            vt[t] = 0;
+        for (int k = 0; k < nt; k++) {
+            const T *p = row[k] + lo;
+            const uint32_t a = tap[k];
+            for (int t = 0; t < m; t++)
+                vt[t] += a * ((uint32_t)p[t] >> sh);
+        }
+        for (int t = 0; t < m; t++)
+            vt[t] = (uint16_t)((vt[t] + round) >> shift);
+        reflect_fill(v, base, t0, t0 + m, nn, src_w);
+        for (int j = 0; j < n; j++)
+            o[j] = 0;
+        for (int k = 0; k < nt; k++) {
+            const uint32_t a = tap[k];
+            const uint32_t *p = v + k;
+            for (int j = 0; j < n; j++)
+                o[j] += a * p[2 * j];
+        }
+        for (int j = 0; j < n; j++)
+            out[c0 + j] = (uint16_t)((o[j] + 32768) >> 16);
+    }
+}
+
+static void vif_sub_row(int s, VqPlaneView src_ref, VqPlaneView src_dis, int i, int bpc, int out_w,
+                        uint16_t *out_ref, uint16_t *out_dis)
+{
+    if (src_ref.step != 1 || src_dis.step != 1 || src_ref.bytes != src_dis.bytes) {
+        vq_vif_sub_row_plain(s, src_ref, src_dis, i, bpc, out_w, out_ref, out_dis);
+        return;
+    }
+    if (src_ref.bytes == 1) {   /* only scale 1 reads the picture */
+        if (s != 1) {
+            vq_vif_sub_row_plain(s, src_ref, src_dis, i, bpc, out_w, out_ref, out_dis);
+            return;
+        }
+        vif_sub_one<1, uint8_t>(src_ref, i, bpc, out_w, out_ref);
+        vif_sub_one<1, uint8_t>(src_dis, i, bpc, out_w, out_dis);
+        return;
+    }
+    switch (s) {
+    case 1:
+        vif_sub_one<1, uint16_t>(src_ref, i, bpc, out_w, out_ref);
+        vif_sub_one<1, uint16_t>(src_dis, i, bpc, out_w, out_dis);
+        break;
+    case 2:
+        vif_sub_one<2, uint16_t>(src_ref, i, bpc, out_w, out_ref);
+        vif_sub_one<2, uint16_t>(src_dis, i, bpc, out_w, out_dis);
+        break;
+    default:
+        vif_sub_one<3, uint16_t>(src_ref, i, bpc, out_w, out_ref);
+        vif_sub_one<3, uint16_t>(src_dis, i, bpc, out_w, out_dis);
+        break;
+    }
+}
+
+/* ---- motion ----------------------------------------------------------- */
+
+template <typename T>
+static uint64_t motion_row_t(VqPlaneView prev, VqPlaneView cur, int i, int bpc, int32_t *y_row)
+{
+    const int w = cur.w, h = cur.h, sh = sizeof(T) == 1 ? 0 : cur.shift;
+    const uint16_t *pr[5];
+    const T *cr[5];
+    int32_t tap[5];
+    for (int k = 0; k < 5; k++) {
+        const int row = vq_reflect101(i - VQ_MOTION_RADIUS + k, h);
+        pr[k] = (const uint16_t *)(prev.data + (ptrdiff_t)row * prev.pitch);
+        cr[k] = (const T *)(cur.data + (ptrdiff_t)row * cur.pitch);
+        tap[k] = vq_motion_tap(k);
+    }
+    /* |sum| <= 65536 * (2^bpc - 1) + 2^(bpc-1) < 2^31 for bpc <= 15 */
+    const int32_t round = 1 << (bpc - 1);
+    int32_t *y = y_row + 2;
+    for (int j = 0; j < w; j++) {
+        int32_t acc = 0;
+        for (int k = 0; k < 5; k++)
+            acc += tap[k] * ((int32_t)pr[k][j] - (int32_t)((uint32_t)cr[k][j] >> sh));
+        y[j] = (acc + round) >> bpc;
+    }
+    y[-2] = y[2];
+    y[-1] = y[1];
+    y[w] = y[w - 2];
+    y[w + 1] = y[w - 3];
+    uint64_t sad = 0;
+    for (int j = 0; j < w; j++) {
+        int64_t acc = 0;
+        for (int k = 0; k < 5; k++)
+            acc += (int64_t)tap[k] * y[j - 2 + k];
+        const int32_t v = (int32_t)((acc + 32768) >> 16);
+        sad += (uint32_t)(v < 0 ? -v : v);
+    }
+    return sad;
+}
+
+static uint64_t motion_row(VqPlaneView prev, VqPlaneView cur, int i, int bpc, int32_t *y_row)
+{
+    if (cur.step != 1 || bpc > 15 || cur.w < 4)
+        return vq_motion_row_plain(prev, cur, i, bpc, y_row);
+    if (cur.bytes == 1)
+        return motion_row_t<uint8_t>(prev, cur, i, bpc, y_row);
+    return motion_row_t<uint16_t>(prev, cur, i, bpc, y_row);
+}
+
+/* ---- psnr ------------------------------------------------------------- */
+
+static uint64_t psnr_row(VqPlaneView ref, VqPlaneView dis, int i, int w, int bpc)
+{
+    if (ref.step != 1 || dis.step != 1)
+        return vq_psnr_row_plain(ref, dis, i, w, bpc);
+    if (bpc == 8 && ref.bytes == 1 && dis.bytes == 1) {
+        /* |ref - dis| <= 255: the int16 cast keeps it; a row sum < 2^32 per 66051 samples */
+        const uint8_t *a = ref.data + (ptrdiff_t)i * ref.pitch, *b = dis.data + (ptrdiff_t)i * dis.pitch;
+        uint64_t sse = 0;
+        for (int j0 = 0; j0 < w; j0 += 32768) {
+            const int n = w - j0 < 32768 ? w - j0 : 32768;
+            uint32_t s = 0;
+            for (int j = 0; j < n; j++) {
+                const int32_t d = (int32_t)a[j0 + j] - (int32_t)b[j0 + j];
+                s += (uint32_t)(d * d);
+            }
+            sse += s;
+        }
+        return sse;
+    }
+    if (bpc > 8 && ref.bytes == 2 && dis.bytes == 2) {
+        const uint16_t *a = (const uint16_t *)(ref.data + (ptrdiff_t)i * ref.pitch);
+        const uint16_t *b = (const uint16_t *)(dis.data + (ptrdiff_t)i * dis.pitch);
+        const int as = ref.shift, bs = dis.shift;
+        uint64_t sse = 0;
+        for (int j = 0; j < w; j++) {
+            const int32_t d = (int32_t)((uint32_t)a[j] >> as) - (int32_t)((uint32_t)b[j] >> bs);
+            const uint32_t e = (uint32_t)(d < 0 ? -d : d);
+            sse += e * e;
+        }
+        return sse;
+    }
+    return vq_psnr_row_plain(ref, dis, i, w, bpc);
+}
+
+/* ---- ADM DWT ---------------------------------------------------------- */
+
+template <typename T>
+static void adm_dwt0_row_t(VqPlaneView src, int bpc, int i, int band_w, int32_t *oa, int32_t *oh,
+                           int32_t *ov, int32_t *od, int32_t *scratch)
+{
+    const int w = src.w, sh = sizeof(T) == 1 ? 0 : src.shift;
+    int ty[4];
+    vq_adm_dwt_taps(i, src.h, ty);
+    const T *r0 = (const T *)(src.data + (ptrdiff_t)ty[0] * src.pitch);
+    const T *r1 = (const T *)(src.data + (ptrdiff_t)ty[1] * src.pitch);
+    const T *r2 = (const T *)(src.data + (ptrdiff_t)ty[2] * src.pitch);
+    const T *r3 = (const T *)(src.data + (ptrdiff_t)ty[3] * src.pitch);
+    int32_t *lo = scratch, *hi = scratch + w + 8;
+    for (int x = 0; x < w; x++) {
+        int16_t l, hh;
+        vq_adm_dwt0_vert((uint32_t)r0[x] >> sh, (uint32_t)r1[x] >> sh, (uint32_t)r2[x] >> sh,
+                         (uint32_t)r3[x] >> sh, bpc, &l, &hh);
+        lo[x] = l;
+        hi[x] = hh;
+    }
+    /* interior outputs read columns 2j-1 .. 2j+2 < w */
+    const int jend = (w - 3) / 2 + 1 < band_w ? (w - 3) / 2 + 1 : band_w;
+    for (int j = 1; j < jend; j++) {
+        const int c = 2 * j - 1;
+        int16_t a, v, hh, d;
+        vq_adm_dwt0_horz((int16_t)lo[c], (int16_t)lo[c + 1], (int16_t)lo[c + 2], (int16_t)lo[c + 3], &a, &v);
+        vq_adm_dwt0_horz((int16_t)hi[c], (int16_t)hi[c + 1], (int16_t)hi[c + 2], (int16_t)hi[c + 3], &hh, &d);
+        oa[j] = a;
+        ov[j] = v;
+        oh[j] = hh;
+        od[j] = d;
+    }
+    for (int j = 0; j < band_w; j++) {
+        if (j >= 1 && j < jend)
+            continue;
+        int tx[4];
+        int16_t a, v, hh, d;
+        vq_adm_dwt_taps(j, w, tx);
+        vq_adm_dwt0_horz((int16_t)lo[tx[0]], (int16_t)lo[tx[1]], (int16_t)lo[tx[2]], (int16_t)lo[tx[3]], &a, &v);
+        vq_adm_dwt0_horz((int16_t)hi[tx[0]], (int16_t)hi[tx[1]], (int16_t)hi[tx[2]], (int16_t)hi[tx[3]], &hh, &d);
+        oa[j] = a;
+        ov[j] = v;
+        oh[j] = hh;
+        od[j] = d;
+    }
+}
+
+static void adm_dwt0_row(VqPlaneView src, int bpc, int i, int band_w, int32_t *a, int32_t *h,
+                         int32_t *v, int32_t *d, int32_t *scratch)
+{
+    if (src.step != 1 || src.w < 5)
+        vq_adm_dwt0_row_plain(src, bpc, i, band_w, a, h, v, d, scratch);
+    else if (src.bytes == 1)
+        adm_dwt0_row_t<uint8_t>(src, bpc, i, band_w, a, h, v, d, scratch);
+    else
+        adm_dwt0_row_t<uint16_t>(src, bpc, i, band_w, a, h, v, d, scratch);
+}
+
+static void adm_dwt_s123_row(const int32_t *src, ptrdiff_t stride, int in_w, int in_h, int scale,
+                             int i, int band_w, int32_t *oa, int32_t *oh, int32_t *ov, int32_t *od,
+                             int32_t *scratch)
+{
+    if (in_w < 5) {
+        vq_adm_dwt_s123_row_plain(src, stride, in_w, in_h, scale, i, band_w, oa, oh, ov, od, scratch);
+        return;
+    }
+    const int32_t vadd = vq_adm_dwt_vadd(scale), hadd = vq_adm_dwt_hadd(scale);
+    const int vshift = vq_adm_dwt_vshift(scale), hshift = vq_adm_dwt_hshift(scale);
+    int ty[4];
+    vq_adm_dwt_taps(i, in_h, ty);
+    const int32_t *r0 = src + ty[0] * stride, *r1 = src + ty[1] * stride;
+    const int32_t *r2 = src + ty[2] * stride, *r3 = src + ty[3] * stride;
+    int32_t *lo = scratch, *hi = scratch + in_w + 8;
+    for (int x = 0; x < in_w; x++) {
+        int32_t l, hh;
+        vq_adm_dwt_s123_pass(r0[x], r1[x], r2[x], r3[x], vadd, vshift, &l, &hh);
+        lo[x] = l;
+        hi[x] = hh;
+    }
+    const int jend = (in_w - 3) / 2 + 1 < band_w ? (in_w - 3) / 2 + 1 : band_w;
+    for (int j = 1; j < jend; j++) {
+        const int c = 2 * j - 1;
+        vq_adm_dwt_s123_pass(lo[c], lo[c + 1], lo[c + 2], lo[c + 3], hadd, hshift, &oa[j], &ov[j]);
+        vq_adm_dwt_s123_pass(hi[c], hi[c + 1], hi[c + 2], hi[c + 3], hadd, hshift, &oh[j], &od[j]);
+    }
+    for (int j = 0; j < band_w; j++) {
+        if (j >= 1 && j < jend)
+            continue;
+        int tx[4];
+        vq_adm_dwt_taps(j, in_w, tx);
+        vq_adm_dwt_s123_pass(lo[tx[0]], lo[tx[1]], lo[tx[2]], lo[tx[3]], hadd, hshift, &oa[j], &ov[j]);
+        vq_adm_dwt_s123_pass(hi[tx[0]], hi[tx[1]], hi[tx[2]], hi[tx[3]], hadd, hshift, &oh[j], &od[j]);
+    }
+}
+
+extern "C" const VqCpuSimd VQ_SIMD_TABLE = {
+    VQ_SIMD_NAME, vif_stat_row, vif_sub_row, motion_row, psnr_row, adm_dwt0_row, adm_dwt_s123_row,
+};

@@ -129,29 +129,39 @@ extern "C" void vq_adm_cpu_dwt_rows(VqAdmCpu *c, VqPlaneView ref, VqPlaneView di
 }
 
 /* per band row: den, CM and AIM sums over the CM rect (0 outside it) */
+/* the plain sums of one CM row i (the SIMD twins' reference) */
+extern "C" void vq_adm_sums_row_plain(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
+                                      const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale,
+                                      int i, uint64_t *sum)
+{
+    const VqAdmScaleParams *sp = &p->s[scale];
+    for (int k = 0; k < VQ_ADM_NSUMS; k++)
+        sum[k] = 0;
+    for (int j = sp->cm.left; j < sp->cm.right; j++) {
+        uint64_t t[VQ_ADM_NSUMS];
+        vq_adm_pixel_terms(in, ref_h, ref_v, ref_d, stride, p, scale, i, j, t);
+        for (int k = 0; k < VQ_ADM_NSUMS; k++)
+            sum[k] += t[k];
+    }
+}
+
 extern "C" void vq_adm_cpu_sums_rows(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *l,
                                      int scale, int64_t *rows, int row_begin, int row_end)
 {
     const VqAdmScaleParams *sp = &p->s[scale];
     const ptrdiff_t stride = sp->w;
     const int32_t *in[VQ_ADM_IN_NPLANES];
-    int i, j, k;
+    const VqCpuSimd *kern = vq_cpu_simd();
 
-    for (k = 0; k < VQ_ADM_IN_NPLANES; k++)
+    for (int k = 0; k < VQ_ADM_IN_NPLANES; k++)
         in[k] = c->plane[VQ_ADM_PLANE_IN0 + k];
-    for (i = row_begin; i < row_end; i++) {
+    for (int i = row_begin; i < row_end; i++) {
         uint64_t sum[VQ_ADM_NSUMS] = { 0 };
         int64_t *out = rows + l->adm_off[scale] + (size_t)i * VQ_ADM_NSUMS;
-        if (i >= sp->cm.top && i < sp->cm.bottom) {
-            for (j = sp->cm.left; j < sp->cm.right; j++) {
-                uint64_t t[VQ_ADM_NSUMS];
-                vq_adm_pixel_terms(in, c->plane[VQ_ADM_PLANE_REF_H], c->plane[VQ_ADM_PLANE_REF_V],
-                                   c->plane[VQ_ADM_PLANE_REF_D], stride, p, scale, i, j, t);
-                for (k = 0; k < VQ_ADM_NSUMS; k++)
-                    sum[k] += t[k];
-            }
-        }
-        for (k = 0; k < VQ_ADM_NSUMS; k++)
+        if (i >= sp->cm.top && i < sp->cm.bottom)
+            kern->adm_sums_row(in, c->plane[VQ_ADM_PLANE_REF_H], c->plane[VQ_ADM_PLANE_REF_V],
+                               c->plane[VQ_ADM_PLANE_REF_D], stride, p, scale, i, sum);
+        for (int k = 0; k < VQ_ADM_NSUMS; k++)
             out[k] = (int64_t)sum[k];
     }
 }

@@ -47,6 +47,11 @@ typedef struct VqCpuSimd {
     void (*adm_dwt_s123_row)(const int32_t *src, ptrdiff_t stride, int in_w, int in_h, int scale,
                              int i, int band_w, int32_t *a, int32_t *h, int32_t *v, int32_t *d,
                              int32_t *scratch);
+    /* ADM row sums of CM row i (sum[VQ_ADM_NSUMS] written); in: the
+     * VQ_ADM_IN_NPLANES planes of adm.h */
+    void (*adm_sums_row)(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
+                         const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale, int i,
+                         uint64_t *sum);
 } VqCpuSimd;
 
 /* the table in use (never NULL) */
@@ -70,6 +75,10 @@ void vq_adm_dwt0_row_plain(VqPlaneView src, int bpc, int i, int band_w, int32_t 
 void vq_adm_dwt_s123_row_plain(const int32_t *src, ptrdiff_t stride, int in_w, int in_h, int scale,
                                int i, int band_w, int32_t *a, int32_t *h, int32_t *v, int32_t *d,
                                int32_t *scratch);
+
+void vq_adm_sums_row_plain(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
+                           const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale, int i,
+                           uint64_t *sum);
 
 #ifdef __cplusplus
 }

@@ -490,6 +490,108 @@ static void adm_dwt_s123_row(const int32_t *src, ptrdiff_t stride, int in_w, int
     }
 }
 
+/* ---- ADM row sums ----------------------------------------------------- */
+
+/* thr[j] of columns j0 .. j0+n-1 (all with both neighbours in the band) */
+__attribute__((noinline)) static void adm_thr_cols(const int32_t *__restrict up, const int32_t *__restrict mid,
+                                                   const int32_t *__restrict dn, const int32_t *__restrict centre,
+                                                   int32_t *__restrict thr, int n)
+{
+    for (int j = 0; j < n; j++) {
+        uint32_t s = (uint32_t)centre[j];
+        s += (uint32_t)up[j - 1] + (uint32_t)up[j] + (uint32_t)up[j + 1];
+        s += (uint32_t)mid[j - 1] + (uint32_t)mid[j + 1];
+        s += (uint32_t)dn[j - 1] + (uint32_t)dn[j] + (uint32_t)dn[j + 1];
+        thr[j] = (int32_t)s;
+    }
+}
+
+/* den, CM and AIM sums of band b over n columns, scale 0 */
+__attribute__((noinline)) static void adm_terms_s0(const int32_t *__restrict rb, const int32_t *__restrict xr,
+                                                   const int32_t *__restrict xa, const int32_t *__restrict thr_a,
+                                                   const int32_t *__restrict thr_r, int n, int b,
+                                                   uint32_t shift_cub, uint32_t add_cub, uint64_t *out)
+{
+    uint64_t den = 0, num = 0, aim = 0;
+    for (int j = 0; j < n; j++) {
+        den += vq_adm_den_term_s0(rb[j]);
+        num += (uint64_t)vq_adm_cm_val_s0(xr[j], thr_a[j], b, shift_cub, add_cub);
+        aim += (uint64_t)vq_adm_cm_val_s0(xa[j], thr_r[j], b, shift_cub, add_cub);
+    }
+    out[0] += den;
+    out[1] += num;
+    out[2] += aim;
+}
+
+__attribute__((noinline)) static void adm_terms_s123(const int32_t *__restrict rb, const int32_t *__restrict xr,
+                                                     const int32_t *__restrict xa, const int32_t *__restrict thr_a,
+                                                     const int32_t *__restrict thr_r, int n,
+                                                     const VqAdmScaleParams *sp, uint32_t shift_cub,
+                                                     uint32_t add_cub, uint64_t *out)
+{
+    uint64_t den = 0, num = 0, aim = 0;
+    for (int j = 0; j < n; j++) {
+        den += vq_adm_den_term_s123(rb[j], sp);
+        num += (uint64_t)vq_adm_cm_val_s123(xr[j], thr_a[j], shift_cub, add_cub);
+        aim += (uint64_t)vq_adm_cm_val_s123(xa[j], thr_r[j], shift_cub, add_cub);
+    }
+    out[0] += den;
+    out[1] += num;
+    out[2] += aim;
+}
+
+static void adm_sums_row(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
+                         const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale, int i,
+                         uint64_t *sum)
+{
+    const VqAdmScaleParams *sp = &p->s[scale];
+    const int w = sp->w, h = sp->h;
+    /* columns whose neighbours j-1, j+1 are in the band: straight loops */
+    const int jl = sp->cm.left < 1 ? 1 : sp->cm.left;
+    const int jr = sp->cm.right > w - 1 ? w - 1 : sp->cm.right;
+    if (jr - jl < 8) {
+        vq_adm_sums_row_plain(in, ref_h, ref_v, ref_d, stride, p, scale, i, sum);
+        return;
+    }
+    for (int k = 0; k < VQ_ADM_NSUMS; k++)
+        sum[k] = 0;
+    /* the edge columns through the plain per-pixel function */
+    for (int j = sp->cm.left; j < sp->cm.right; j++) {
+        if (j >= jl && j < jr)
+            continue;
+        uint64_t t[VQ_ADM_NSUMS];
+        vq_adm_pixel_terms(in, ref_h, ref_v, ref_d, stride, p, scale, i, j, t);
+        for (int k = 0; k < VQ_ADM_NSUMS; k++)
+            sum[k] += t[k];
+    }
+    const ptrdiff_t ou = (ptrdiff_t)(i == 0 ? 1 : i - 1) * stride, om = (ptrdiff_t)i * stride;
+    const ptrdiff_t od = (ptrdiff_t)(i == h - 1 ? h - 1 : i + 1) * stride;
+    const int32_t *rb[3] = { ref_h, ref_v, ref_d };
+    alignas(64) int32_t thr_a[kCols], thr_r[kCols];
+    uint64_t part[3][3] = { { 0 } };
+    for (int c0 = jl; c0 < jr; c0 += kCols) {
+        const int n = jr - c0 < kCols ? jr - c0 : kCols;
+        const int32_t *fa = in[VQ_ADM_IN_FA], *fr = in[VQ_ADM_IN_FR];
+        adm_thr_cols(fa + ou + c0, fa + om + c0, fa + od + c0, in[VQ_ADM_IN_CA] + om + c0, thr_a, n);
+        adm_thr_cols(fr + ou + c0, fr + om + c0, fr + od + c0, in[VQ_ADM_IN_CR] + om + c0, thr_r, n);
+        for (int b = 0; b < 3; b++) {
+            const int32_t *x_r = in[VQ_ADM_IN_XR0 + b] + om + c0, *x_a = in[VQ_ADM_IN_XA0 + b] + om + c0;
+            if (scale == 0)
+                adm_terms_s0(rb[b] + om + c0, x_r, x_a, thr_a, thr_r, n, b, sp->cm_shift_cub[b],
+                             sp->cm_add_cub[b], part[b]);
+            else
+                adm_terms_s123(rb[b] + om + c0, x_r, x_a, thr_a, thr_r, n, sp, sp->cm_shift_cub[b],
+                               sp->cm_add_cub[b], part[b]);
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        sum[VQ_ADM_DEN_H + b] += part[b][0];
+        sum[VQ_ADM_NUM_H + b] += part[b][1];
+        sum[VQ_ADM_AIM_H + b] += part[b][2];
+    }
+}
+
 extern "C" const VqCpuSimd VQ_SIMD_TABLE = {
     VQ_SIMD_NAME, vif_stat_row, vif_sub_row, motion_row, psnr_row, adm_dwt0_row, adm_dwt_s123_row,
+    adm_sums_row,
 };

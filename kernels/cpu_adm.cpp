@@ -111,20 +111,30 @@ extern "C" void vq_adm_cpu_dwt_rows(VqAdmCpu *c, VqPlaneView ref, VqPlaneView di
         }
         if (i < sp->dec.top || i >= sp->dec.bottom)
             continue;
-        for (int j = sp->dec.left; j < sp->dec.right; j++) {
-            const ptrdiff_t o = o0 + j;
-            const VqAdmDwtOut r = { ra[j], rh[j], rv[j], rd[j] };
-            const VqAdmDwtOut d = { da[j], dh[j], dv[j], dd[j] };
-            const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, p, scale);
-            for (int k = 0; k < 3; k++) {
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XR0 + k][o] = in.x_r[k];
-                pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_XA0 + k][o] = in.x_a[k];
-            }
-            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FA][o] = in.f_a;
-            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CA][o] = in.c_a;
-            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_FR][o] = in.f_r;
-            pl[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
+        const int32_t *rb[4] = { ra, rh, rv, rd }, *db[4] = { da, dh, dv, dd };
+        int32_t *out[VQ_ADM_IN_NPLANES];
+        for (int k = 0; k < VQ_ADM_IN_NPLANES; k++)
+            out[k] = pl[VQ_ADM_PLANE_IN0 + k] + o0;
+        kern->adm_decouple_row(rb, db, sp->dec.left, sp->dec.right, p, scale, out);
+    }
+}
+
+/* the plain decouple + CSF of columns [j0, j1) of one band row */
+extern "C" void vq_adm_decouple_row_plain(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
+                                          const VqAdmParams *p, int scale, int32_t *const *out)
+{
+    for (int j = j0; j < j1; j++) {
+        const VqAdmDwtOut r = { ref[0][j], ref[1][j], ref[2][j], ref[3][j] };
+        const VqAdmDwtOut d = { dis[0][j], dis[1][j], dis[2][j], dis[3][j] };
+        const VqAdmCmIn in = vq_adm_pixel_cm_in(r, d, p, scale);
+        for (int k = 0; k < 3; k++) {
+            out[VQ_ADM_IN_XR0 + k][j] = in.x_r[k];
+            out[VQ_ADM_IN_XA0 + k][j] = in.x_a[k];
         }
+        out[VQ_ADM_IN_FA][j] = in.f_a;
+        out[VQ_ADM_IN_CA][j] = in.c_a;
+        out[VQ_ADM_IN_FR][j] = in.f_r;
+        out[VQ_ADM_IN_CR][j] = in.c_r;
     }
 }
 

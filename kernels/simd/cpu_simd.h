@@ -52,6 +52,11 @@ typedef struct VqCpuSimd {
     void (*adm_sums_row)(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
                          const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale, int i,
                          uint64_t *sum);
+    /* ADM decouple + CSF of columns [j0, j1) of one band row: ref[0..3],
+     * dis[0..3] the A, H, V, D rows; out[VQ_ADM_IN_NPLANES] the rows of
+     * the contrast-masking inputs */
+    void (*adm_decouple_row)(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
+                             const VqAdmParams *p, int scale, int32_t *const *out);
 } VqCpuSimd;
 
 /* the table in use (never NULL) */
@@ -79,6 +84,8 @@ void vq_adm_dwt_s123_row_plain(const int32_t *src, ptrdiff_t stride, int in_w, i
 void vq_adm_sums_row_plain(const int32_t *const *in, const int32_t *ref_h, const int32_t *ref_v,
                            const int32_t *ref_d, ptrdiff_t stride, const VqAdmParams *p, int scale, int i,
                            uint64_t *sum);
+void vq_adm_decouple_row_plain(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
+                               const VqAdmParams *p, int scale, int32_t *const *out);
 
 #ifdef __cplusplus
 }

@@ -591,7 +591,99 @@ static void adm_sums_row(const int32_t *const *in, const int32_t *ref_h, const i
     }
 }
 
+/* ---- ADM decouple + CSF (scale 0) -------------------------------------- */
+
+/*
+ * vq_adm_pixel_cm_in for scale 0 over n columns, branch-free.  Where the
+ * plain code takes an int64 or an integer division, this takes an exact
+ * equivalent the vector units have:
+ *   - the angle test's int64 dot products of int16 values are below 2^31
+ *     in magnitude, so they are exact in double, and (float) of that
+ *     double is the same single rounding as (float) of the int64;
+ *   - 2^30 / |o| (|o| <= 32768) truncated from the double quotient: the
+ *     true quotient q + r/|o| is at least 2^-15 below q + 1 and the double's
+ *     error is below 2^-22, so truncation gives q;
+ *   - every select picks the value the plain code computes, and only the
+ *     selected double is converted.
+ */
+__attribute__((noinline)) static void adm_decouple_s0_cols(
+    const int32_t *__restrict oh, const int32_t *__restrict ov, const int32_t *__restrict od,
+    const int32_t *__restrict th, const int32_t *__restrict tv, const int32_t *__restrict td, int n,
+    float cos_1deg_sq, double egl, uint32_t irf0, uint32_t irf1, uint32_t irf2,
+    int32_t *__restrict xr0, int32_t *__restrict xr1, int32_t *__restrict xr2, int32_t *__restrict xa0,
+    int32_t *__restrict xa1, int32_t *__restrict xa2, int32_t *__restrict fa, int32_t *__restrict ca,
+    int32_t *__restrict fr, int32_t *__restrict cr)
+{
+    for (int j = 0; j < n; j++) {
+        const int32_t o[3] = { (int16_t)oh[j], (int16_t)ov[j], (int16_t)od[j] };
+        const int32_t t[3] = { (int16_t)th[j], (int16_t)tv[j], (int16_t)td[j] };
+        const uint32_t irf[3] = { irf0, irf1, irf2 };
+        const double dpi = (double)o[0] * (double)t[0] + (double)o[1] * (double)t[1];
+        const double omi = (double)o[0] * (double)o[0] + (double)o[1] * (double)o[1];
+        const double tmi = (double)t[0] * (double)t[0] + (double)t[1] * (double)t[1];
+        const double dp = (double)(float)dpi / 4096.0;
+        const int flag = (dp >= 0.0) & (dp * dp >= (double)cos_1deg_sq * ((double)(float)omi / 4096.0) *
+                                                       ((double)(float)tmi / 4096.0));
+        uint32_t sfa = 0, sca = 0, sfr = 0, scr = 0;
+        int32_t xr[3], xa[3];
+        for (int b = 0; b < 3; b++) {
+            const int32_t ob = o[b], tb = t[b];
+            const int32_t abs_o = ob < 0 ? -ob : ob;
+            const int32_t q = (int32_t)(1073741824.0 / (double)(abs_o ? abs_o : 1));
+            const int32_t recip = ob < 0 ? -q : q;
+            int64_t kl = ((int64_t)recip * tb + 16384) >> 15;
+            kl = kl < 0 ? 0 : (kl > 32768 ? 32768 : kl);
+            const int32_t k = ob == 0 ? 32768 : (int32_t)kl;
+            const int32_t rst = (int16_t)((k * ob + 16384) >> 15);
+            const float rst_f = ((float)k / 32768) * ((float)ob / 64);
+            const double g = rst * egl;
+            const double gmin = g < (double)tb ? g : (double)tb;
+            const double gmax = g > (double)tb ? g : (double)tb;
+            const int pos = flag & (rst_f > 0.0f), neg = flag & (rst_f < 0.0f);
+            const double e = pos ? gmin : (neg ? gmax : (double)rst);
+            const int32_t r = (int16_t)(int32_t)e;
+            const int32_t a = (int16_t)(tb - r);
+            const int16_t cav = vq_adm_csf_a_s0(a, irf[b], b);
+            const int16_t crv = vq_adm_csf_a_s0(r, irf[b], b);
+            sfa += (uint32_t)(int32_t)vq_adm_csf_f_s0(cav);
+            sca += (uint32_t)(int32_t)vq_adm_cm_centre_s0(cav);
+            sfr += (uint32_t)(int32_t)vq_adm_csf_f_s0(crv);
+            scr += (uint32_t)(int32_t)vq_adm_cm_centre_s0(crv);
+            xr[b] = r * (int32_t)irf[b];
+            xa[b] = a * (int32_t)irf[b];
+        }
+        xr0[j] = xr[0];
+        xr1[j] = xr[1];
+        xr2[j] = xr[2];
+        xa0[j] = xa[0];
+        xa1[j] = xa[1];
+        xa2[j] = xa[2];
+        fa[j] = (int32_t)sfa;
+        ca[j] = (int32_t)sca;
+        fr[j] = (int32_t)sfr;
+        cr[j] = (int32_t)scr;
+    }
+}
+
+static void adm_decouple_row(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
+                             const VqAdmParams *p, int scale, int32_t *const *out)
+{
+    if (scale != 0) {
+        vq_adm_decouple_row_plain(ref, dis, j0, j1, p, scale, out);
+        return;
+    }
+    const VqAdmScaleParams *sp = &p->s[0];
+    if (j1 <= j0)
+        return;
+    adm_decouple_s0_cols(ref[1] + j0, ref[2] + j0, ref[3] + j0, dis[1] + j0, dis[2] + j0, dis[3] + j0, j1 - j0,
+                         p->cos_1deg_sq, p->egl, sp->i_rfactor[0], sp->i_rfactor[1], sp->i_rfactor[2],
+                         out[VQ_ADM_IN_XR0] + j0, out[VQ_ADM_IN_XR1] + j0, out[VQ_ADM_IN_XR2] + j0,
+                         out[VQ_ADM_IN_XA0] + j0, out[VQ_ADM_IN_XA1] + j0, out[VQ_ADM_IN_XA2] + j0,
+                         out[VQ_ADM_IN_FA] + j0, out[VQ_ADM_IN_CA] + j0, out[VQ_ADM_IN_FR] + j0,
+                         out[VQ_ADM_IN_CR] + j0);
+}
+
 extern "C" const VqCpuSimd VQ_SIMD_TABLE = {
     VQ_SIMD_NAME, vif_stat_row, vif_sub_row, motion_row, psnr_row, adm_dwt0_row, adm_dwt_s123_row,
-    adm_sums_row,
+    adm_sums_row, adm_decouple_row,
 };

@@ -32,18 +32,17 @@ static inline void reflect_fill(V *a, int base, int t0, int t1, int n, int w)
  * (so no conversion ever sees an out-of-range double); the second does the
  * table look-ups and sums.
  */
-static inline void vif_decide(const uint32_t *mu1, const uint32_t *mu2, const uint64_t *hxx,
-                              const uint64_t *hyy, const uint64_t *hxy, int n,
-                              const uint16_t *log2_table, double egl, int64_t *acc)
+__attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1, const uint32_t *__restrict mu2,
+                                                 const uint32_t *__restrict hxx, const uint32_t *__restrict hyy,
+                                                 const uint32_t *__restrict hxy, int n,
+                                                 const uint16_t *log2_table, double egl, int64_t *acc)
 {
     alignas(64) int32_t s1[kCols], s2[kCols], sv[kCols];
-    alignas(64) int64_t tmp[kCols];
+    alignas(64) double tmp[kCols];
     alignas(64) uint8_t lg[kCols];
     const double eps = 65536 * 1.0e-10;
     for (int j = 0; j < n; j++) {
-        const uint32_t xx = (uint32_t)((hxx[j] + 32768) >> 16);
-        const uint32_t yy = (uint32_t)((hyy[j] + 32768) >> 16);
-        const uint32_t xy = (uint32_t)((hxy[j] + 32768) >> 16);
+        const uint32_t xx = hxx[j], yy = hyy[j], xy = hxy[j];
         const int32_t sigma1_sq = (int32_t)(xx - vq_vif_mu_product(mu1[j], mu1[j]));
         const int32_t sigma12 = (int32_t)(xy - vq_vif_mu_product(mu1[j], mu2[j]));
         int32_t sigma2_sq = (int32_t)(yy - vq_vif_mu_product(mu2[j], mu2[j]));
@@ -54,26 +53,25 @@ static inline void vif_decide(const uint32_t *mu1, const uint32_t *mu2, const ui
         const double svd = vq_vif_dsub((double)sigma2_sq, vq_vif_dmul(g, (double)sigma12));
         const double svc = num & (svd > 0.0) ? svd : 0.0;
         g = g < egl ? g : egl;
-        const double t = num ? vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) : 0.0;
+        /* (int64) of it in the second loop: AVX2 has no double -> int64 */
+        tmp[j] = num ? vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) : 0.0;
         s1[j] = sigma1_sq;
         s2[j] = sigma2_sq;
         sv[j] = (int32_t)svc;
-        tmp[j] = (int64_t)t;
         lg[j] = (uint8_t)(big + num);
     }
+    /* branch-free: a term the plain code skips is multiplied by 0, or is
+     * log2(x) - log2(x) */
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
     for (int j = 0; j < n; j++) {
-        if (lg[j]) {
-            den_log += vq_vif_log2_32(log2_table, (uint32_t)s1[j] + VQ_VIF_SIGMA_NSQ) - 2048 * 17;
-            if (lg[j] == 2) {
-                const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
-                num_log += vq_vif_log2_64(log2_table, (uint64_t)(tmp[j] + numer1)) -
-                           vq_vif_log2_64(log2_table, numer1);
-            }
-        } else {
-            num_non_log += s2[j];
-            den_non_log += 1;
-        }
+        const int big = lg[j] != 0;
+        const uint32_t x32 = (uint32_t)(big ? s1[j] : 0) + VQ_VIF_SIGMA_NSQ;
+        den_log += (int64_t)big * (vq_vif_log2_32(log2_table, x32) - 2048 * 17);
+        const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
+        const uint64_t x64 = lg[j] == 2 ? (uint64_t)((int64_t)tmp[j] + numer1) : numer1;
+        num_log += vq_vif_log2_64(log2_table, x64) - vq_vif_log2_64(log2_table, numer1);
+        num_non_log += big ? 0 : s2[j];
+        den_non_log += 1 - big;
     }
     acc[VQ_VIF_NUM_LOG] += num_log;
     acc[VQ_VIF_DEN_LOG] += den_log;
@@ -81,51 +79,121 @@ static inline void vif_decide(const uint32_t *mu1, const uint32_t *mu2, const ui
     acc[VQ_VIF_DEN_NON_LOG] += den_non_log;
 }
 
-/* one tap of the vertical statistic pass, m columns (8-bit: uint32 sums) */
-__attribute__((noinline)) static void vif_vert8_tap(const uint8_t *__restrict pr, const uint8_t *__restrict pd, uint32_t a,
-                                 uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
-                                 uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
+/* the vertical statistic pass of 8-bit samples over m columns: uint32
+ * sums, kept in registers over the 2r+1 rows */
+template <int S>
+__attribute__((noinline)) static void vif_vert8(const uint8_t *const *rrow, const uint8_t *const *drow, int lo,
+                                                uint32_t *__restrict m1, uint32_t *__restrict m2,
+                                                uint32_t *__restrict xx, uint32_t *__restrict yy,
+                                                uint32_t *__restrict xy, int m)
 {
+    constexpr int nt = 2 * VQ_VIF_RADIUS(S) + 1;
+    const uint8_t *pr[nt], *pd[nt];
+    uint32_t tap[nt];
+    for (int k = 0; k < nt; k++) {
+        pr[k] = rrow[k] + lo;
+        pd[k] = drow[k] + lo;
+        tap[k] = vq_vif_tap(S, k);
+    }
     for (int t = 0; t < m; t++) {
-        const uint32_t x = pr[t], y = pd[t];
-        const uint32_t ax = a * x, ay = a * y;
-        m1[t] += ax;
-        m2[t] += ay;
-        xx[t] += ax * x;
-        yy[t] += ay * y;
-        xy[t] += ax * y;
+        uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;
+#pragma GCC unroll 17
+        for (int k = 0; k < nt; k++) {
+            const uint32_t x = pr[k][t], y = pd[k][t];
+            const uint32_t ax = tap[k] * x, ay = tap[k] * y;
+            s1 += ax;
+            s2 += ay;
+            sxx += ax * x;
+            syy += ay * y;
+            sxy += ax * y;
+        }
+        m1[t] = (s1 + 128) >> 8;
+        m2[t] = (s2 + 128) >> 8;
+        xx[t] = sxx;
+        yy[t] = syy;
+        xy[t] = sxy;
     }
 }
 
-/* the same for 16-bit samples: uint64 squares */
-__attribute__((noinline)) static void vif_vert16_tap(const uint16_t *__restrict pr, const uint16_t *__restrict pd, int rsh, int dsh,
-                                  uint32_t a, uint32_t *__restrict m1, uint32_t *__restrict m2,
-                                  uint64_t *__restrict xx, uint64_t *__restrict yy, uint64_t *__restrict xy, int m)
+/* the same for 16-bit samples: uint64 squares, rounded as vif.h's _16 path */
+template <int S>
+__attribute__((noinline)) static void vif_vert16(const uint16_t *const *rrow, const uint16_t *const *drow, int lo,
+                                                 int rsh, int dsh, VqVifStatShift sh, uint32_t *__restrict m1,
+                                                 uint32_t *__restrict m2, uint32_t *__restrict xx,
+                                                 uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
 {
+    constexpr int nt = 2 * VQ_VIF_RADIUS(S) + 1;
+    const uint16_t *pr[nt], *pd[nt];
+    uint32_t tap[nt];
+    for (int k = 0; k < nt; k++) {
+        pr[k] = rrow[k] + lo;
+        pd[k] = drow[k] + lo;
+        tap[k] = vq_vif_tap(S, k);
+    }
     for (int t = 0; t < m; t++) {
-        const uint32_t x = (uint32_t)pr[t] >> rsh, y = (uint32_t)pd[t] >> dsh;
-        const uint32_t ax = a * x, ay = a * y;
-        m1[t] += ax;
-        m2[t] += ay;
-        xx[t] += (uint64_t)ax * x;
-        yy[t] += (uint64_t)ay * y;
-        xy[t] += (uint64_t)ax * y;
+        uint32_t s1 = 0, s2 = 0;
+        uint64_t sxx = 0, syy = 0, sxy = 0;
+#pragma GCC unroll 17
+        for (int k = 0; k < nt; k++) {
+            const uint32_t x = (uint32_t)pr[k][t] >> rsh, y = (uint32_t)pd[k][t] >> dsh;
+            const uint32_t ax = tap[k] * x, ay = tap[k] * y;
+            s1 += ax;
+            s2 += ay;
+            sxx += (uint64_t)ax * x;
+            syy += (uint64_t)ay * y;
+            sxy += (uint64_t)ax * y;
+        }
+        m1[t] = (uint16_t)((s1 + sh.mu_round) >> sh.mu_shift);
+        m2[t] = (uint16_t)((s2 + sh.mu_round) >> sh.mu_shift);
+        xx[t] = (uint32_t)((sxx + sh.sq_round) >> sh.sq_shift);
+        yy[t] = (uint32_t)((syy + sh.sq_round) >> sh.sq_shift);
+        xy[t] = (uint32_t)((sxy + sh.sq_round) >> sh.sq_shift);
     }
 }
 
-/* one tap of the horizontal statistic pass, n columns */
-__attribute__((noinline)) static void vif_horz_tap(const uint32_t *__restrict s1, const uint32_t *__restrict s2,
-                                const uint32_t *__restrict sx, const uint32_t *__restrict sy,
-                                const uint32_t *__restrict sxy, uint32_t a, uint32_t *__restrict h1,
-                                uint32_t *__restrict h2, uint64_t *__restrict hxx, uint64_t *__restrict hyy,
-                                uint64_t *__restrict hxy, int n)
+/*
+ * The horizontal statistic pass over n columns, in uint32 lanes: the
+ * means' sums fit (taps sum to 2^16, means are 16-bit), and a square's sum
+ * sum(a * v) with v = vh * 2^16 + vl is 2^16 * sum(a * vh) + sum(a * vl),
+ * both below 2^32, so ((sum + 2^15) >> 16) mod 2^32 - the plain code's
+ * uint64 sum rounded and cast - is sum(a * vh) + ((sum(a * vl) + 2^15) >> 16)
+ * in uint32.
+ */
+template <int S>
+__attribute__((noinline)) static void vif_horz(const uint32_t *__restrict v1, const uint32_t *__restrict v2,
+                                               const uint32_t *__restrict vx, const uint32_t *__restrict vy,
+                                               const uint32_t *__restrict vxy, uint32_t *__restrict h1,
+                                               uint32_t *__restrict h2, uint32_t *__restrict hxx,
+                                               uint32_t *__restrict hyy, uint32_t *__restrict hxy, int n)
 {
+    constexpr int nt = 2 * VQ_VIF_RADIUS(S) + 1;
+    uint32_t tap[nt];
+    for (int k = 0; k < nt; k++)
+        tap[k] = vq_vif_tap(S, k);
     for (int j = 0; j < n; j++) {
-        h1[j] += a * s1[j];
-        h2[j] += a * s2[j];
-        hxx[j] += (uint64_t)a * sx[j];
-        hyy[j] += (uint64_t)a * sy[j];
-        hxy[j] += (uint64_t)a * sxy[j];
+        uint32_t s1 = 0, s2 = 0;
+#pragma GCC unroll 17
+        for (int k = 0; k < nt; k++) {
+            s1 += tap[k] * v1[j + k];
+            s2 += tap[k] * v2[j + k];
+        }
+        h1[j] = s1;
+        h2[j] = s2;
+    }
+    const uint32_t *src[3] = { vx, vy, vxy };
+    uint32_t *dst[3] = { hxx, hyy, hxy };
+    for (int q = 0; q < 3; q++) {
+        const uint32_t *__restrict v = src[q];
+        uint32_t *__restrict o = dst[q];
+        for (int j = 0; j < n; j++) {
+            uint32_t hi = 0, lo = 0;
+#pragma GCC unroll 17
+            for (int k = 0; k < nt; k++) {
+                hi += tap[k] * (v[j + k] >> 16);
+                lo += tap[k] * (v[j + k] & 0xffff);
+            }
+            o[j] = hi + ((lo + 32768) >> 16);
+        }
     }
 }
 
@@ -141,17 +209,13 @@ static void vif_stat_row_t(VqPlaneView ref, VqPlaneView dis, int i, int bpc, dou
     const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
     const int rsh = ref.shift, dsh = dis.shift;
     const T *rrow[nt], *drow[nt];
-    uint32_t tap[nt];
     for (int k = 0; k < nt; k++) {
         const int row = vq_reflect101(i - r + k, h);
         rrow[k] = (const T *)(ref.data + (ptrdiff_t)row * ref.pitch);
         drow[k] = (const T *)(dis.data + (ptrdiff_t)row * dis.pitch);
-        tap[k] = vq_vif_tap(S, k);
     }
     alignas(64) uint32_t vmu1[N], vmu2[N], vxx[N], vyy[N], vxy[N];
-    alignas(64) uint64_t wxx[N], wyy[N], wxy[N];
-    alignas(64) uint32_t hmu1[kCols], hmu2[kCols];
-    alignas(64) uint64_t hxx[kCols], hyy[kCols], hxy[kCols];
+    alignas(64) uint32_t hmu1[kCols], hmu2[kCols], hxx[kCols], hyy[kCols], hxy[kCols];
     int64_t acc[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
 
     for (int c0 = 0; c0 < w; c0 += kCols) {
@@ -159,35 +223,12 @@ static void vif_stat_row_t(VqPlaneView ref, VqPlaneView dis, int i, int bpc, dou
         const int base = c0 - r;
         const int lo = base < 0 ? 0 : base, hi = c0 + n + r > w ? w : c0 + n + r;
         const int t0 = lo - base, m = hi - lo;
-        uint32_t *m1 = vmu1 + t0, *m2 = vmu2 + t0;
-        for (int t = 0; t < m; t++)
-            m1[t] = m2[t] = 0;
-        if constexpr (E8) {
-            uint32_t *xx = vxx + t0, *yy = vyy + t0, *xy = vxy + t0;
-            for (int t = 0; t < m; t++)
-                xx[t] = yy[t] = xy[t] = 0;
-            for (int k = 0; k < nt; k++)
-                vif_vert8_tap(rrow[k] + lo, drow[k] + lo, tap[k], m1, m2, xx, yy, xy, m);
-            for (int t = 0; t < m; t++) {
-                m1[t] = (m1[t] + 128) >> 8;
-                m2[t] = (m2[t] + 128) >> 8;
-            }
-        } else {
-            uint64_t *xx = wxx + t0, *yy = wyy + t0, *xy = wxy + t0;
-            for (int t = 0; t < m; t++)
-                xx[t] = yy[t] = xy[t] = 0;
-            for (int k = 0; k < nt; k++)
-                vif_vert16_tap((const uint16_t *)rrow[k] + lo, (const uint16_t *)drow[k] + lo, rsh, dsh,
-                               tap[k], m1, m2, xx, yy, xy, m);
-            uint32_t *oxx = vxx + t0, *oyy = vyy + t0, *oxy = vxy + t0;
-            for (int t = 0; t < m; t++) {
-                m1[t] = (uint16_t)((m1[t] + sh.mu_round) >> sh.mu_shift);
-                m2[t] = (uint16_t)((m2[t] + sh.mu_round) >> sh.mu_shift);
-                oxx[t] = (uint32_t)((xx[t] + sh.sq_round) >> sh.sq_shift);
-                oyy[t] = (uint32_t)((yy[t] + sh.sq_round) >> sh.sq_shift);
-                oxy[t] = (uint32_t)((xy[t] + sh.sq_round) >> sh.sq_shift);
-            }
-        }
+        if constexpr (E8)
+            vif_vert8<S>((const uint8_t *const *)rrow, (const uint8_t *const *)drow, lo, vmu1 + t0, vmu2 + t0,
+                         vxx + t0, vyy + t0, vxy + t0, m);
+        else
+            vif_vert16<S>((const uint16_t *const *)rrow, (const uint16_t *const *)drow, lo, rsh, dsh, sh,
+                          vmu1 + t0, vmu2 + t0, vxx + t0, vyy + t0, vxy + t0, m);
         const int nn = n + 2 * r;
         reflect_fill(vmu1, base, t0, t0 + m, nn, w);
         reflect_fill(vmu2, base, t0, t0 + m, nn, w);
@@ -195,12 +236,7 @@ static void vif_stat_row_t(VqPlaneView ref, VqPlaneView dis, int i, int bpc, dou
         reflect_fill(vyy, base, t0, t0 + m, nn, w);
         reflect_fill(vxy, base, t0, t0 + m, nn, w);
         /* horizontal */
-        for (int j = 0; j < n; j++) {
-            hmu1[j] = hmu2[j] = 0;
-            hxx[j] = hyy[j] = hxy[j] = 0;
-        }
-        for (int k = 0; k < nt; k++)
-            vif_horz_tap(vmu1 + k, vmu2 + k, vxx + k, vyy + k, vxy + k, tap[k], hmu1, hmu2, hxx, hyy, hxy, n);
+        vif_horz<S>(vmu1, vmu2, vxx, vyy, vxy, hmu1, hmu2, hxx, hyy, hxy, n);
         vif_decide(hmu1, hmu2, hxx, hyy, hxy, n, log2_table, egl, acc);
     }
     for (int k = 0; k < VQ_VIF_NSUMS; k++)

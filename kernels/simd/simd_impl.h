@@ -170,12 +170,15 @@ __attribute__((noinline)) static void vif_horz(const uint32_t *__restrict v1, co
     uint32_t tap[nt];
     for (int k = 0; k < nt; k++)
         tap[k] = vq_vif_tap(S, k);
+    /* the taps are symmetric: tap k and tap 2r-k multiply one sum (uint32
+     * sums mod 2^32 are the same sums; none of these wraps anyway) */
+    constexpr int r = VQ_VIF_RADIUS(S);
     for (int j = 0; j < n; j++) {
-        uint32_t s1 = 0, s2 = 0;
-#pragma GCC unroll 17
-        for (int k = 0; k < nt; k++) {
-            s1 += tap[k] * v1[j + k];
-            s2 += tap[k] * v2[j + k];
+        uint32_t s1 = tap[r] * v1[j + r], s2 = tap[r] * v2[j + r];
+#pragma GCC unroll 8
+        for (int k = 0; k < r; k++) {
+            s1 += tap[k] * (v1[j + k] + v1[j + 2 * r - k]);
+            s2 += tap[k] * (v2[j + k] + v2[j + 2 * r - k]);
         }
         h1[j] = s1;
         h2[j] = s2;
@@ -186,11 +189,11 @@ __attribute__((noinline)) static void vif_horz(const uint32_t *__restrict v1, co
         const uint32_t *__restrict v = src[q];
         uint32_t *__restrict o = dst[q];
         for (int j = 0; j < n; j++) {
-            uint32_t hi = 0, lo = 0;
-#pragma GCC unroll 17
-            for (int k = 0; k < nt; k++) {
-                hi += tap[k] * (v[j + k] >> 16);
-                lo += tap[k] * (v[j + k] & 0xffff);
+            uint32_t hi = tap[r] * (v[j + r] >> 16), lo = tap[r] * (v[j + r] & 0xffff);
+#pragma GCC unroll 8
+            for (int k = 0; k < r; k++) {
+                hi += tap[k] * ((v[j + k] >> 16) + (v[j + 2 * r - k] >> 16));
+                lo += tap[k] * ((v[j + k] & 0xffff) + (v[j + 2 * r - k] & 0xffff));
             }
             o[j] = hi + ((lo + 32768) >> 16);
         }
@@ -432,6 +435,40 @@ static uint64_t psnr_row(VqPlaneView ref, VqPlaneView dis, int i, int w, int bpc
 
 /* ---- ADM DWT ---------------------------------------------------------- */
 
+/* interior outputs 1 .. jend-1 of the horizontal passes (columns 2j-1 .. 2j+2) */
+__attribute__((noinline)) static void adm_horz0(const int32_t *__restrict lo, const int32_t *__restrict hi, int jend,
+                                                int32_t *__restrict oa, int32_t *__restrict oh,
+                                                int32_t *__restrict ov, int32_t *__restrict od)
+{
+    for (int j = 1; j < jend; j++) {
+        const int c = 2 * j - 1;
+        int16_t a, v, hh, d;
+        vq_adm_dwt0_horz((int16_t)lo[c], (int16_t)lo[c + 1], (int16_t)lo[c + 2], (int16_t)lo[c + 3], &a, &v);
+        vq_adm_dwt0_horz((int16_t)hi[c], (int16_t)hi[c + 1], (int16_t)hi[c + 2], (int16_t)hi[c + 3], &hh, &d);
+        oa[j] = a;
+        ov[j] = v;
+        oh[j] = hh;
+        od[j] = d;
+    }
+}
+
+__attribute__((noinline)) static void adm_horz123(const int32_t *__restrict lo, const int32_t *__restrict hi,
+                                                  int jend, int32_t hadd, int hshift, int32_t *__restrict oa,
+                                                  int32_t *__restrict oh, int32_t *__restrict ov,
+                                                  int32_t *__restrict od)
+{
+    for (int j = 1; j < jend; j++) {
+        const int c = 2 * j - 1;
+        int32_t a, v, hh, d;
+        vq_adm_dwt_s123_pass(lo[c], lo[c + 1], lo[c + 2], lo[c + 3], hadd, hshift, &a, &v);
+        vq_adm_dwt_s123_pass(hi[c], hi[c + 1], hi[c + 2], hi[c + 3], hadd, hshift, &hh, &d);
+        oa[j] = a;
+        ov[j] = v;
+        oh[j] = hh;
+        od[j] = d;
+    }
+}
+
 template <typename T>
 static void adm_dwt0_row_t(VqPlaneView src, int bpc, int i, int band_w, int32_t *oa, int32_t *oh,
                            int32_t *ov, int32_t *od, int32_t *scratch)
@@ -453,16 +490,7 @@ static void adm_dwt0_row_t(VqPlaneView src, int bpc, int i, int band_w, int32_t 
     }
     /* interior outputs read columns 2j-1 .. 2j+2 < w */
     const int jend = (w - 3) / 2 + 1 < band_w ? (w - 3) / 2 + 1 : band_w;
-    for (int j = 1; j < jend; j++) {
-        const int c = 2 * j - 1;
-        int16_t a, v, hh, d;
-        vq_adm_dwt0_horz((int16_t)lo[c], (int16_t)lo[c + 1], (int16_t)lo[c + 2], (int16_t)lo[c + 3], &a, &v);
-        vq_adm_dwt0_horz((int16_t)hi[c], (int16_t)hi[c + 1], (int16_t)hi[c + 2], (int16_t)hi[c + 3], &hh, &d);
-        oa[j] = a;
-        ov[j] = v;
-        oh[j] = hh;
-        od[j] = d;
-    }
+    adm_horz0(lo, hi, jend, oa, oh, ov, od);
     for (int j = 0; j < band_w; j++) {
         if (j >= 1 && j < jend)
             continue;
@@ -511,11 +539,7 @@ static void adm_dwt_s123_row(const int32_t *src, ptrdiff_t stride, int in_w, int
         hi[x] = hh;
     }
     const int jend = (in_w - 3) / 2 + 1 < band_w ? (in_w - 3) / 2 + 1 : band_w;
-    for (int j = 1; j < jend; j++) {
-        const int c = 2 * j - 1;
-        vq_adm_dwt_s123_pass(lo[c], lo[c + 1], lo[c + 2], lo[c + 3], hadd, hshift, &oa[j], &ov[j]);
-        vq_adm_dwt_s123_pass(hi[c], hi[c + 1], hi[c + 2], hi[c + 3], hadd, hshift, &oh[j], &od[j]);
-    }
+    adm_horz123(lo, hi, jend, hadd, hshift, oa, oh, ov, od);
     for (int j = 0; j < band_w; j++) {
         if (j >= 1 && j < jend)
             continue;

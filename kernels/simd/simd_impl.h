@@ -271,6 +271,46 @@ static void vif_stat_row(int s, VqPlaneView ref, VqPlaneView dis, int i, int bpc
 
 /* ---- VIF down-sampling ------------------------------------------------ */
 
+/* vertical pass over m source columns (symmetric taps: one product per
+ * pair of rows; the uint32 sum is the same) */
+template <int S, typename T>
+__attribute__((noinline)) static void vif_sub_vert(const T *const *row, int lo, int sh, uint32_t round, int shift,
+                                                   uint32_t *__restrict vt, int m)
+{
+    constexpr int r = VQ_VIF_RADIUS(S);
+    const T *p[2 * r + 1];
+    uint32_t tap[r + 1];
+    for (int k = 0; k <= 2 * r; k++)
+        p[k] = row[k] + lo;
+    for (int k = 0; k <= r; k++)
+        tap[k] = vq_vif_tap(S, k);
+    for (int t = 0; t < m; t++) {
+        uint32_t acc = tap[r] * ((uint32_t)p[r][t] >> sh);
+#pragma GCC unroll 8
+        for (int k = 0; k < r; k++)
+            acc += tap[k] * (((uint32_t)p[k][t] >> sh) + ((uint32_t)p[2 * r - k][t] >> sh));
+        vt[t] = (uint16_t)((acc + round) >> shift);
+    }
+}
+
+/* horizontal pass: output j reads v[2j .. 2j+2r] */
+template <int S>
+__attribute__((noinline)) static void vif_sub_horz(const uint32_t *__restrict v, uint16_t *__restrict out, int n)
+{
+    constexpr int r = VQ_VIF_RADIUS(S);
+    uint32_t tap[r + 1];
+    for (int k = 0; k <= r; k++)
+        tap[k] = vq_vif_tap(S, k);
+    for (int j = 0; j < n; j++) {
+        const uint32_t *q = v + 2 * j;
+        uint32_t acc = tap[r] * q[r];
+#pragma GCC unroll 8
+        for (int k = 0; k < r; k++)
+            acc += tap[k] * (q[k] + q[2 * r - k]);
+        out[j] = (uint16_t)((acc + 32768) >> 16);
+    }
+}
+
 template <int S, typename T>
 static void vif_sub_one(VqPlaneView src, int i, int bpc, int out_w, uint16_t *out)
 {
@@ -280,40 +320,17 @@ static void vif_sub_one(VqPlaneView src, int i, int bpc, int out_w, uint16_t *ou
     const uint32_t round = 1u << (shift - 1);
     const int src_w = src.w, sh = sizeof(T) == 1 ? 0 : src.shift;
     const T *row[nt];
-    uint32_t tap[nt];
-    for (int k = 0; k < nt; k++) {
+    for (int k = 0; k < nt; k++)
         row[k] = (const T *)(src.data + (ptrdiff_t)vq_reflect101(2 * i - r + k, src.h) * src.pitch);
-        tap[k] = vq_vif_tap(S, k);
-    }
     alignas(64) uint32_t v[N];
-    alignas(64) uint32_t o[kCols];
     for (int c0 = 0; c0 < out_w; c0 += kCols) {
         const int n = out_w - c0 < kCols ? out_w - c0 : kCols;
         const int base = 2 * c0 - r, nn = 2 * (n - 1) + 2 * r + 1;
         const int lo = base < 0 ? 0 : base, hi = base + nn > src_w ? src_w : base + nn;
         const int t0 = lo - base, m = hi - lo;
-        uint32_t *vt = v + t0;
-        for (int t = 0; t < m; t++)
-            vt[t] = 0;
-        for (int k = 0; k < nt; k++) {
-            const T *p = row[k] + lo;
-            const uint32_t a = tap[k];
-            for (int t = 0; t < m; t++)
-                vt[t] += a * ((uint32_t)p[t] >> sh);
-        }
-        for (int t = 0; t < m; t++)
-            vt[t] = (uint16_t)((vt[t] + round) >> shift);
+        vif_sub_vert<S, T>(row, lo, sh, round, shift, v + t0, m);
         reflect_fill(v, base, t0, t0 + m, nn, src_w);
-        for (int j = 0; j < n; j++)
-            o[j] = 0;
-        for (int k = 0; k < nt; k++) {
-            const uint32_t a = tap[k];
-            const uint32_t *p = v + k;
-            for (int j = 0; j < n; j++)
-                o[j] += a * p[2 * j];
-        }
-        for (int j = 0; j < n; j++)
-            out[c0 + j] = (uint16_t)((o[j] + 32768) >> 16);
+        vif_sub_horz<S>(v, out + c0, n);
     }
 }
 

@@ -12,6 +12,8 @@
 #include "psnr.h"
 #include "vif.h"
 
+#include <immintrin.h>
+
 extern "C" {
 extern const VqCpuSimd vq_cpu_simd_sse2, vq_cpu_simd_avx2, vq_cpu_simd_avx512;
 }
@@ -26,6 +28,7 @@ namespace vq_sse2 {
 
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
+#define VQ_SIMD_X86_AVX2 1
 namespace vq_avx2 {
 #define VQ_SIMD_NAME "avx2"
 #define VQ_SIMD_TABLE vq_cpu_simd_avx2
@@ -33,10 +36,12 @@ namespace vq_avx2 {
 #undef VQ_SIMD_NAME
 #undef VQ_SIMD_TABLE
 }  // namespace vq_avx2
+#undef VQ_SIMD_X86_AVX2
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,popcnt,lzcnt,prefer-vector-width=512")
+#define VQ_SIMD_X86_AVX2 1
 namespace vq_avx512 {
 #define VQ_SIMD_NAME "avx512"
 #define VQ_SIMD_TABLE vq_cpu_simd_avx512
@@ -44,6 +49,7 @@ namespace vq_avx512 {
 #undef VQ_SIMD_NAME
 #undef VQ_SIMD_TABLE
 }  // namespace vq_avx512
+#undef VQ_SIMD_X86_AVX2
 #pragma GCC pop_options
 
 #endif

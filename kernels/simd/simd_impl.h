@@ -79,6 +79,70 @@ __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1,
     acc[VQ_VIF_DEN_NON_LOG] += den_non_log;
 }
 
+#ifdef VQ_SIMD_X86_AVX2
+/*
+ * Scale 0, 8-bit, 16 columns at a time with vpmaddwd on rows paired
+ * (0,1) (2,3) ... (16, a tap-0 copy of 16): taps are below 2^15 and samples
+ * below 2^8, so each 16-bit product pair is exact in int32.  The squares and
+ * the product (below 2^16) enter as sq - 2^15 in int16; the taps sum to
+ * 2^16, so the int32 lane holds sum(tap * sq) - 2^31 mod 2^32, and adding
+ * 2^31 gives the uint32 sum of the plain code (< 2^32).  Returns the
+ * columns done (a multiple of 16); the caller does the rest.
+ */
+static inline int vif_vert8_s0_avx2(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
+                                    uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
+                                    uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
+{
+    __m256i tp[9];
+    for (int q = 0; q < 9; q++) {
+        const uint32_t lo = tap[2 * q], hi = 2 * q + 1 < 17 ? tap[2 * q + 1] : 0;
+        tp[q] = _mm256_set1_epi32((int)((hi << 16) | lo));
+    }
+    const __m256i off = _mm256_set1_epi16((short)0x8000);
+    const __m256i bias = _mm256_set1_epi32((int)0x80000000u), r128 = _mm256_set1_epi32(128);
+    int t = 0;
+    for (; t + 16 <= m; t += 16) {
+        __m256i a1l = _mm256_setzero_si256(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
+        __m256i ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
+        for (int q = 0; q < 9; q++) {
+            const int ka = 2 * q, kb = 2 * q + 1 < 17 ? 2 * q + 1 : 16;
+            const __m256i xa = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pr[ka] + t)));
+            const __m256i xb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pr[kb] + t)));
+            const __m256i ya = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pd[ka] + t)));
+            const __m256i yb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pd[kb] + t)));
+            const __m256i c = tp[q];
+            a1l = _mm256_add_epi32(a1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa, xb), c));
+            a1h = _mm256_add_epi32(a1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa, xb), c));
+            a2l = _mm256_add_epi32(a2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(ya, yb), c));
+            a2h = _mm256_add_epi32(a2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(ya, yb), c));
+            const __m256i sxa = _mm256_xor_si256(_mm256_mullo_epi16(xa, xa), off);
+            const __m256i sxb = _mm256_xor_si256(_mm256_mullo_epi16(xb, xb), off);
+            axl = _mm256_add_epi32(axl, _mm256_madd_epi16(_mm256_unpacklo_epi16(sxa, sxb), c));
+            axh = _mm256_add_epi32(axh, _mm256_madd_epi16(_mm256_unpackhi_epi16(sxa, sxb), c));
+            const __m256i sya = _mm256_xor_si256(_mm256_mullo_epi16(ya, ya), off);
+            const __m256i syb = _mm256_xor_si256(_mm256_mullo_epi16(yb, yb), off);
+            ayl = _mm256_add_epi32(ayl, _mm256_madd_epi16(_mm256_unpacklo_epi16(sya, syb), c));
+            ayh = _mm256_add_epi32(ayh, _mm256_madd_epi16(_mm256_unpackhi_epi16(sya, syb), c));
+            const __m256i spa = _mm256_xor_si256(_mm256_mullo_epi16(xa, ya), off);
+            const __m256i spb = _mm256_xor_si256(_mm256_mullo_epi16(xb, yb), off);
+            apl = _mm256_add_epi32(apl, _mm256_madd_epi16(_mm256_unpacklo_epi16(spa, spb), c));
+            aph = _mm256_add_epi32(aph, _mm256_madd_epi16(_mm256_unpackhi_epi16(spa, spb), c));
+        }
+        /* lanes: lo = columns 0-3, 8-11; hi = 4-7, 12-15 */
+        auto store = [t](uint32_t *dst, __m256i l, __m256i h) {
+            _mm256_storeu_si256((__m256i *)(dst + t), _mm256_permute2x128_si256(l, h, 0x20));
+            _mm256_storeu_si256((__m256i *)(dst + t + 8), _mm256_permute2x128_si256(l, h, 0x31));
+        };
+        store(m1, _mm256_srli_epi32(_mm256_add_epi32(a1l, r128), 8), _mm256_srli_epi32(_mm256_add_epi32(a1h, r128), 8));
+        store(m2, _mm256_srli_epi32(_mm256_add_epi32(a2l, r128), 8), _mm256_srli_epi32(_mm256_add_epi32(a2h, r128), 8));
+        store(xx, _mm256_add_epi32(axl, bias), _mm256_add_epi32(axh, bias));
+        store(yy, _mm256_add_epi32(ayl, bias), _mm256_add_epi32(ayh, bias));
+        store(xy, _mm256_add_epi32(apl, bias), _mm256_add_epi32(aph, bias));
+    }
+    return t;
+}
+#endif
+
 /* the vertical statistic pass of 8-bit samples over m columns: uint32
  * sums, kept in registers over the 2r+1 rows */
 template <int S>
@@ -95,7 +159,12 @@ __attribute__((noinline)) static void vif_vert8(const uint8_t *const *rrow, cons
         pd[k] = drow[k] + lo;
         tap[k] = vq_vif_tap(S, k);
     }
-    for (int t = 0; t < m; t++) {
+    int t0 = 0;
+#ifdef VQ_SIMD_X86_AVX2
+    if constexpr (S == 0)
+        t0 = vif_vert8_s0_avx2(pr, pd, tap, m1, m2, xx, yy, xy, m);
+#endif
+    for (int t = t0; t < m; t++) {
         uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;
 #pragma GCC unroll 17
         for (int k = 0; k < nt; k++) {

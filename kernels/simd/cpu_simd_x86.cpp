@@ -26,8 +26,12 @@ namespace vq_sse2 {
 #undef VQ_SIMD_TABLE
 }  // namespace vq_sse2
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
+#endif
 #define VQ_SIMD_X86_AVX2 1
 namespace vq_avx2 {
 #define VQ_SIMD_NAME "avx2"
@@ -37,10 +41,18 @@ namespace vq_avx2 {
 #undef VQ_SIMD_TABLE
 }  // namespace vq_avx2
 #undef VQ_SIMD_X86_AVX2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,popcnt,lzcnt"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,popcnt,lzcnt,prefer-vector-width=512")
+#endif
 #define VQ_SIMD_X86_AVX2 1
 namespace vq_avx512 {
 #define VQ_SIMD_NAME "avx512"
@@ -50,6 +62,10 @@ namespace vq_avx512 {
 #undef VQ_SIMD_TABLE
 }  // namespace vq_avx512
 #undef VQ_SIMD_X86_AVX2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #endif

@@ -51,7 +51,7 @@ __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1,
         const int num = big & (sigma12 > 0) & (sigma2_sq > 0);
         double g = vq_vif_ddiv((double)sigma12, vq_vif_dadd((double)sigma1_sq, eps));
         const double svd = vq_vif_dsub((double)sigma2_sq, vq_vif_dmul(g, (double)sigma12));
-        const double svc = num & (svd > 0.0) ? svd : 0.0;
+        const double svc = (num & (svd > 0.0)) ? svd : 0.0;
         g = g < egl ? g : egl;
         /* (int64) of it in the second loop: AVX2 has no double -> int64 */
         tmp[j] = num ? vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) : 0.0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "adm_exec.h"
+#include "adm.h"
 #include "adm_params.h"
 #include "cpu_bands.h"
 #include "motion_exec.h"
@@ -281,6 +282,68 @@ TEST(CheckCpu, AdmDwtRows)
                     run(t, q, i, scale, src.data());
                     ASSERT_EQ(p, q) << t->name << " dwt scale " << scale << " " << w << "x" << h << " row " << i;
                 }
+        }
+    }
+}
+
+/* ADM decouple + CSF rows: band values as the DWT gives them (int16 at
+ * scale 0, int32 above), distorted = reference + noise (so the angle test
+ * goes both ways), zeros, and magnitudes that take every ratio path */
+TEST(CheckCpu, AdmDecoupleRows)
+{
+    std::mt19937 rng(seed() ^ 6);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 200; it++) {
+            const int w = rand_size(rng, 40, 900), h = 40;
+            const int bpc = kBpc[rng() % 4];
+            VqAdmParams ap;
+            ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, nullptr), 0);
+            if (rng() % 3 == 0)
+                ap.egl = 1.0;
+            const int scale = rng() % 4;
+            const int bw = ap.s[scale].w;
+            const int lim_exp = scale == 0 ? 15 : 8 + rng() % 23;   /* |value| < 2^lim_exp */
+            std::vector<int32_t> in(8 * bw);
+            for (int b = 0; b < 4; b++)
+                for (int j = 0; j < bw; j++) {
+                    int64_t o;
+                    switch (rng() % 6) {
+                    case 0: o = 0; break;
+                    case 1: o = (int64_t)(rng() % 64) - 32; break;
+                    default: o = (int64_t)(rng() % (2ull << (lim_exp - 1))) - (1ll << (lim_exp - 1)); break;
+                    }
+                    int64_t d = o;
+                    switch (rng() % 4) {
+                    case 0: break;
+                    case 1: d = o + (int64_t)(rng() % 9) - 4; break;
+                    case 2: d = o / 2 + (int64_t)(rng() % 5) - 2; break;
+                    default: d = (int64_t)(rng() % (2ull << (lim_exp - 1))) - (1ll << (lim_exp - 1)); break;
+                    }
+                    const int64_t lim = (1ll << (lim_exp - 1)) - 1;
+                    o = o < -lim ? -lim : o > lim ? lim : o;
+                    d = d < -lim ? -lim : d > lim ? lim : d;
+                    in[b * bw + j] = (int32_t)o;
+                    in[(4 + b) * bw + j] = (int32_t)d;
+                }
+            const int32_t *rb[4], *db[4];
+            for (int b = 0; b < 4; b++) {
+                rb[b] = in.data() + b * bw;
+                db[b] = in.data() + (4 + b) * bw;
+            }
+            const int j0 = rng() % 4, j1 = bw - (int)(rng() % 4);
+            std::vector<int32_t> p((size_t)VQ_ADM_IN_NPLANES * (bw + kGuard), (int32_t)kPoison32), q = p;
+            int32_t *po[VQ_ADM_IN_NPLANES], *qo[VQ_ADM_IN_NPLANES];
+            for (int k = 0; k < VQ_ADM_IN_NPLANES; k++) {
+                po[k] = p.data() + k * (bw + kGuard);
+                qo[k] = q.data() + k * (bw + kGuard);
+            }
+            plain->adm_decouple_row(rb, db, j0, j1, &ap, scale, po);
+            t->adm_decouple_row(rb, db, j0, j1, &ap, scale, qo);
+            for (int k = 0; k < VQ_ADM_IN_NPLANES; k++)
+                for (int j = 0; j < bw + kGuard; j++)
+                    ASSERT_EQ(po[k][j], qo[k][j]) << t->name << " scale " << scale << " w " << w << " plane " << k
+                                                  << " col " << j << " egl " << ap.egl;
         }
     }
 }

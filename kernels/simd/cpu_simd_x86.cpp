@@ -54,6 +54,7 @@ namespace vq_avx2 {
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,popcnt,lzcnt,prefer-vector-width=512")
 #endif
 #define VQ_SIMD_X86_AVX2 1
+#define VQ_SIMD_X86_AVX512 1
 namespace vq_avx512 {
 #define VQ_SIMD_NAME "avx512"
 #define VQ_SIMD_TABLE vq_cpu_simd_avx512
@@ -62,6 +63,7 @@ namespace vq_avx512 {
 #undef VQ_SIMD_TABLE
 }  // namespace vq_avx512
 #undef VQ_SIMD_X86_AVX2
+#undef VQ_SIMD_X86_AVX512
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -811,10 +811,115 @@ __attribute__((noinline)) static void adm_decouple_s0_cols(
     }
 }
 
+#ifdef VQ_SIMD_X86_AVX512
+/*
+ * vq_adm_pixel_cm_in for scales 1-3, 8 pixels at a time in int64 lanes
+ * (AVX-512 F/VL/DQ/CD), every step the plain code's: int64 products,
+ * (float) of the int64 (vcvtqq2ps, one rounding), the ratio's 2^30 / m
+ * (m <= 32768) truncated from the double quotient (exact, see above), its
+ * rounding add (int64)(int32)(1u << (14 + shift)) and arithmetic shift,
+ * MIN/MAX in double (minpd/maxpd return the second operand unless the first
+ * is smaller/greater: the plain ?: ), truncating conversions.  Returns the
+ * columns done from j0; the caller does the rest.
+ */
+static inline int adm_decouple_s123_avx512(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
+                                           const VqAdmParams *p, int scale, int32_t *const *out)
+{
+    const VqAdmScaleParams *sp = &p->s[scale];
+    const __m512d cosd = _mm512_set1_pd((double)p->cos_1deg_sq), c4096 = _mm512_set1_pd(4096.0);
+    const __m512d egl = _mm512_set1_pd(p->egl), two30 = _mm512_set1_pd(1073741824.0);
+    const __m256i one32 = _mm256_set1_epi32(1), c32768 = _mm256_set1_epi32(32768);
+    const __m512i k32768 = _mm512_set1_epi64(32768), zero64 = _mm512_setzero_si512();
+    const __m512i r16384 = _mm512_set1_epi64(16384), r27 = _mm512_set1_epi64(1 << 27);
+    const __m512i imin = _mm512_set1_epi64(INT32_MIN);
+    const __m512i cf = _mm512_set1_epi64(143165577), cc = _mm512_set1_epi64(286331153);
+    int j = j0;
+    for (; j + 8 <= j1; j += 8) {
+        __m256i o32[3], t32[3];
+        __m512i o64[3], t64[3];
+        for (int b = 0; b < 3; b++) {
+            o32[b] = _mm256_loadu_si256((const __m256i *)(ref[1 + b] + j));
+            t32[b] = _mm256_loadu_si256((const __m256i *)(dis[1 + b] + j));
+            o64[b] = _mm512_cvtepi32_epi64(o32[b]);
+            t64[b] = _mm512_cvtepi32_epi64(t32[b]);
+        }
+        /* vq_adm_angle_flag */
+        const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(o64[0], t64[0]), _mm512_mul_epi32(o64[1], t64[1]));
+        const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(o64[0], o64[0]), _mm512_mul_epi32(o64[1], o64[1]));
+        const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(t64[0], t64[0]), _mm512_mul_epi32(t64[1], t64[1]));
+        const __m512d dp = _mm512_div_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(ot)), c4096);
+        const __m512d omd = _mm512_div_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(om)), c4096);
+        const __m512d tmd = _mm512_div_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(tm)), c4096);
+        const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(cosd, omd), tmd);
+        const __mmask8 flag = _mm512_cmp_pd_mask(dp, _mm512_setzero_pd(), _CMP_GE_OQ) &
+                              _mm512_cmp_pd_mask(_mm512_mul_pd(dp, dp), rhs, _CMP_GE_OQ);
+        __m256i sfa = _mm256_setzero_si256(), sca = sfa, sfr = sfa, scr = sfa;
+        for (int b = 0; b < 3; b++) {
+            const __m512i irf = _mm512_set1_epi64((int64_t)sp->i_rfactor[b]);
+            /* vq_adm_ratio_s123 */
+            const __m256i abs_o = _mm256_abs_epi32(o32[b]);
+            const __mmask8 big = _mm256_cmpge_epu32_mask(abs_o, c32768);
+            const __m256i shift = _mm256_maskz_sub_epi32(big, _mm256_set1_epi32(17), _mm256_lzcnt_epi32(abs_o));
+            const __m256i half = _mm256_maskz_sllv_epi32(big, one32, _mm256_sub_epi32(shift, one32));
+            const __m256i m = _mm256_srlv_epi32(_mm256_add_epi32(abs_o, half), shift);
+            const __mmask8 ozero = _mm256_cmpeq_epi32_mask(o32[b], _mm256_setzero_si256());
+            const __m256i m1 = _mm256_mask_mov_epi32(m, ozero, one32);
+            const __m256i q = _mm512_cvttpd_epi32(_mm512_div_pd(two30, _mm512_cvtepu32_pd(m1)));
+            __m512i prod = _mm512_mul_epi32(_mm512_cvtepi32_epi64(q), t64[b]);
+            const __mmask8 oneg = _mm256_cmplt_epi32_mask(o32[b], _mm256_setzero_si256());
+            prod = _mm512_mask_sub_epi64(prod, oneg, zero64, prod);
+            const __m256i rnd32 = _mm256_sllv_epi32(one32, _mm256_add_epi32(shift, _mm256_set1_epi32(14)));
+            const __m512i sh64 = _mm512_cvtepi32_epi64(_mm256_add_epi32(shift, _mm256_set1_epi32(15)));
+            __m512i kl = _mm512_srav_epi64(_mm512_add_epi64(prod, _mm512_cvtepi32_epi64(rnd32)), sh64);
+            kl = _mm512_min_epi64(_mm512_max_epi64(kl, zero64), k32768);
+            const __m512i k = _mm512_mask_mov_epi64(kl, ozero, k32768);
+            /* rst and the enhancement */
+            const __m256i rst = _mm512_cvtepi64_epi32(
+                _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o64[b]), r16384), 15));
+            const __m256 rst_f = _mm256_mul_ps(_mm256_div_ps(_mm256_cvtepi32_ps(_mm512_cvtepi64_epi32(k)),
+                                                             _mm256_set1_ps(32768.0f)),
+                                               _mm256_div_ps(_mm256_cvtepi32_ps(o32[b]), _mm256_set1_ps(64.0f)));
+            const __m512d rstd = _mm512_cvtepi32_pd(rst), td = _mm512_cvtepi32_pd(t32[b]);
+            const __m512d g = _mm512_mul_pd(rstd, egl);
+            const __mmask8 pos = flag & _mm256_cmp_ps_mask(rst_f, _mm256_setzero_ps(), _CMP_GT_OQ);
+            const __mmask8 neg = flag & _mm256_cmp_ps_mask(rst_f, _mm256_setzero_ps(), _CMP_LT_OQ);
+            __m512d e = _mm512_mask_mov_pd(rstd, neg, _mm512_max_pd(g, td));
+            e = _mm512_mask_mov_pd(e, pos, _mm512_min_pd(g, td));
+            const __m256i r = _mm512_cvttpd_epi32(e);
+            const __m256i a = _mm256_sub_epi32(t32[b], r);
+            /* CSF: vq_adm_csf_a_s123, _csf_f_s123, _cm_centre_s123 */
+            const __m256i cav = _mm512_cvtepi64_epi32(
+                _mm512_srai_epi64(_mm512_add_epi64(_mm512_mullo_epi64(irf, _mm512_cvtepi32_epi64(a)), r27), 28));
+            const __m256i crv = _mm512_cvtepi64_epi32(
+                _mm512_srai_epi64(_mm512_add_epi64(_mm512_mullo_epi64(irf, _mm512_cvtepi32_epi64(r)), r27), 28));
+            const __m512i ma = _mm512_abs_epi64(_mm512_cvtepi32_epi64(cav));
+            const __m512i mr = _mm512_abs_epi64(_mm512_cvtepi32_epi64(crv));
+            auto term = [imin](__m512i c, __m512i mag) {
+                return _mm512_cvtepi64_epi32(_mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(c, mag), imin), 32));
+            };
+            sfa = _mm256_add_epi32(sfa, term(cf, ma));
+            sca = _mm256_add_epi32(sca, term(cc, ma));
+            sfr = _mm256_add_epi32(sfr, term(cf, mr));
+            scr = _mm256_add_epi32(scr, term(cc, mr));
+            _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_XR0 + b] + j), crv);
+            _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_XA0 + b] + j), cav);
+        }
+        _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_FA] + j), sfa);
+        _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_CA] + j), sca);
+        _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_FR] + j), sfr);
+        _mm256_storeu_si256((__m256i *)(out[VQ_ADM_IN_CR] + j), scr);
+    }
+    return j - j0;
+}
+#endif
+
 static void adm_decouple_row(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
                              const VqAdmParams *p, int scale, int32_t *const *out)
 {
     if (scale != 0) {
+#ifdef VQ_SIMD_X86_AVX512
+        j0 += adm_decouple_s123_avx512(ref, dis, j0, j1, p, scale, out);
+#endif
         vq_adm_decouple_row_plain(ref, dis, j0, j1, p, scale, out);
         return;
     }

@@ -14,6 +14,12 @@
 
 #include <immintrin.h>
 
+/* GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on their own
+ * _mm512_undefined_* placeholders (GCC bug 105593) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 extern "C" {
 extern const VqCpuSimd vq_cpu_simd_sse2, vq_cpu_simd_avx2, vq_cpu_simd_avx512;
 }

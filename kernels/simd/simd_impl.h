@@ -32,6 +32,11 @@ static inline void reflect_fill(V *a, int base, int t0, int t1, int n, int w)
  * (so no conversion ever sees an out-of-range double); the second does the
  * table look-ups and sums.
  */
+__attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict s1, const int32_t *__restrict s2,
+                                                      const int32_t *__restrict sv, const double *__restrict tmp,
+                                                      const uint8_t *__restrict lg, int n,
+                                                      const uint16_t *__restrict log2_table, int64_t *acc);
+
 __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1, const uint32_t *__restrict mu2,
                                                  const uint32_t *__restrict hxx, const uint32_t *__restrict hyy,
                                                  const uint32_t *__restrict hxy, int n,
@@ -60,17 +65,29 @@ __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1,
         sv[j] = (int32_t)svc;
         lg[j] = (uint8_t)(big + num);
     }
-    /* branch-free: a term the plain code skips is multiplied by 0, or is
-     * log2(x) - log2(x) */
+    vif_decide_sums(s1, s2, sv, tmp, lg, n, log2_table, acc);
+}
+
+/*
+ * The second loop of vif_decide: table look-ups and sums, branch-free (a
+ * term the plain code skips is masked to 0, or is log2(x) - log2(x): tmp is
+ * 0.0 where the plain code does not add it), in its own function so that
+ * the sums stay in registers.
+ */
+__attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict s1, const int32_t *__restrict s2,
+                                                      const int32_t *__restrict sv, const double *__restrict tmp,
+                                                      const uint8_t *__restrict lg, int n,
+                                                      const uint16_t *__restrict log2_table, int64_t *acc)
+{
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
     for (int j = 0; j < n; j++) {
-        const int big = lg[j] != 0;
-        const uint32_t x32 = (uint32_t)(big ? s1[j] : 0) + VQ_VIF_SIGMA_NSQ;
-        den_log += (int64_t)big * (vq_vif_log2_32(log2_table, x32) - 2048 * 17);
+        const uint32_t big = lg[j] != 0, mask = 0u - big;
+        const uint32_t x32 = ((uint32_t)s1[j] & mask) + VQ_VIF_SIGMA_NSQ;
+        den_log += (int32_t)((uint32_t)(vq_vif_log2_32(log2_table, x32) - 2048 * 17) & mask);
         const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
-        const uint64_t x64 = lg[j] == 2 ? (uint64_t)((int64_t)tmp[j] + numer1) : numer1;
+        const uint64_t x64 = (uint64_t)((int64_t)tmp[j] + numer1);
         num_log += vq_vif_log2_64(log2_table, x64) - vq_vif_log2_64(log2_table, numer1);
-        num_non_log += big ? 0 : s2[j];
+        num_non_log += (uint32_t)s2[j] & ~mask;
         den_non_log += 1 - big;
     }
     acc[VQ_VIF_NUM_LOG] += num_log;

@@ -1,6 +1,10 @@
-/* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  Every feature instance
- * is one task writing its own sections of the frame's buffer; tasks run on a
- * pool of threads that lives as long as the executor. */
+/* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
+ * list of steps (VIF's and ADM's scales depend on the previous one); each
+ * step is a list of work items - row bands of VIF, ADM, motion and psnr
+ * (cpu_bands.h), and the other features as one task each - that run on a
+ * pool of threads living as long as the executor.  Every item writes only
+ * its own rows of the frame's buffer, so the buffer does not depend on the
+ * number of threads. */
 #include "cpu_exec.h"
 
 #include <algorithm>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "adm_exec.h"
+#include "cpu_bands.h"
 #include "cambi_exec.h"
 #include "ciede_exec.h"
 #include "motion_exec.h"
@@ -104,6 +109,18 @@ private:
     bool stop_ = false;
 };
 
+/* One work item: a row band of one step of one feature instance, or one
+ * whole-feature task (op kTask, a = the task's index). */
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr };
+struct Item {
+    uint8_t op, inst;
+    int16_t scale;      /* VIF/ADM scale, psnr plane */
+    int32_t a, b;       /* rows [a, b) */
+};
+
+/* steps of one frame: VIF's 4 and ADM's 8 run side by side */
+constexpr int kSteps = 8;
+
 /* a plane as libvmaf's picture holds it (floor-sized chroma) */
 VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
 {
@@ -125,6 +142,7 @@ struct VqCpuExec {
     VqCambiCpu *cambi = nullptr;
     VqPsnrHvsTables hvs;
     std::vector<int64_t> rows;
+    std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
     int threads = 1;
     ~VqCpuExec()
@@ -198,10 +216,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: motion, every VIF, every ADM, psnr; each writes only its sections */
-    const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
-    const int n_psnr = score && p->nplanes ? 1 : 0;
-    /* psnr_hvs: one task per plane (each adds its own float sum in order) */
+    /* whole-feature tasks: ciede in bands, cambi, ssim, psnr_hvs per plane */
     const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
     const int n_ssim = score && p->ssim ? 1 : 0;
     const int n_cambi = score && p->cambi ? 1 : 0;
@@ -209,29 +224,57 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
-    const int n = (p->motion ? 1 : 0) + n_vif + n_adm + n_ciede + n_cambi + n_hvs + n_ssim + n_psnr;
-    std::atomic<int> failed{0};
+    const int n_tasks = n_ciede + n_cambi + n_hvs + n_ssim;
+    const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
+    const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
     std::fill(e->rows.begin(), e->rows.end(), 0);
-    e->pool->run(n, [&](int t) {
-        if (p->motion && t-- == 0) {
-            vq_motion_cpu_run(e->motion, ref[0], p->bpc, &p->base, r);
-            return;
+
+    for (int k = 0; k < n_vif; k++)
+        if (vq_vif_cpu_statistic_rows(e->vif[k], ref[0], dis[0], p->bpc, p->vif_egl[k], e->log2_table,
+                                      &p->vif_layout[k], 0, 0, 0, r) < 0) {
+            std::snprintf(err, errlen, "CPU VIF loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
+            return VQ_EINVAL;
         }
-        if (t < n_vif) {
-            if (vq_vif_cpu_run(e->vif[t], ref[0], dis[0], p->bpc, p->vif_egl[t], e->log2_table,
-                               &p->vif_layout[t], r) < 0)
-                failed = 1;
-            return;
+    for (int k = 0; k < n_adm; k++)
+        if (vq_adm_cpu_check(e->adm[k], ref[0], dis[0], p->bpc, &p->adm[k], &p->adm_layout[k]) < 0) {
+            std::snprintf(err, errlen, "CPU ADM loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
+            return VQ_EINVAL;
         }
-        t -= n_vif;
-        if (t < n_adm) {
-            if (vq_adm_cpu_run(e->adm[t], ref[0], dis[0], p->bpc, &p->adm[t], &p->adm_layout[t], r) < 0)
-                failed = 2;
-            return;
+
+    /* the steps' items; bands: several per thread, so that they balance */
+    const int per = e->threads > 1 ? 4 * e->threads : 1;
+    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h) {
+        const int nb = h < per ? h : per;
+        for (int b = 0; b < nb; b++)
+            v.push_back(Item{ op, (uint8_t)inst, (int16_t)scale, (int32_t)((int64_t)h * b / nb),
+                              (int32_t)((int64_t)h * (b + 1) / nb) });
+    };
+    for (std::vector<Item> &v : e->items)
+        v.clear();
+    for (int t = 0; t < n_tasks; t++)   /* the long ones first */
+        e->items[0].push_back(Item{ kTask, 0, 0, t, t + 1 });
+    for (int k = 0; k < n_vif; k++) {
+        const VqRowLayout &l = p->vif_layout[k];
+        for (int s = 0; s < VQ_VIF_SCALES; s++) {
+            if (s + 1 < VQ_VIF_SCALES)
+                bands(e->items[s], kVifSub, k, s + 1, l.vif_h[s + 1]);
+            bands(e->items[s], kVifStat, k, s, l.vif_h[s]);
         }
-        t -= n_adm;
+    }
+    for (int k = 0; k < n_adm; k++)
+        for (int s = 0; s < VQ_ADM_SCALES; s++) {
+            bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
+            bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
+        }
+    if (p->motion)
+        bands(e->items[0], kMotion, 0, 0, p->h);
+    for (int q = 0; q < nplanes && q < 3; q++)
+        bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
+
+    std::atomic<int> failed{0};
+    auto task = [&](int t) {
         if (t < n_ciede) {
             const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
             vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, r0, r1);
@@ -250,13 +293,44 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_ssim;
-        if (t < n_hvs) {
-            r[p->psnr_hvs_off + t] = vq_psnr_hvs_cpu_plane(plane_view(ref[t], p, t), plane_view(dis[t], p, t),
-                                                           t, &e->hvs);
-            return;
-        }
-        vq_psnr_cpu_run(ref, dis, p->nplanes, p->bpc, &p->base, r);
-    });
+        r[p->psnr_hvs_off + t] = vq_psnr_hvs_cpu_plane(plane_view(ref[t], p, t), plane_view(dis[t], p, t),
+                                                       t, &e->hvs);
+    };
+    for (int step = 0; step < kSteps; step++) {
+        const std::vector<Item> &v = e->items[step];
+        e->pool->run((int)v.size(), [&](int n) {
+            const Item &it = v[n];
+            const int k = it.inst;
+            switch (it.op) {
+            case kTask:
+                task(it.a);
+                break;
+            case kVifSub:
+                if (vq_vif_cpu_subsample_rows(e->vif[k], ref[0], dis[0], p->bpc, it.scale, it.a, it.b) < 0)
+                    failed = 1;
+                break;
+            case kVifStat:
+                if (vq_vif_cpu_statistic_rows(e->vif[k], ref[0], dis[0], p->bpc, p->vif_egl[k], e->log2_table,
+                                              &p->vif_layout[k], it.scale, it.a, it.b, r) < 0)
+                    failed = 1;
+                break;
+            case kAdmDwt:
+                vq_adm_cpu_dwt_rows(e->adm[k], ref[0], dis[0], &p->adm[k], it.scale, it.a, it.b);
+                break;
+            case kAdmSums:
+                vq_adm_cpu_sums_rows(e->adm[k], &p->adm[k], &p->adm_layout[k], it.scale, r, it.a, it.b);
+                break;
+            case kMotion:
+                vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, r, it.a, it.b);
+                break;
+            case kPsnr:
+                vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);
+                break;
+            }
+        });
+    }
+    if (p->motion)
+        vq_motion_cpu_commit(e->motion);
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
                       failed == 1 ? "VIF" : failed == 2 ? "ADM" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);

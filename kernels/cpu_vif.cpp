@@ -10,6 +10,7 @@
 
 #include "vif.h"
 #include "vif_exec.h"
+#include "simd/cpu_simd.h"
 
 namespace {
 
@@ -72,60 +73,77 @@ extern "C" void vq_vif_cpu_free(VqVifCpu *v)
 
 /* S is a template argument so that the taps fold into constants */
 template <int S>
-static void vif_subsample_rows(VqVifCpu *v, VqPlaneView src_ref, VqPlaneView src_dis, int bpc,
-                               int row_begin, int row_end)
+static void vif_subsample_row(VqPlaneView src_ref, VqPlaneView src_dis, int bpc, int i, int out_w,
+                              uint16_t *out_ref, uint16_t *out_dis)
 {
     constexpr int r = VQ_VIF_RADIUS(S);
     const int shift = vq_vif_down_shift(S, bpc);
-    const int src_w = v->sw[S - 1], out_w = v->sw[S];
+    const int src_w = src_ref.w;
     uint32_t tref[2 * kChunk + 2 * r], tdis[2 * kChunk + 2 * r];
 
-    for (int i = row_begin; i < row_end; i++) {
-        uint16_t *out_ref = v->img[S][0] + (size_t)i * out_w;
-        uint16_t *out_dis = v->img[S][1] + (size_t)i * out_w;
-        for (int c0 = 0; c0 < out_w; c0 += kChunk) {
-            const int n = out_w - c0 < kChunk ? out_w - c0 : kChunk;
-            /* source columns 2*c0 - r .. 2*(c0+n-1) + r, reflected */
-            for (int t = 0; t < 2 * (n - 1) + 2 * r + 1; t++) {
-                const int x = vq_reflect101(2 * c0 - r + t, src_w);
-                tref[t] = vq_vif_down_vertical(S, src_ref, 2 * i, x, shift);
-                tdis[t] = vq_vif_down_vertical(S, src_dis, 2 * i, x, shift);
-            }
-            for (int j = 0; j < n; j++) {
-                out_ref[c0 + j] = vq_vif_down_horizontal(S, tref + 2 * j);
-                out_dis[c0 + j] = vq_vif_down_horizontal(S, tdis + 2 * j);
-            }
+    for (int c0 = 0; c0 < out_w; c0 += kChunk) {
+        const int n = out_w - c0 < kChunk ? out_w - c0 : kChunk;
+        /* source columns 2*c0 - r .. 2*(c0+n-1) + r, reflected */
+        for (int t = 0; t < 2 * (n - 1) + 2 * r + 1; t++) {
+            const int x = vq_reflect101(2 * c0 - r + t, src_w);
+            tref[t] = vq_vif_down_vertical(S, src_ref, 2 * i, x, shift);
+            tdis[t] = vq_vif_down_vertical(S, src_dis, 2 * i, x, shift);
+        }
+        for (int j = 0; j < n; j++) {
+            out_ref[c0 + j] = vq_vif_down_horizontal(S, tref + 2 * j);
+            out_dis[c0 + j] = vq_vif_down_horizontal(S, tdis + 2 * j);
         }
     }
 }
 
 template <int S, bool EIGHT_BIT>
-static void vif_statistic_rows(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
-                               const uint16_t *log2_table, int row_begin, int row_end,
-                               int64_t *rows)
+static void vif_statistic_row(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
+                              const uint16_t *log2_table, int i, int64_t *acc)
 {
     constexpr int r = VQ_VIF_RADIUS(S);
     const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
     const int w = ref.w;
     VqVifMoments t[kChunk + 2 * r];
 
-    for (int i = row_begin; i < row_end; i++) {
-        int64_t acc[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
-        for (int c0 = 0; c0 < w; c0 += kChunk) {
-            const int n = w - c0 < kChunk ? w - c0 : kChunk;
-            for (int k = 0; k < n + 2 * r; k++) {
-                const int j = vq_reflect101(c0 - r + k, w);
-                if constexpr (EIGHT_BIT)
-                    t[k] = vq_vif_stat_vertical_8(ref, dis, i, j);
-                else
-                    t[k] = vq_vif_stat_vertical_16(S, ref, dis, i, j, sh);
-            }
-            for (int j = 0; j < n; j++)
-                vq_vif_accumulate(acc, vq_vif_stat_horizontal(S, t + j), log2_table, egl);
+    for (int k = 0; k < VQ_VIF_NSUMS; k++)
+        acc[k] = 0;
+    for (int c0 = 0; c0 < w; c0 += kChunk) {
+        const int n = w - c0 < kChunk ? w - c0 : kChunk;
+        for (int k = 0; k < n + 2 * r; k++) {
+            const int j = vq_reflect101(c0 - r + k, w);
+            if constexpr (EIGHT_BIT)
+                t[k] = vq_vif_stat_vertical_8(ref, dis, i, j);
+            else
+                t[k] = vq_vif_stat_vertical_16(S, ref, dis, i, j, sh);
         }
-        int64_t *out = rows + (size_t)i * VQ_VIF_NSUMS;
-        for (int k = 0; k < VQ_VIF_NSUMS; k++)
-            out[k] = acc[k];
+        for (int j = 0; j < n; j++)
+            vq_vif_accumulate(acc, vq_vif_stat_horizontal(S, t + j), log2_table, egl);
+    }
+}
+
+extern "C" void vq_vif_sub_row_plain(int s, VqPlaneView src_ref, VqPlaneView src_dis, int i, int bpc,
+                                     int out_w, uint16_t *out_ref, uint16_t *out_dis)
+{
+    switch (s) {
+    case 1: vif_subsample_row<1>(src_ref, src_dis, bpc, i, out_w, out_ref, out_dis); break;
+    case 2: vif_subsample_row<2>(src_ref, src_dis, bpc, i, out_w, out_ref, out_dis); break;
+    case 3: vif_subsample_row<3>(src_ref, src_dis, bpc, i, out_w, out_ref, out_dis); break;
+    }
+}
+
+extern "C" void vq_vif_stat_row_plain(int s, VqPlaneView ref, VqPlaneView dis, int i, int bpc, double egl,
+                                      const uint16_t *log2_table, int64_t *acc)
+{
+    switch (s) {
+    case 0:
+        if (bpc == 8)
+            vif_statistic_row<0, true>(ref, dis, bpc, egl, log2_table, i, acc);
+        else
+            vif_statistic_row<0, false>(ref, dis, bpc, egl, log2_table, i, acc);
+        break;
+    case 1: vif_statistic_row<1, false>(ref, dis, bpc, egl, log2_table, i, acc); break;
+    case 2: vif_statistic_row<2, false>(ref, dis, bpc, egl, log2_table, i, acc); break;
+    case 3: vif_statistic_row<3, false>(ref, dis, bpc, egl, log2_table, i, acc); break;
     }
 }
 
@@ -137,11 +155,10 @@ extern "C" int vq_vif_cpu_subsample_rows(VqVifCpu *v, VqPlaneView ref, VqPlaneVi
         return -1;
     const VqPlaneView src_ref = s == 1 ? ref : vif_image_view(v, s - 1, 0);
     const VqPlaneView src_dis = s == 1 ? dis : vif_image_view(v, s - 1, 1);
-    switch (s) {
-    case 1: vif_subsample_rows<1>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
-    case 2: vif_subsample_rows<2>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
-    case 3: vif_subsample_rows<3>(v, src_ref, src_dis, bpc, row_begin, row_end); break;
-    }
+    const VqCpuSimd *k = vq_cpu_simd();
+    for (int i = row_begin; i < row_end; i++)
+        k->vif_sub_row(s, src_ref, src_dis, i, bpc, v->sw[s], v->img[s][0] + (size_t)i * v->sw[s],
+                       v->img[s][1] + (size_t)i * v->sw[s]);
     return 0;
 }
 
@@ -157,17 +174,9 @@ extern "C" int vq_vif_cpu_statistic_rows(VqVifCpu *v, VqPlaneView ref, VqPlaneVi
     const VqPlaneView img_ref = s == 0 ? ref : vif_image_view(v, s, 0);
     const VqPlaneView img_dis = s == 0 ? dis : vif_image_view(v, s, 1);
     int64_t *out = rows + l->vif_off[s];
-    switch (s) {
-    case 0:
-        if (bpc == 8)
-            vif_statistic_rows<0, true>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out);
-        else
-            vif_statistic_rows<0, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out);
-        break;
-    case 1: vif_statistic_rows<1, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
-    case 2: vif_statistic_rows<2, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
-    case 3: vif_statistic_rows<3, false>(img_ref, img_dis, bpc, egl, log2_table, row_begin, row_end, out); break;
-    }
+    const VqCpuSimd *k = vq_cpu_simd();
+    for (int i = row_begin; i < row_end; i++)
+        k->vif_stat_row(s, img_ref, img_dis, i, bpc, egl, log2_table, out + (size_t)i * VQ_VIF_NSUMS);
     return 0;
 }
 

@@ -1,0 +1,391 @@
+/*
+ * test_checkcpu.cpp - checkasm for the CPU executor: every SIMD table of
+ * kernels/simd/cpu_simd.h that this build has and this CPU runs, function
+ * by function against the plain twins, on the same random input: many
+ * random sizes (the minimum each feature accepts, odd ones), 8/10/12/16-bit,
+ * LSB- and MSB-aligned 16-bit samples and interleaved (step 2) views,
+ * outputs poisoned beforehand and guard words after them, every word ==.
+ * Then the whole executors (VIF, ADM, motion, psnr) row buffers, plain vs
+ * each table.  The seed is printed; VQ_CHECK_SEED=N repeats a run.
+ */
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "adm_exec.h"
+#include "adm.h"
+#include "adm_params.h"
+#include "cpu_bands.h"
+#include "motion_exec.h"
+#include "psnr_exec.h"
+#include "simd/cpu_simd.h"
+#include "vif.h"
+#include "vif_exec.h"
+#include "vif_fold.h"
+
+namespace {
+
+constexpr uint32_t kPoison32 = 0xA5A5A5A5u;
+constexpr int kGuard = 16;
+
+uint32_t seed()
+{
+    static uint32_t s = [] {
+        const char *e = std::getenv("VQ_CHECK_SEED");
+        uint32_t v = e ? (uint32_t)std::strtoul(e, nullptr, 10) : std::random_device{}();
+        std::printf("checkcpu seed %u (VQ_CHECK_SEED=%u repeats it)\n", v, v);
+        return v;
+    }();
+    return s;
+}
+
+std::vector<const VqCpuSimd *> tables()
+{
+    std::vector<const VqCpuSimd *> t;
+    for (int k = 1; vq_cpu_simd_names[k]; k++) {
+        const VqCpuSimd *p = vq_cpu_simd_get(vq_cpu_simd_names[k]);
+        if (p)
+            t.push_back(p);
+        else
+            std::printf("checkcpu: %s not run (not built or not supported by this CPU)\n", vq_cpu_simd_names[k]);
+    }
+    return t;
+}
+
+const std::vector<uint16_t> &log2_table()
+{
+    static std::vector<uint16_t> t = [] {
+        std::vector<uint16_t> v(VQ_VIF_LOG2_TABLE_SIZE);
+        vq_vif_log2_table(v.data());
+        return v;
+    }();
+    return t;
+}
+
+/* A plane of bpc-bit samples: flat blocks, gradients and noise, so that
+ * every branch of the per-pixel decisions is taken. */
+struct Plane {
+    std::vector<uint8_t> buf;
+    VqPlaneView v;
+};
+
+/* layout: 0 packed (bytes 1 for 8-bit), 1 16-bit LSB, 2 16-bit MSB, 3 interleaved (step 2) */
+void fill_pair(std::mt19937 &rng, int w, int h, int bpc, int layout, Plane &a, Plane &b)
+{
+    const int maxv = (1 << bpc) - 1;
+    std::vector<int> ra((size_t)w * h), rb((size_t)w * h);
+    const int mode = rng() % 4;
+    const int noise = 1 + rng() % (maxv / 4 + 1);
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            int x;
+            switch (mode) {
+            case 0: x = rng() % (maxv + 1); break;
+            case 1: x = ((i / 7 + j / 5) % 3) * maxv / 2; break;
+            case 2: x = (i * 13 + j * 7) % (maxv + 1); break;
+            default: x = (rng() % 8 == 0) ? rng() % (maxv + 1) : maxv / 3; break;
+            }
+            int y = x + (int)(rng() % (2 * noise + 1)) - noise;
+            if (rng() % 16 == 0)
+                y = rng() % (maxv + 1);
+            y = y < 0 ? 0 : y > maxv ? maxv : y;
+            ra[(size_t)i * w + j] = x;
+            rb[(size_t)i * w + j] = y;
+        }
+    const int bytes = (bpc > 8 || layout == 1 || layout == 2) ? 2 : 1;
+    const int step = layout == 3 ? 2 : 1;
+    const int shift = layout == 2 ? 16 - bpc : 0;
+    const int pad = 1 + rng() % 9;   /* pitch beyond the row */
+    for (Plane *p : { &a, &b }) {
+        const std::vector<int> &src = p == &a ? ra : rb;
+        const ptrdiff_t pitch = ((ptrdiff_t)w * step + pad) * bytes;
+        p->buf.assign((size_t)pitch * h + 64, 0x5A);
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++) {
+                const int x = src[(size_t)i * w + j];
+                uint8_t *q = p->buf.data() + (ptrdiff_t)i * pitch + (ptrdiff_t)j * step * bytes;
+                if (bytes == 1) {
+                    *q = (uint8_t)x;
+                } else {
+                    const uint16_t u = (uint16_t)(x << shift);
+                    std::memcpy(q, &u, 2);
+                }
+            }
+        p->v.data = p->buf.data();
+        p->v.pitch = pitch;
+        p->v.w = w;
+        p->v.h = h;
+        p->v.bytes = bytes;
+        p->v.shift = shift;
+        p->v.step = step;
+    }
+}
+
+int rand_size(std::mt19937 &rng, int lo, int hi)
+{
+    const int r = rng() % 4;
+    if (r == 0)
+        return lo + rng() % 3;
+    return lo + rng() % (hi - lo + 1);
+}
+
+const int kBpc[] = { 8, 10, 12, 16 };
+
+}  // namespace
+
+TEST(CheckCpu, TablesExist)
+{
+    ASSERT_NE(vq_cpu_simd(), nullptr);
+    ASSERT_NE(vq_cpu_simd_get("plain"), nullptr);
+    std::printf("checkcpu: default table %s\n", vq_cpu_simd()->name);
+    EXPECT_EQ(vq_cpu_simd_force("no-such-isa"), -1);
+    EXPECT_EQ(vq_cpu_simd_force("plain"), 0);
+    EXPECT_STREQ(vq_cpu_simd()->name, "plain");
+    EXPECT_EQ(vq_cpu_simd_force(nullptr), 0);
+}
+
+TEST(CheckCpu, VifStatRow)
+{
+    std::mt19937 rng(seed() ^ 1);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 120; it++) {
+            const int s = rng() % 4, bpc = s ? 16 : kBpc[rng() % 4];
+            /* scale s of a VIF_MIN_SIZE picture is 16 >> s samples */
+            const int w = rand_size(rng, VQ_VIF_MIN_SIZE >> s, 700), h = rand_size(rng, VQ_VIF_MIN_SIZE >> s, 40);
+            int layout = s ? 1 : (rng() % 4);
+            if (bpc == 8 && layout == 2)
+                layout = 0;
+            Plane a, b;
+            fill_pair(rng, w, h, bpc, layout, a, b);
+            const double egl = rng() % 2 ? 100.0 : 1.0;
+            for (int i = 0; i < h; i++) {
+                int64_t x[VQ_VIF_NSUMS + 1], y[VQ_VIF_NSUMS + 1];
+                for (int k = 0; k <= VQ_VIF_NSUMS; k++)
+                    x[k] = y[k] = (int64_t)0x5A5A5A5A5A5A5A5All;
+                plain->vif_stat_row(s, a.v, b.v, i, bpc, egl, log2_table().data(), x);
+                t->vif_stat_row(s, a.v, b.v, i, bpc, egl, log2_table().data(), y);
+                for (int k = 0; k <= VQ_VIF_NSUMS; k++)
+                    ASSERT_EQ(x[k], y[k]) << t->name << " s " << s << " bpc " << bpc << " " << w << "x" << h
+                                          << " layout " << layout << " row " << i << " sum " << k;
+            }
+        }
+    }
+}
+
+TEST(CheckCpu, VifSubRow)
+{
+    std::mt19937 rng(seed() ^ 2);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 120; it++) {
+            const int s = 1 + rng() % 3, bpc = s > 1 ? 16 : kBpc[rng() % 4];
+            const int w = rand_size(rng, VQ_VIF_MIN_SIZE >> (s - 1), 700);
+            const int h = rand_size(rng, VQ_VIF_MIN_SIZE >> (s - 1), 40);
+            int layout = s > 1 ? 1 : (rng() % 4);
+            if (bpc == 8 && layout == 2)
+                layout = 0;
+            Plane a, b;
+            fill_pair(rng, w, h, bpc, layout, a, b);
+            const int ow = w / 2, oh = h / 2;
+            std::vector<uint16_t> p0(ow + kGuard, 0xA5A5), p1(ow + kGuard, 0xA5A5);
+            std::vector<uint16_t> q0(ow + kGuard, 0xA5A5), q1(ow + kGuard, 0xA5A5);
+            for (int i = 0; i < oh; i++) {
+                plain->vif_sub_row(s, a.v, b.v, i, bpc, ow, p0.data(), p1.data());
+                t->vif_sub_row(s, a.v, b.v, i, bpc, ow, q0.data(), q1.data());
+                ASSERT_EQ(p0, q0) << t->name << " s " << s << " bpc " << bpc << " " << w << "x" << h << " row " << i;
+                ASSERT_EQ(p1, q1) << t->name << " s " << s << " bpc " << bpc << " " << w << "x" << h << " row " << i;
+                for (int k = 0; k < kGuard; k++)
+                    ASSERT_EQ(q0[ow + k], 0xA5A5);
+            }
+        }
+    }
+}
+
+TEST(CheckCpu, MotionAndPsnrRows)
+{
+    std::mt19937 rng(seed() ^ 3);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 150; it++) {
+            const int bpc = rng() % 3 == 0 ? 8 + rng() % 9 : kBpc[rng() % 4];
+            const int w = rand_size(rng, 3, 700), h = rand_size(rng, 3, 30);
+            int layout = rng() % 4;
+            if (bpc == 8 && layout == 2)
+                layout = 0;
+            Plane a, b, c, d;
+            fill_pair(rng, w, h, bpc, layout, a, b);
+            /* the previous frame as the motion executor keeps it: packed uint16 */
+            fill_pair(rng, w, h, bpc, 1, c, d);
+            VqPlaneView prev = c.v;
+            prev.pitch = (ptrdiff_t)w * 2;
+            std::vector<uint16_t> packed((size_t)w * h);
+            for (int i = 0; i < h; i++)
+                for (int j = 0; j < w; j++)
+                    packed[(size_t)i * w + j] = (uint16_t)vq_sample(c.v, i, j);
+            prev.data = (const uint8_t *)packed.data();
+            std::vector<int32_t> y0(w + 64), y1(w + 64);
+            for (int i = 0; i < h; i++) {
+                ASSERT_EQ(plain->motion_row(prev, a.v, i, bpc, y0.data()), t->motion_row(prev, a.v, i, bpc, y1.data()))
+                    << t->name << " motion bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
+                ASSERT_EQ(plain->psnr_row(a.v, b.v, i, w, bpc), t->psnr_row(a.v, b.v, i, w, bpc))
+                    << t->name << " psnr bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
+            }
+        }
+    }
+}
+
+TEST(CheckCpu, AdmDwtRows)
+{
+    std::mt19937 rng(seed() ^ 4);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 150; it++) {
+            const int bpc = kBpc[rng() % 4];
+            const int w = rand_size(rng, 5, 700), h = rand_size(rng, 5, 30);
+            int layout = rng() % 4;
+            if (bpc == 8 && layout == 2)
+                layout = 0;
+            Plane a, b;
+            fill_pair(rng, w, h, bpc, layout, a, b);
+            const int bw = (w + 1) / 2, bh = (h + 1) / 2;
+            std::vector<int32_t> sc(4 * (w + 8));
+            std::vector<int32_t> p(4 * (bw + kGuard)), q(4 * (bw + kGuard));
+            auto run = [&](const VqCpuSimd *k, std::vector<int32_t> &o, int i, int scale, const int32_t *src) {
+                std::fill(o.begin(), o.end(), (int32_t)kPoison32);
+                int32_t *r[4];
+                for (int m = 0; m < 4; m++)
+                    r[m] = o.data() + m * (bw + kGuard);
+                if (scale == 0)
+                    k->adm_dwt0_row(a.v, bpc, i, bw, r[0], r[1], r[2], r[3], sc.data());
+                else
+                    k->adm_dwt_s123_row(src, w, w, h, scale, i, bw, r[0], r[1], r[2], r[3], sc.data());
+            };
+            for (int i = 0; i < bh; i++) {
+                run(plain, p, i, 0, nullptr);
+                run(t, q, i, 0, nullptr);
+                ASSERT_EQ(p, q) << t->name << " dwt0 bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
+            }
+            /* scales 1-3 read int32 A bands: any int32 values within the reference's ranges */
+            std::vector<int32_t> src((size_t)w * h);
+            const int range = rng() % 2 ? 1 << 16 : 1 << 28;
+            for (int32_t &x : src)
+                x = (int32_t)(rng() % (2u * range)) - range;
+            for (int scale = 1; scale < 4; scale++)
+                for (int i = 0; i < bh; i++) {
+                    run(plain, p, i, scale, src.data());
+                    run(t, q, i, scale, src.data());
+                    ASSERT_EQ(p, q) << t->name << " dwt scale " << scale << " " << w << "x" << h << " row " << i;
+                }
+        }
+    }
+}
+
+/* ADM decouple + CSF rows: band values as the DWT gives them (int16 at
+ * scale 0, int32 above), distorted = reference + noise (so the angle test
+ * goes both ways), zeros, and magnitudes that take every ratio path */
+TEST(CheckCpu, AdmDecoupleRows)
+{
+    std::mt19937 rng(seed() ^ 6);
+    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
+    for (const VqCpuSimd *t : tables()) {
+        for (int it = 0; it < 200; it++) {
+            const int w = rand_size(rng, 40, 900), h = 40;
+            const int bpc = kBpc[rng() % 4];
+            VqAdmParams ap;
+            ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, nullptr), 0);
+            if (rng() % 3 == 0)
+                ap.egl = 1.0;
+            const int scale = rng() % 4;
+            const int bw = ap.s[scale].w;
+            const int lim_exp = scale == 0 ? 15 : 8 + rng() % 23;   /* |value| < 2^lim_exp */
+            std::vector<int32_t> in(8 * bw);
+            for (int b = 0; b < 4; b++)
+                for (int j = 0; j < bw; j++) {
+                    int64_t o;
+                    switch (rng() % 6) {
+                    case 0: o = 0; break;
+                    case 1: o = (int64_t)(rng() % 64) - 32; break;
+                    default: o = (int64_t)(rng() % (2ull << (lim_exp - 1))) - (1ll << (lim_exp - 1)); break;
+                    }
+                    int64_t d = o;
+                    switch (rng() % 4) {
+                    case 0: break;
+                    case 1: d = o + (int64_t)(rng() % 9) - 4; break;
+                    case 2: d = o / 2 + (int64_t)(rng() % 5) - 2; break;
+                    default: d = (int64_t)(rng() % (2ull << (lim_exp - 1))) - (1ll << (lim_exp - 1)); break;
+                    }
+                    const int64_t lim = (1ll << (lim_exp - 1)) - 1;
+                    o = o < -lim ? -lim : o > lim ? lim : o;
+                    d = d < -lim ? -lim : d > lim ? lim : d;
+                    in[b * bw + j] = (int32_t)o;
+                    in[(4 + b) * bw + j] = (int32_t)d;
+                }
+            const int32_t *rb[4], *db[4];
+            for (int b = 0; b < 4; b++) {
+                rb[b] = in.data() + b * bw;
+                db[b] = in.data() + (4 + b) * bw;
+            }
+            const int j0 = rng() % 4, j1 = bw - (int)(rng() % 4);
+            std::vector<int32_t> p((size_t)VQ_ADM_IN_NPLANES * (bw + kGuard), (int32_t)kPoison32), q = p;
+            int32_t *po[VQ_ADM_IN_NPLANES], *qo[VQ_ADM_IN_NPLANES];
+            for (int k = 0; k < VQ_ADM_IN_NPLANES; k++) {
+                po[k] = p.data() + k * (bw + kGuard);
+                qo[k] = q.data() + k * (bw + kGuard);
+            }
+            plain->adm_decouple_row(rb, db, j0, j1, &ap, scale, po);
+            t->adm_decouple_row(rb, db, j0, j1, &ap, scale, qo);
+            for (int k = 0; k < VQ_ADM_IN_NPLANES; k++)
+                for (int j = 0; j < bw + kGuard; j++)
+                    ASSERT_EQ(po[k][j], qo[k][j]) << t->name << " scale " << scale << " w " << w << " plane " << k
+                                                  << " col " << j << " egl " << ap.egl;
+        }
+    }
+}
+
+/* the whole executors' row buffers: plain vs each table */
+TEST(CheckCpu, WholeExecutors)
+{
+    std::mt19937 rng(seed() ^ 5);
+    const std::vector<const VqCpuSimd *> ts = tables();
+    for (int it = 0; it < 24; it++) {
+        const int bpc = kBpc[rng() % 4];
+        const int w = rand_size(rng, 33, 400), h = rand_size(rng, 33, 200);
+        int layout = rng() % 4;
+        if (bpc == 8 && layout == 2)
+            layout = 0;
+        Plane a, b, c, d;
+        fill_pair(rng, w, h, bpc, layout, a, b);
+        fill_pair(rng, w, h, bpc, layout, c, d);
+        VqRowLayout l;
+        vq_row_layout_init(&l, w, h, w, h);
+        VqAdmParams ap;
+        ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, nullptr), 0);
+        auto all = [&](const char *name) {
+            EXPECT_EQ(vq_cpu_simd_force(name), 0);
+            std::vector<int64_t> rows(l.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
+            VqVifCpu *v = vq_vif_cpu_alloc(w, h);
+            VqAdmCpu *m = vq_adm_cpu_alloc(w, h);
+            VqMotionCpu *mo = vq_motion_cpu_alloc(w, h);
+            vq_vif_cpu_run(v, a.v, b.v, bpc, 100.0, log2_table().data(), &l, rows.data());
+            vq_adm_cpu_run(m, a.v, b.v, bpc, &ap, &l, rows.data());
+            vq_motion_cpu_run(mo, c.v, bpc, &l, rows.data());
+            vq_motion_cpu_run(mo, a.v, bpc, &l, rows.data());
+            const VqPlaneView r3[3] = { a.v, a.v, a.v }, d3[3] = { b.v, b.v, b.v };
+            vq_psnr_cpu_run(r3, d3, 3, bpc, &l, rows.data());
+            vq_vif_cpu_free(v);
+            vq_adm_cpu_free(m);
+            vq_motion_cpu_free(mo);
+            vq_cpu_simd_force(nullptr);
+            return rows;
+        };
+        const std::vector<int64_t> ref = all("plain");
+        for (const VqCpuSimd *t : ts)
+            ASSERT_EQ(ref, all(t->name)) << t->name << " bpc " << bpc << " " << w << "x" << h << " layout " << layout;
+    }
+}

@@ -80,13 +80,14 @@ __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict 
                                                       const uint16_t *__restrict log2_table, int64_t *acc)
 {
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+    const uint16_t *log2_hi = log2_table + VQ_VIF_LOG2_HI;   /* what vq_vif_log2_* index */
     for (int j = 0; j < n; j++) {
         const uint32_t big = lg[j] != 0, mask = 0u - big;
         const uint32_t x32 = ((uint32_t)s1[j] & mask) + VQ_VIF_SIGMA_NSQ;
-        den_log += (int32_t)((uint32_t)(vq_vif_log2_32(log2_table, x32) - 2048 * 17) & mask);
+        den_log += (int32_t)((uint32_t)(vq_vif_log2_32(log2_hi, x32) - 2048 * 17) & mask);
         const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
         const uint64_t x64 = (uint64_t)((int64_t)tmp[j] + numer1);
-        num_log += vq_vif_log2_64(log2_table, x64) - vq_vif_log2_64(log2_table, numer1);
+        num_log += vq_vif_log2_64(log2_hi, x64) - vq_vif_log2_64(log2_hi, numer1);
         num_non_log += (uint32_t)s2[j] & ~mask;
         den_non_log += 1 - big;
     }

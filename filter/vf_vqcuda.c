@@ -855,8 +855,8 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
     }
 
     if (!s->nb_submitted)   /* "auto" is settled by the first picture */
-        av_log(ctx, AV_LOG_VERBOSE, "libvqcuda %s, executor %s\n",
-               vqcuda_version(), vq_session_executor_name(s->session));
+        av_log(ctx, AV_LOG_VERBOSE, "libvqcuda %s, executor %s (CPU row loops: %s)\n",
+               vqcuda_version(), vq_session_executor_name(s->session), vqcuda_cpu_simd());
     s->nb_submitted++;
     if ((ret = queue_frame(ctx, &p)) < 0)
         return ret;

@@ -25,6 +25,10 @@ extern "C" {
 #define VQCUDA_VERSION_MICRO 0
 
 const char *vqcuda_version(void);
+/* The CPU executor's row loops: "plain" (the reference loops), or on x86-64
+ * "sse2", "avx2", "avx512": the best the CPU supports, unless the
+ * environment variable VQ_CPU_SIMD names another one it supports. */
+const char *vqcuda_cpu_simd(void);
 
 enum VqError {
     VQ_OK = 0,

@@ -6,6 +6,9 @@ vq=$1 ref=$2 dis=$3 size=$4 fmt=$5 as=$6 exec=$7 golden=$8 out=$9
 if [ "$exec" = cuda ] && ! { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }; then
     echo "SKIP: no NVIDIA GPU on this machine"; exit 77
 fi
+if [ "$exec" = cpu ] && [ -n "${VQ_CPU_SIMD:-}" ] && [ "$("$vq" --simd)" != "$VQ_CPU_SIMD" ]; then
+    echo "SKIP: this CPU has no $VQ_CPU_SIMD row loops (it uses $("$vq" --simd))"; exit 77
+fi
 mkdir -p "$out"
 log=$out/lib_$(basename "$golden" .json)_${as:-planar}_$exec.json
 args=(-r "$ref" -d "$dis" -s "$size" -f "$fmt" -e "$exec" -o "$log")

@@ -7,6 +7,7 @@
  *   vqscore -r ref.yuv -d dis.yuv -s 1920x1080 -f yuv420p [-a nv12|p010|p016]
  *           [-D WxH (distorted size) [-S bicubic|bicubic_x86|none]]
  *           [-e cpu|cuda] [-m MODEL] [-F FEATURES] [-n frames] [-t threads] -o out.json
+ *   vqscore --simd      prints the CPU executor's row loops (plain, sse2, avx2, avx512)
  * MODEL and FEATURES in libvmaf's filter syntax (model=, feature=); a -m
  * that names a .json file is path=FILE.
  */
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
     const char *pixfmt = "yuv420p", *as = NULL, *exec = "cpu", *features = NULL;
     char model_buf[4096];
     int w = 0, h = 0, dw = 0, dh = 0, scaler = VQ_SCALER_BICUBIC, nmax = -1, threads = 1, subsample = 1, opt;
+    if (argc == 2 && !strcmp(argv[1], "--simd")) {   /* the CPU executor's row loops */
+        puts(vqcuda_cpu_simd());
+        return 0;
+    }
     while ((opt = getopt(argc, argv, "r:d:s:D:S:f:a:e:m:F:n:o:t:u:")) != -1) {
         switch (opt) {
         case 'r': ref_path = optarg; break;

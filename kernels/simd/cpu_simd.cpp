@@ -75,6 +75,11 @@ extern "C" const VqCpuSimd *vq_cpu_simd(void)
     return chosen;
 }
 
+extern "C" const char *vqcuda_cpu_simd(void)
+{
+    return vq_cpu_simd()->name;
+}
+
 extern "C" int vq_cpu_simd_force(const char *name)
 {
     if (!name) {

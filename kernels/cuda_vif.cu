@@ -26,7 +26,7 @@ namespace {
  * columns the tile reads (reflected) and V output rows, reads each of
  * their 2 * (V - 1) + 2R + 1 source rows once and keeps the rows' taps
  * in registers; the vertical results go to shared memory, then one thread
- * per output (two per thread) does the horizontal pass.
+ * per output (at most two per thread) does the horizontal pass.
  */
 constexpr int kDownThreads = 256;
 constexpr int kDownTileH = 8;

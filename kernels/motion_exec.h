@@ -36,9 +36,11 @@ void vq_motion_cuda_free(VqMotionCuda *m);
 /*
  * All on `stream` (a cudaStream_t), asynchronous, no allocation: ref_luma
  * points to device memory, d_rows is the device row-sum buffer.  The copy
- * of ref_luma kept for the next frame is made by a kernel queued after the
- * scoring kernel, so ref_luma need only stay valid until the stream gets
- * there.  Returns the launch error (cudaGetLastError) or 0.
+ * of ref_luma kept for the next frame is made by the scoring kernel itself,
+ * into the other of two buffers (the first frame: a copy kernel), so
+ * ref_luma need only stay valid until the stream gets there.  Calls on one
+ * motion state must be ordered (one stream).  Returns the launch error
+ * (cudaGetLastError) or 0.
  */
 int  vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView ref_luma, int bpc,
                         const VqRowLayout *l, int64_t *d_rows, void *stream);

@@ -32,7 +32,14 @@
 
 namespace {
 
-/* A fixed set of workers that run tasks 0..n-1 of one batch, the caller too. */
+/*
+ * A fixed set of workers that run tasks 0..n-1 of one batch, the caller too.
+ * A worker takes a batch's function and size under the lock and counts
+ * itself active until it has left the batch; the next batch starts only
+ * when no worker is still in the previous one, so a straggler can never
+ * take a task of the next batch from the reset counter (which would run it
+ * twice) nor read the batch's fields while they are rewritten.
+ */
 class TaskPool {
 public:
     explicit TaskPool(int threads)
@@ -58,7 +65,8 @@ public:
             return;
         }
         {
-            std::lock_guard<std::mutex> l(m_);
+            std::unique_lock<std::mutex> l(m_);
+            idle_cv_.wait(l, [this] { return active_ == 0; });
             fn_ = &fn;
             n_ = n;
             next_ = 0;
@@ -66,22 +74,22 @@ public:
             gen_++;
         }
         cv_.notify_all();
-        drain();
+        drain(&fn, n);
         std::unique_lock<std::mutex> l(m_);
-        done_cv_.wait(l, [this] { return done_ == n_; });
+        done_cv_.wait(l, [&] { return done_ == n; });
         fn_ = nullptr;
     }
 
 private:
-    void drain()
+    void drain(const std::function<void(int)> *fn, int n)
     {
         for (;;) {
             const int i = next_.fetch_add(1);
-            if (i >= n_)
+            if (i >= n)
                 return;
-            (*fn_)(i);
+            (*fn)(i);
             std::lock_guard<std::mutex> l(m_);
-            if (++done_ == n_)
+            if (++done_ == n)
                 done_cv_.notify_all();
         }
     }
@@ -89,21 +97,29 @@ private:
     {
         unsigned seen = 0;
         for (;;) {
+            const std::function<void(int)> *fn;
+            int n;
             {
                 std::unique_lock<std::mutex> l(m_);
                 cv_.wait(l, [&] { return stop_ || (gen_ != seen && fn_); });
                 if (stop_)
                     return;
                 seen = gen_;
+                fn = fn_;
+                n = n_;
+                active_++;
             }
-            drain();
+            drain(fn, n);
+            std::lock_guard<std::mutex> l(m_);
+            if (--active_ == 0)
+                idle_cv_.notify_all();
         }
     }
     std::vector<std::thread> workers_;
     std::mutex m_;
-    std::condition_variable cv_, done_cv_;
-    const std::function<void(int)> *fn_ = nullptr;
-    int n_ = 0, done_ = 0;
+    std::condition_variable cv_, done_cv_, idle_cv_;
+    const std::function<void(int)> *fn_ = nullptr;   /* the batch running, under m_ */
+    int n_ = 0, done_ = 0, active_ = 0;              /* under m_ */
     std::atomic<int> next_{0};
     unsigned gen_ = 0;
     bool stop_ = false;

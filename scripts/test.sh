@@ -1,9 +1,10 @@
 #!/bin/bash
 # Build everything (libvqcuda, tests, the patched ffmpeg) and run every test;
-# then the same CPU tests again in an ASan + UBSan build (VQ_SANITIZE=1).
+# then the same CPU tests again in an ASan + UBSan build (VQ_SANITIZE=1), and the
+# CPU executor's threads under ThreadSanitizer.
 # GPU tests skip (ctest "Skipped", reason printed) on machines without one.
 #   scripts/test.sh [BUILD_DIR]      (default: build)
-#   VQ_NO_SANITIZE=1 skips the second configuration.
+#   VQ_NO_SANITIZE=1 skips the sanitizer configurations.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
@@ -41,5 +42,33 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     # golden set runs in the first configuration)
     run_ctest "$san/libvqcuda" -E 'Golden.*/(dog2160|balle576|dog1080p1|dog1080_self)' -R '^test_|^lib_.*_cpu$|^e2e_(small36x34|odd577x323|birds422p10|checker1080)(\.features)?_cpu$|^e2e_birds720\.(multi|vmaf_b_v0\.6\.3)_cpu$|^e2e_bad_input$|^e2e_noloss$|^e2e_ladder_bicubic_cpu$' || rc=$?
     echo "== sanitizer configuration took $(( $(date +%s) - t0 )) s"
+
+    # ThreadSanitizer: the CPU executor's thread pool and row bands, through vqscore at
+    # 2 and 3 threads on the small pairs (the smallest again and again: batches are short)
+    t0=$(date +%s)
+    tsan=$build/tsan
+    echo "== ThreadSanitizer (CPU executor, vqscore -t 2/3)"
+    cmake -S "$root" -B "$tsan" -DVQ_ENABLE_CUDA=OFF -DVQ_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "-DCMAKE_C_FLAGS=-fsanitize=thread -g" "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g" \
+        "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread" >/dev/null
+    cmake --build "$tsan" -j"$(nproc)" --target vqscore >/dev/null
+    raw=$build/libvqcuda/raw
+    while read -r pair ref dis size fmt threads reps; do
+        for ((k = 0; k < reps; k++)); do
+            if ! TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
+                    -f "$fmt" -e cpu -t "$threads" -o "$tsan/$pair.json" >"$tsan/$pair.log" 2>&1 ||
+               ! python3 "$root/tests/compare_golden.py" "$tsan/$pair.json" "$root/tests/data/golden/$pair.json" \
+                    >>"$tsan/$pair.log"; then
+                echo "tsan $pair -t $threads: FAILED"; cat "$tsan/$pair.log"; rc=1; break
+            fi
+        done
+        echo "tsan $pair -t $threads x$reps: $(grep -h exact "$tsan/$pair.log" | tail -1)"
+    done <<'LIST'
+small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 2 20
+small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 3 10
+odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
+birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
+LIST
+    echo "== ThreadSanitizer took $(( $(date +%s) - t0 )) s"
 fi
 exit $rc

@@ -2,7 +2,9 @@
 """Summarise `ncu --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,
 dram__bytes_write.sum` over `vqparity --profile` (two identical frame pairs):
 per kernel of the second pair, its time, the DRAM bytes it moved and the
-bandwidth that makes."""
+bandwidth that makes.
+   ncu-table.py CSV
+   ncu-table.py CSV --per-frame N LABEL   the time of every launch, summed, over N frames"""
 import csv
 import sys
 from collections import OrderedDict
@@ -30,6 +32,12 @@ for r in rows[head + 1:]:
              "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "KB": 1e3, "MB": 1e6, "GB": 1e9}.get(unit, 1.0)
     k[r[MET]] = v * scale
 ids = list(launch)
+if len(sys.argv) == 5 and sys.argv[2] == "--per-frame":
+    frames, label = int(sys.argv[3]), sys.argv[4]
+    t = sum(k.get("gpu__time_duration.sum", 0.0) for k in launch.values())
+    print(f"{label}: {t / frames:.1f} us of vqcuda kernels per frame ({len(ids)} kernels in {frames} frames, "
+          "ncu, serialised)")
+    sys.exit(0)
 second = ids[len(ids) // 2:]
 total_t = total_b = 0.0
 print(f"{'kernel':40s} {'us':>8s} {'MB':>8s} {'GB/s':>8s}")

@@ -7,9 +7,21 @@
  * all asynchronous.  collect() waits on the oldest frame's event only, so the
  * host folds frame N-1 while the GPU runs frame N.  Nothing is allocated per
  * frame.
+ *
+ * CUDA graphs: a frame's work is some 30 launches, memsets and event
+ * operations, and enqueuing them costs the host more than folding the frame.
+ * So the pictures are first copied (device to device, or uploaded) into the
+ * slot's own staging planes, whose addresses never change; the work on those
+ * is captured once into a graph per (slot, motion phase, scored or not) and
+ * replayed: per frame, two to four copies, one graph launch and one event.
+ * The first frame (motion's store kernel) runs without a graph; plans with
+ * cambi (its pooling launches a cooperative kernel and copies a header
+ * synchronously) run without graphs throughout; VQ_CUDA_GRAPHS=0 turns them
+ * off.  The kernels and their arguments are the same either way.
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adm_exec.h"
@@ -42,9 +54,12 @@ struct Slot {
     int64_t *d_rows;
     int64_t *h_rows;              /* pinned */
     cudaEvent_t done;
-    uint8_t *d_upload[2][2];      /* [ref/dis][luma/chroma] staging for host pictures */
-    size_t upload_pitch[2];       /* per plane kind */
+    uint8_t *d_upload[2][2];      /* [ref/dis][luma/chroma] staging: host pictures, graphs */
+    size_t upload_pitch[2][2];    /* likewise: a rendition's planes are smaller */
 };
+
+/* motion's phase (0, 1; 2: no motion) x scored */
+enum { N_PHASE = 3 };
 
 /* Independent features run on side streams forked from the main stream and
  * joined back before the copy to the host: ADM on side[0], motion and PSNR
@@ -60,6 +75,11 @@ struct VqCudaExec {
     cudaStream_t side[N_SIDE];    /* blocking streams, like the own stream */
     cudaEvent_t fork, join[N_SIDE];
     Slot slot[VQ_CUDA_PIPELINE_DEPTH];
+    int use_graphs;
+    /* captures run on streams of their own, non-blocking: a blocking stream
+     * in capture would make the decoder's work on the legacy stream fail */
+    cudaStream_t cap_main, cap_side[N_SIDE];
+    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE][2];
     int head, in_flight;
     VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
     VqAdmCuda *adm;             /* likewise for ADM */
@@ -125,6 +145,15 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         CHECK(cudaStreamCreateWithFlags(&e->side[k], cudaStreamDefault));
         CHECK(cudaEventCreateWithFlags(&e->join[k], cudaEventDisableTiming));
     }
+    {
+        const char *g = getenv("VQ_CUDA_GRAPHS");
+        e->use_graphs = !cfg->plan.cambi && !(g && !strcmp(g, "0"));
+    }
+    if (e->use_graphs) {
+        CHECK(cudaStreamCreateWithFlags(&e->cap_main, cudaStreamNonBlocking));
+        for (int k = 0; k < N_SIDE; k++)
+            CHECK(cudaStreamCreateWithFlags(&e->cap_side[k], cudaStreamNonBlocking));
+    }
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         CHECK(cudaMalloc(&s->d_rows, cfg->plan.total * sizeof(int64_t)));
@@ -164,13 +193,15 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     return VQ_OK;
 }
 
-/* Host pictures: copy each plane into the slot's staging buffer once. */
+/* Copy each plane the features read into the slot's staging buffer (host
+ * pictures: uploaded; device pictures, for a graph: copied on the device)
+ * and point the views there. */
 static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err, size_t errlen)
 {
     int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
-    /* chroma: for psnr's cb/cr, psnr_hvs and the upscaler */
+    /* chroma: for psnr's cb/cr, psnr_hvs, ciede and the upscaler */
     const VqExecPlan *p = &e->cfg.plan;
-    const int chroma = v[1].data && (p->nplanes == 3 || p->psnr_hvs || e->scale);
+    const int chroma = v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || e->scale);
     for (int kind = 0; kind < 2; kind++) {
         int np = kind == 0 ? 1 : (chroma ? chroma_planes : 0);
         for (int q = 0; q < np; q++) {
@@ -183,19 +214,119 @@ static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err
                 /* chroma: room for two planes (U, V) */
                 CHECK(cudaMallocPitch(&p, &pitch, row_bytes, (size_t)pv->h * (kind ? 2 : 1)));
                 s->d_upload[which][kind] = (uint8_t *)p;
-                s->upload_pitch[kind] = pitch;
+                s->upload_pitch[which][kind] = pitch;
             }
-            uint8_t *dst = s->d_upload[which][kind] + (size_t)q * pv->h * s->upload_pitch[kind];
-            CHECK(cudaMemcpy2DAsync(dst, s->upload_pitch[kind], src, pv->pitch, row_bytes, pv->h,
-                                    cudaMemcpyHostToDevice, e->stream));
+            const size_t pitch = s->upload_pitch[which][kind];
+            uint8_t *dst = s->d_upload[which][kind] + (size_t)q * pv->h * pitch;
+            CHECK(cudaMemcpy2DAsync(dst, pitch, src, pv->pitch, row_bytes, pv->h, cudaMemcpyDefault,
+                                    e->stream));
             pv->data = dst;
-            pv->pitch = (ptrdiff_t)s->upload_pitch[kind];
+            pv->pitch = (ptrdiff_t)pitch;
             if (kind && chroma_planes == 1) {   /* V is U + one sample in the same plane */
                 v[2].data = dst + pv->bytes;
                 v[2].pitch = pv->pitch;
             }
         }
     }
+    return VQ_OK;
+}
+
+/* One frame's work, from the upscaling to the copy of the row sums into
+ * pinned memory, on main and the side streams (forked from main, joined
+ * back): enqueued directly, or captured into a graph. */
+static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
+                   int score, cudaStream_t main, const cudaStream_t side[N_SIDE], char *err, size_t errlen)
+{
+    const VqExecPlan *c = &e->cfg.plan;
+    int ret;
+    if (e->scale) {
+        /* the rendition, upscaled to the reference's size; the next frame's
+         * scaling is queued after this frame's kernels on the same stream */
+        if ((ret = wrap(vq_scale_cuda_run(e->scale, dis, main), "scale kernels", err, errlen)) < 0)
+            return ret;
+        vq_scale_cuda_output(e->scale, dis);
+    }
+    /* no clearing here: each feature writes every element of its sections
+     * (tests/parity.cu poisons the buffer to hold them to that); the sections
+     * of features a subsampled frame skips are stale and never folded */
+    /* fork: the side streams start after everything queued so far (the
+     * uploads, the upscaling, the previous frames) */
+    CHECK(cudaEventRecord(e->fork, main));
+    for (int k = 0; k < N_SIDE; k++)
+        CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
+    if (c->motion &&
+        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows,
+                                       side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
+        return ret;
+    if (score) {
+        for (int k = 0; k < c->n_adm; k++)
+            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
+                                            s->d_rows, side[SIDE_ADM]), "adm kernels", err, errlen)) < 0)
+                return ret;
+        if (c->nplanes &&
+            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
+                                         side[SIDE_MOTION_PSNR]), "psnr kernels", err, errlen)) < 0)
+            return ret;
+        for (int k = 0; k < c->n_vif; k++)
+            if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k], &c->vif_layout[k],
+                                            s->d_rows, main), "vif kernels", err, errlen)) < 0)
+                return ret;
+        if (c->ssim &&
+            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, main),
+                        "ssim kernels", err, errlen)) < 0)
+            return ret;
+        if (c->cambi &&
+            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, main),
+                        "cambi kernels", err, errlen)) < 0)
+            return ret;
+        if (c->ciede &&
+            (ret = wrap(vq_ciede_cuda_run(e->ciede, slot_index, ref, dis, &c->ciede_geom,
+                                          s->d_rows + c->ciede_off, main), "ciede kernels", err, errlen)) < 0)
+            return ret;
+        if (c->psnr_hvs) {
+            VqPlaneView r[3], d[3];
+            for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
+                r[k] = ref[k];
+                d[k] = dis[k];
+                r[k].w = d[k].w = c->plane_w[k];
+                r[k].h = d[k].h = c->plane_h[k];
+            }
+            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, main),
+                            "psnr_hvs kernels", err, errlen)) < 0)
+                return ret;
+        }
+    }
+    /* join: the copy waits for the side streams (and the next frame's
+     * upscaling, queued on the main stream, for their reads) */
+    for (int k = 0; k < N_SIDE; k++) {
+        CHECK(cudaEventRecord(e->join[k], side[k]));
+        CHECK(cudaStreamWaitEvent(main, e->join[k], 0));
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t), cudaMemcpyDeviceToHost, main));
+    return VQ_OK;
+}
+
+/* Capture one frame's work (enqueue) into *g, on the capture streams.  The
+ * motion state steps as at a direct run: this frame's work is the graph's
+ * first replay. */
+static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
+                   int score, cudaGraphExec_t *g, char *err, size_t errlen)
+{
+    cudaGraph_t graph = NULL;
+    /* relaxed: the decoder threads' own CUDA calls go on during a capture */
+    CHECK(cudaStreamBeginCapture(e->cap_main, cudaStreamCaptureModeRelaxed));
+    int ret = enqueue(e, s, slot_index, ref, dis, score, e->cap_main, e->cap_side, err, errlen);
+    cudaError_t ce = cudaStreamEndCapture(e->cap_main, &graph);
+    if (ret < 0) {
+        if (graph)
+            cudaGraphDestroy(graph);
+        return ret;
+    }
+    CHECK(ce);
+    ce = cudaGraphInstantiate(g, graph, 0);
+    cudaGraphDestroy(graph);
+    CHECK(ce);
     return VQ_OK;
 }
 
@@ -209,80 +340,29 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         snprintf(err, errlen, "pipeline full: collect first");
         return VQ_EINVAL;
     }
-    Slot *s = &e->slot[(e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH];
+    const int slot_index = (e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH;
+    Slot *s = &e->slot[slot_index];
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
-    if (!on_device) {
+    /* motion's first frame runs another kernel: no graph for it */
+    const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : 2;
+    const int graph = e->use_graphs && phase >= 0;
+    if (!on_device || graph) {
         if ((ret = upload(e, s, 0, ref, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, err, errlen)) < 0)
             return ret;
     }
-    if (e->scale) {
-        /* the rendition, upscaled to the reference's size; the next frame's
-         * scaling is queued after this frame's kernels on the same stream */
-        if ((ret = wrap(vq_scale_cuda_run(e->scale, dis, e->stream), "scale kernels", err, errlen)) < 0)
-            return ret;
-        vq_scale_cuda_output(e->scale, dis);
-    }
-    /* no clearing here: each feature writes every element of its sections
-     * (tests/parity.cu poisons the buffer to hold them to that); the sections
-     * of features a subsampled frame skips are stale and never folded */
-    /* fork: the side streams start after everything queued so far (the
-     * uploads, the upscaling, the previous frames) */
-    CHECK(cudaEventRecord(e->fork, e->stream));
-    for (int k = 0; k < N_SIDE; k++)
-        CHECK(cudaStreamWaitEvent(e->side[k], e->fork, 0));
-    if (c->motion &&
-        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows,
-                                       e->side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
-        return ret;
-    if (score) {
-        for (int k = 0; k < c->n_adm; k++)
-            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
-                                            s->d_rows, e->side[SIDE_ADM]), "adm kernels", err, errlen)) < 0)
+    if (graph) {
+        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0];
+        if (!*g) {
+            if ((ret = capture(e, s, slot_index, ref, dis, score, g, err, errlen)) < 0)
                 return ret;
-        if (c->nplanes &&
-            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
-                                         e->side[SIDE_MOTION_PSNR]), "psnr kernels", err, errlen)) < 0)
-            return ret;
-        for (int k = 0; k < c->n_vif; k++)
-            if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k], &c->vif_layout[k],
-                                            s->d_rows, e->stream), "vif kernels", err, errlen)) < 0)
-                return ret;
-        if (c->ssim &&
-            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, e->stream),
-                        "ssim kernels", err, errlen)) < 0)
-            return ret;
-        if (c->cambi &&
-            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, e->stream),
-                        "cambi kernels", err, errlen)) < 0)
-            return ret;
-        if (c->ciede &&
-            (ret = wrap(vq_ciede_cuda_run(e->ciede, (e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH, ref, dis,
-                                          &c->ciede_geom, s->d_rows + c->ciede_off, e->stream),
-                        "ciede kernels", err, errlen)) < 0)
-            return ret;
-        if (c->psnr_hvs) {
-            VqPlaneView r[3], d[3];
-            for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
-                r[k] = ref[k];
-                d[k] = dis[k];
-                r[k].w = d[k].w = c->plane_w[k];
-                r[k].h = d[k].h = c->plane_h[k];
-            }
-            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, e->stream),
-                            "psnr_hvs kernels", err, errlen)) < 0)
-                return ret;
+        } else if (c->motion) {
+            vq_motion_cuda_replayed(e->motion);
         }
+        CHECK(cudaGraphLaunch(*g, e->stream));
+    } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, e->stream, e->side, err, errlen)) < 0) {
+        return ret;
     }
-    /* join: the copy waits for the side streams (and the next frame's
-     * upscaling, queued on the main stream, for their reads) */
-    for (int k = 0; k < N_SIDE; k++) {
-        CHECK(cudaEventRecord(e->join[k], e->side[k]));
-        CHECK(cudaStreamWaitEvent(e->stream, e->join[k], 0));
-    }
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t),
-                          cudaMemcpyDeviceToHost, e->stream));
     CHECK(cudaEventRecord(s->done, e->stream));
     e->in_flight++;
     return VQ_OK;
@@ -366,6 +446,16 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         if (e->join[k])
             cudaEventDestroy(e->join[k]);
     }
+    for (int a = 0; a < VQ_CUDA_PIPELINE_DEPTH; a++)
+        for (int b = 0; b < N_PHASE; b++)
+            for (int k = 0; k < 2; k++)
+                if (e->graph[a][b][k])
+                    cudaGraphExecDestroy(e->graph[a][b][k]);
+    if (e->cap_main)
+        cudaStreamDestroy(e->cap_main);
+    for (int k = 0; k < N_SIDE; k++)
+        if (e->cap_side[k])
+            cudaStreamDestroy(e->cap_side[k]);
     if (e->fork)
         cudaEventDestroy(e->fork);
     if (e->own_stream)

@@ -162,3 +162,15 @@ extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, con
     m->have_prev = 1;
     return 0;
 }
+
+extern "C" int vq_motion_cuda_phase(const VqMotionCuda *m)
+{
+    return m->have_prev ? m->cur : -1;
+}
+
+extern "C" void vq_motion_cuda_replayed(VqMotionCuda *m)
+{
+    /* what vq_motion_cuda_run does to the host-side state after a frame
+     * with a previous one: the other buffer holds the previous luma now */
+    m->cur ^= 1;
+}

@@ -44,6 +44,15 @@ void vq_motion_cuda_free(VqMotionCuda *m);
  */
 int  vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView ref_luma, int bpc,
                         const VqRowLayout *l, int64_t *d_rows, void *stream);
+/*
+ * For an executor that replays the work of a run from a CUDA graph: which
+ * of the two buffers holds the previous luma (0 or 1; -1 before the first
+ * run, whose work differs), and the host-side step a run makes, for a run
+ * whose kernels were replayed rather than enqueued by vq_motion_cuda_run.
+ * A graph captured from a run of phase p replays a run of phase p exactly.
+ */
+int  vq_motion_cuda_phase(const VqMotionCuda *m);
+void vq_motion_cuda_replayed(VqMotionCuda *m);
 
 #ifdef __cplusplus
 }

@@ -70,6 +70,17 @@ for kind in bicubic bicubic_x86 same; do
     say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | tr '\n' ' ')"
 done
 
+say "== the same without CUDA graphs (VQ_CUDA_GRAPHS=0: every kernel launched directly)"
+for name in dog1080 dog1080p10 dog1080.multi birds720.features; do
+    [ -f "$data/golden/$name.json" ] || continue
+    VQ_CUDA_GRAPHS=0 "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda \
+        "$out/e2e_nograph" >"$out/nograph_$name.log" 2>&1
+    say "no graphs $name exit $?: $(grep -h -E 'exact|SKIP' "$out/nograph_$name.log" | head -1)"
+done
+VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
+    >"$out/nograph_ladder.log" 2>&1
+say "no graphs ladder bicubic exit $?: $(grep -h exact "$out/nograph_ladder.log" | tr '\n' ' ')"
+
 say "== the size-change stream through NVDEC (default re-initialisation and -reinit_filter 0)"
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
 say "noloss exit $?: $(tail -1 "$out/noloss.log")"

@@ -769,6 +769,13 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
             s->extra_ended[k] = 1;
             av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
                    "common frames are scored\n", k + 1, s->extra_submitted[k]);
+            /* its results come now; the reference's shared rows need not wait for it */
+            if ((ret = cuda_push(ctx)) < 0)
+                return ret;
+            err = vq_session_flush(s->extra[k]);
+            cuda_pop(ctx);
+            if (err < 0)
+                return session_error(ctx, s->extra[k], err, "vq_session_flush (a rendition that ended)");
             continue;
         }
         s->last_rend[k]     = f;
@@ -1267,6 +1274,8 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     cfg.segment_keyframes = s->segment_mode == 1;
     cfg.stream_file       = s->stream;
     cfg.stream_rendition  = s->nb_rend > 1 ? k + 1 : 0;
+    /* renditions 2..: the reference's motion is computed once, by rendition 1's session */
+    cfg.share_reference   = k ? s->session : NULL;
     if (s->score_frames) {
         /* the piece is given frames A-1 .. B (no A-1 for A = 0) */
         cfg.first_frame = s->score_begin ? s->score_begin - 1 : 0;

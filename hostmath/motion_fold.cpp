@@ -7,16 +7,21 @@ static double min_d(double x, double y)
     return x < y ? x : y;
 }
 
+double vq_motion_sad_score_rows(const int64_t *row_sad, int w, int h, double fps_weight,
+                                double max_val)
+{
+    const unsigned wh = (unsigned)w * (unsigned)h;   /* unsigned, as w * h there */
+    uint64_t sad = 0;
+    int i;
+    for (i = 0; i < h; i++)
+        sad += (uint32_t)row_sad[i];    /* the reference's uint32 row_sad */
+    return min_d((double)sad / 256. / wh * fps_weight, max_val);
+}
+
 double vq_motion_sad_score(const VqRowLayout *l, const int64_t *rows, double fps_weight,
                            double max_val)
 {
-    const int64_t *row_sad = rows + l->motion_off;
-    const unsigned wh = (unsigned)l->w * (unsigned)l->h;   /* unsigned, as w * h there */
-    uint64_t sad = 0;
-    int i;
-    for (i = 0; i < l->h; i++)
-        sad += (uint32_t)row_sad[i];    /* the reference's uint32 row_sad */
-    return min_d((double)sad / 256. / wh * fps_weight, max_val);
+    return vq_motion_sad_score_rows(rows + l->motion_off, l->w, l->h, fps_weight, max_val);
 }
 
 void vq_motion2_opts_default(VqMotion2Opts *o)

@@ -32,6 +32,10 @@ extern "C" {
  */
 double vq_motion_sad_score(const VqRowLayout *l, const int64_t *rows, double fps_weight,
                            double max_val);
+/* The same from the h row sums alone (row_sad[0 .. h-1]) of a w x h luma
+ * plane: a ladder's sessions take them from the one that computed them. */
+double vq_motion_sad_score_rows(const int64_t *row_sad, int w, int h, double fps_weight,
+                                double max_val);
 
 /* The options motion2/motion3 depend on (five_frame_window is not supported). */
 typedef struct VqMotion2Opts {

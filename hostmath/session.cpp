@@ -27,6 +27,7 @@
 #include "pool.hpp"
 #include "psnr_fold.h"
 #include "psnr_hvs_fold.h"
+#include "ref_share.hpp"
 #include "scale_exec.h"
 #include "scale_filter.h"
 #include "ssim_fold.h"
@@ -102,6 +103,12 @@ struct VqSession {
     VqCudaExec *cuda = nullptr;
     VqCpuExec *cpu = nullptr;
     VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
+    /* a ladder (cfg.share_reference): the leader computes the reference's
+     * motion, the members take its row sums from `share` */
+    std::shared_ptr<vq::RefShare> share;
+    bool share_leader = false;
+    int share_member = -1;                  /* >= 0: a member (no motion of its own) */
+    VqExecPlan exec_plan;                   /* plan->exec(), less what a member takes from the leader */
     int dis_w = 0, dis_h = 0;               /* distorted picture size */
 
     /* frames[i - base] for base <= i < n_submitted; without keep_frames the
@@ -119,6 +126,18 @@ struct VqSession {
 
     ~VqSession()
     {
+        if (share && share_leader) {
+            /* what is in flight is folded, so that the members find its rows */
+            try {
+                while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
+                    collect_cuda();
+            } catch (...) {
+            }
+            share->pump = nullptr;
+            share->leader_alive = false;
+        }
+        if (share && share_member >= 0)
+            share->leave(share_member);
         vq_cuda_exec_close(&cuda);
         vq_cpu_exec_close(&cpu);
         vq_scale_plan_free(scale);
@@ -126,6 +145,7 @@ struct VqSession {
     FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
 
     void open();
+    void join_share(VqSession *leader);
     void make_plan();
     void end_section();
     void new_section(const VqFormat &f);
@@ -180,8 +200,45 @@ void VqSession::open()
                      "frame before (the piece would need the title from its start)");
     log2_table.resize(65536);
     vq_vif_log2_table(log2_table.data());
+    if (cfg.share_reference)
+        join_share(cfg.share_reference);
     if (cfg.executor != VQ_EXECUTOR_AUTO)
         init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
+}
+
+/* A ladder's member: the reference's motion comes from the leader's folds. */
+void VqSession::join_share(VqSession *leader)
+{
+    if (leader == this)
+        fail(VQ_EINVAL, "share_reference: a session cannot share with itself");
+    if (leader->share_member != -1)
+        fail(VQ_EINVAL, "share_reference: that session takes its reference's motion from another one; "
+             "give that one");
+    if (std::memcmp(&leader->fmt, &fmt, sizeof(fmt)) != 0)
+        fail(VQ_EINVAL, "share_reference: the sessions' reference formats differ (%dx%d %d-bit against %dx%d "
+             "%d-bit, or the layout)", fmt.width, fmt.height, fmt.bitdepth, leader->fmt.width, leader->fmt.height,
+             leader->fmt.bitdepth);
+    if (leader->cfg.first_frame != cfg.first_frame)
+        fail(VQ_EINVAL, "share_reference: the sessions start at different title frames");
+    if (leader->n_submitted || leader->flushed)
+        fail(VQ_EINVAL, "share_reference: that session was already given frames");
+    if (motion.empty())
+        return;     /* no motion here: nothing to take */
+    if (!leader->plan->exec().motion)
+        fail(VQ_EINVAL, "share_reference: that session computes no motion (its models and features need none)");
+    if (!leader->share) {
+        leader->share = std::make_shared<vq::RefShare>(fmt.height);
+        leader->share_leader = true;
+        leader->share->pump = [leader] {
+            if (!leader->use_cuda || !leader->cuda || vq_cuda_exec_in_flight(leader->cuda) <= 0)
+                return false;
+            leader->collect_cuda();
+            return true;
+        };
+    }
+    share = leader->share;
+    share_member = share->join();
+    exec_plan.motion = 0;
 }
 
 /* A distorted picture of another size: swscale's upscaler, exactly. */
@@ -212,6 +269,7 @@ void VqSession::make_plan()
 {
     check_format(fmt);
     plan = std::make_unique<vq::FeaturePlan>(fmt, model_str, feature_str, cfg.enable_psnr != 0);
+    exec_plan = plan->exec();
     sections.push_back(Section{ n_submitted, fmt });
     motion.clear();
     for (size_t i = 0; i < plan->instances().size(); i++) {
@@ -255,6 +313,8 @@ void VqSession::new_section(const VqFormat &f)
 {
     if (flushed)
         fail(VQ_EINVAL, "new section after flush");
+    if (share)
+        fail(VQ_EINVAL, "the sessions of a ladder (share_reference) cannot change size");
     if (n_submitted == sections.back().first_frame) {   /* nothing in this one yet */
         sections.pop_back();
     } else {
@@ -295,7 +355,7 @@ void VqSession::init_executor(bool cuda_wanted)
     if (use_cuda) {
         VqCudaExecConfig cc;
         std::memset(&cc, 0, sizeof(cc));
-        cc.plan = plan->exec();
+        cc.plan = exec_plan;
         cc.dis_scale = scale;
         cc.vif_log2_table = log2_table.data();
         cc.stream = cfg.cuda_stream;
@@ -303,7 +363,7 @@ void VqSession::init_executor(bool cuda_wanted)
             fail(ret, "cuda executor: %s", e);
         return;
     }
-    if ((ret = vq_cpu_exec_open(&cpu, &plan->exec(), log2_table.data(), scale, cfg.threads, e, sizeof(e))) < 0)
+    if ((ret = vq_cpu_exec_open(&cpu, &exec_plan, log2_table.data(), scale, cfg.threads, e, sizeof(e))) < 0)
         fail(ret, "cpu executor: %s", e);
 }
 
@@ -342,12 +402,25 @@ void VqSession::fold(const int64_t *rows, bool scored)
     FrameRec &fr = frame(n_folded);
     const std::vector<vq::Instance> &inst = plan->instances();
     const int64_t first = sections.back().first_frame;
+    /* the reference's motion row sums: this frame's, or the leader's of it */
+    const int64_t *row_sad = rows + ep.base.motion_off;
+    if (share_member >= 0) {
+        while (!(row_sad = share->get(n_folded))) {
+            if (!share->pump || !share->pump())
+                fail(VQ_EINVAL, "frame %lld of the shared reference is unknown: the session this one shares "
+                     "it with (share_reference) %s", (long long)n_folded,
+                     share->leader_alive ? "was not given it (give each frame to that one first)"
+                                         : "was closed before it");
+        }
+    } else if (share_leader && ep.motion) {
+        share->put(n_folded, row_sad);
+    }
     for (MotionState &ms : motion) {
         const vq::Instance &in = inst[(size_t)ms.inst];
         double s = 0.0;
         if (n_folded > first && !in.opts.get("motion_force_zero"))
-            s = vq_motion_sad_score(&ep.base, rows, in.opts.get("motion_fps_weight"),
-                                    in.opts.get("motion_max_val"));
+            s = vq_motion_sad_score_rows(row_sad, ep.base.w, ep.base.h, in.opts.get("motion_fps_weight"),
+                                         in.opts.get("motion_max_val"));
         fr.v[(size_t)in.first_col] = s;
         int64_t idx;
         double m2, m3;
@@ -413,6 +486,8 @@ void VqSession::fold(const int64_t *rows, bool scored)
         }
     }
     n_folded++;
+    if (share_member >= 0)
+        share->consumed(share_member, n_folded);
     /* motion2 of a frame needs the next one's SAD */
     motion_final = motion.empty() ? n_folded : n_folded - 1;
 }
@@ -681,6 +756,10 @@ void VqSession::flush()
     end_section();
     flushed = true;
     t_end = std::chrono::steady_clock::now();
+    if (share && share_member >= 0) {
+        share->leave(share_member);
+        share_member = -2;  /* done: folds nothing more */
+    }
 }
 
 int VqSession::receive(VqFrameResult *out)

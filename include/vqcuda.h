@@ -110,6 +110,13 @@ typedef struct VqConfig {
      * line flushed; stream_rendition > 0 adds "rendition": N to each. */
     void *stream_file;
     int stream_rendition;
+    /* An encode ladder: another session, opened before this one and given
+     * nothing yet, that scores other pictures against the same reference
+     * frames.  The reference's own work (integer motion) is then done once,
+     * by that session, for both: give each reference frame to that session
+     * first, from the same thread, and open both with the same format and
+     * first_frame.  Results are identical either way. */
+    struct VqSession *share_reference;
 } VqConfig;
 
 void vq_config_default(VqConfig *cfg);

@@ -74,5 +74,26 @@ ok = r.returncode == 0 and 0 < nframes < 31 and "vqcuda" in r.stderr and "frames
 print(f"{'ok  ' if ok else 'FAIL'} different lengths: exit {r.returncode}, {nframes} frames scored: "
       f"{r.stderr.strip().splitlines()[-1] if r.stderr.strip() else '(no message)'}")
 failed += not ok
-print(f"{len(cases) + 1 - failed} passed, {failed} failed")
+
+# a ladder rendition that ends early: its common frames are scored, as a pair
+# of that length would be (the rendition is rendition 1's stream, cut: the
+# same values up to its last frame, whose motion2 has no next frame), the
+# others go on to the end, and a warning names it
+lp = os.path.join(out, "early_%d.json")
+cmd = [ff, "-nostdin", "-hide_banner", "-v", "warning", "-i", dis, "-t", "0.5", "-i", dis, "-i", ref,
+       "-lavfi", f"[0:v][1:v][2:v]vqcuda=inputs=3:log_path={lp}", "-f", "null", "-"]
+r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+ok = False
+if r.returncode == 0 and os.path.exists(lp % 1) and os.path.exists(lp % 2):
+    f1 = json.load(open(lp % 1))["frames"]
+    f2 = json.load(open(lp % 2))["frames"]
+    k = len(f2)
+    ok = (len(f1) == 31 and 0 < k < 31 and "rendition 2 ended" in r.stderr and
+          all(f1[i]["metrics"] == f2[i]["metrics"] for i in range(k - 1)) and
+          f2[k - 1]["metrics"]["integer_adm2"] == f1[k - 1]["metrics"]["integer_adm2"])
+    print(f"{'ok  ' if ok else 'FAIL'} ladder rendition that ends early: {len(f1)} and {k} frames scored")
+else:
+    print(f"FAIL ladder rendition that ends early: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+failed += not ok
+print(f"{len(cases) + 2 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

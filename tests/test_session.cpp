@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "vqcuda.h"
@@ -169,4 +170,157 @@ TEST(Session, MisuseIsAnErrorNotACrash)
     EXPECT_EQ(vq_session_receive(s, &r), VQ_EOF);
     vq_session_close(&s);
     vq_session_close(&s);   // twice is harmless
+}
+
+namespace {
+
+/* every value of every frame result of s, in order (flushes s) */
+std::vector<std::vector<double>> all_results(VqSession *s, std::vector<std::string> *names = nullptr)
+{
+    std::vector<std::vector<double>> out;
+    EXPECT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
+    VqFrameResult r;
+    int ret;
+    while ((ret = vq_session_receive(s, &r)) == VQ_OK) {
+        out.emplace_back(r.value, r.value + r.n);
+        if (names && names->empty())
+            for (int k = 0; k < r.n; k++)
+                names->push_back(r.name[k]);
+    }
+    EXPECT_EQ(ret, VQ_EOF);
+    return out;
+}
+
+int column(const std::vector<std::string> &names, const char *name)
+{
+    for (size_t k = 0; k < names.size(); k++)
+        if (names[k] == name)
+            return (int)k;
+    return -1;
+}
+
+}  // namespace
+
+// A ladder: renditions scored against one reference by sessions that share
+// it (share_reference).  A member computes no motion of its own; its results
+// equal those of a session on its own.
+TEST(Session, LadderMemberMatchesASessionOfItsOwn)
+{
+    const int w = 64, h = 48, n = 40;
+    char err[256];
+    VqConfig cl = config(w, h, 1), ca = config(w, h, 1);
+    VqSession *lead = nullptr, *alone = nullptr, *m1 = nullptr, *m2 = nullptr;
+    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
+    VqConfig cm = config(w, h, 1);
+    cm.share_reference = lead;
+    ASSERT_EQ(vq_session_open(&m1, &cm, err, sizeof(err)), VQ_OK) << err;
+    cm.keep_frames = 0;   // a member that keeps nothing: the same values
+    ASSERT_EQ(vq_session_open(&m2, &cm, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_open(&alone, &ca, err, sizeof(err)), VQ_OK) << err;
+    std::mt19937 rng(99);
+    Yuv ref0(w, h, rng, nullptr, 0);
+    for (int i = 0; i < n; i++) {
+        Yuv ref(w, h, rng, &ref0, 1 + i % 6);
+        Yuv d1(w, h, rng, &ref, 2), d2(w, h, rng, &ref, 5 + i % 3);
+        ASSERT_EQ(vq_session_submit(lead, &ref.pic, &d1.pic), VQ_OK) << vq_session_error(lead);
+        ASSERT_EQ(vq_session_submit(m1, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(m1);
+        ASSERT_EQ(vq_session_submit(m2, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(m2);
+        ASSERT_EQ(vq_session_submit(alone, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(alone);
+    }
+    std::vector<std::string> names;
+    const auto a = all_results(alone, &names);
+    const auto r1 = all_results(m1), r2 = all_results(m2);
+    ASSERT_EQ(a.size(), (size_t)n);
+    EXPECT_EQ(r1, a);
+    EXPECT_EQ(r2, a);
+    // the leader scores its own rendition: another VMAF, the same motion
+    const auto l = all_results(lead);
+    const int mo = column(names, "integer_motion2"), vm = column(names, "vmaf");
+    ASSERT_GE(mo, 0);
+    ASSERT_GE(vm, 0);
+    bool vmaf_differs = false;
+    for (int i = 0; i < n; i++) {
+        EXPECT_EQ(l[(size_t)i][(size_t)mo], a[(size_t)i][(size_t)mo]) << "frame " << i;
+        vmaf_differs |= l[(size_t)i][(size_t)vm] != a[(size_t)i][(size_t)vm];
+    }
+    EXPECT_TRUE(vmaf_differs);
+    for (VqSession **s : { &m1, &m2, &lead, &alone })
+        vq_session_close(s);
+}
+
+// The member really takes the leader's motion: given other reference frames
+// than the leader (which the API forbids), its motion is the leader's.
+TEST(Session, LadderMemberTakesTheLeadersMotion)
+{
+    const int w = 64, h = 48, n = 12;
+    char err[256];
+    VqConfig cl = config(w, h, 1), cm = config(w, h, 1), ca = config(w, h, 1);
+    VqSession *lead = nullptr, *mem = nullptr, *alone = nullptr;
+    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
+    cm.share_reference = lead;
+    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_open(&alone, &ca, err, sizeof(err)), VQ_OK) << err;
+    std::mt19937 rng(5);
+    Yuv x0(w, h, rng, nullptr, 0), y0(w, h, rng, nullptr, 0);
+    for (int i = 0; i < n; i++) {
+        Yuv x(w, h, rng, &x0, 1), y(w, h, rng, &y0, 12);   // little motion in x, much in y
+        Yuv dy(w, h, rng, &y, 3);
+        ASSERT_EQ(vq_session_submit(lead, &x.pic, &x.pic), VQ_OK);
+        ASSERT_EQ(vq_session_submit(mem, &y.pic, &dy.pic), VQ_OK);
+        ASSERT_EQ(vq_session_submit(alone, &y.pic, &dy.pic), VQ_OK);
+    }
+    std::vector<std::string> names;
+    const auto l = all_results(lead, &names), m = all_results(mem), a = all_results(alone);
+    const int mo = column(names, "integer_motion2");
+    ASSERT_GE(mo, 0);
+    for (int i = 1; i < n; i++) {
+        EXPECT_EQ(m[(size_t)i][(size_t)mo], l[(size_t)i][(size_t)mo]) << "frame " << i;
+        EXPECT_NE(m[(size_t)i][(size_t)mo], a[(size_t)i][(size_t)mo]) << "frame " << i;
+    }
+    for (VqSession **s : { &mem, &lead, &alone })
+        vq_session_close(s);
+}
+
+TEST(Session, LadderMisuseIsAnError)
+{
+    const int w = 64, h = 48;
+    char err[256];
+    std::mt19937 rng(3);
+    Yuv a(w, h, rng, nullptr, 0), b(w, h, rng, &a, 3);
+    VqConfig cl = config(w, h, 1);
+    VqSession *lead = nullptr, *mem = nullptr, *x = nullptr;
+    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
+    VqConfig cm = config(w, h, 1);
+    cm.share_reference = lead;
+    cm.format.width = 66;   // another reference format
+    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "formats differ"), nullptr) << err;
+    cm = config(w, h, 1);
+    cm.share_reference = lead;
+    cm.first_frame = 5;
+    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
+    cm.first_frame = 0;
+    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
+    cm.share_reference = mem;   // a member is no leader
+    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "give that one"), nullptr) << err;
+    // the member first: the leader has not seen that reference frame
+    EXPECT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_EINVAL);
+    EXPECT_NE(std::strstr(vq_session_error(mem), "give each frame to that one first"), nullptr)
+        << vq_session_error(mem);
+    VqFormat f = cl.format;
+    EXPECT_EQ(vq_session_new_section(mem, &f), VQ_EINVAL);
+    ASSERT_EQ(vq_session_submit(lead, &a.pic, &b.pic), VQ_OK);
+    // too late to join
+    cm.share_reference = lead;
+    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "already given frames"), nullptr) << err;
+    ASSERT_EQ(vq_session_submit(lead, &b.pic, &a.pic), VQ_OK);
+    // the leader closed: the frames it folded are still there, no later ones
+    vq_session_close(&lead);
+    ASSERT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_OK) << vq_session_error(mem);
+    ASSERT_EQ(vq_session_submit(mem, &b.pic, &a.pic), VQ_OK) << vq_session_error(mem);
+    EXPECT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_EINVAL);
+    EXPECT_NE(std::strstr(vq_session_error(mem), "was closed before it"), nullptr) << vq_session_error(mem);
+    vq_session_close(&mem);
 }

@@ -1,0 +1,56 @@
+/*
+ * ref_share.hpp - the reference's work shared by the sessions of a ladder.
+ *
+ * Integer motion depends on the reference alone, so sessions that score
+ * several renditions against the same reference frames compute it once: the
+ * first session (the leader) runs motion and puts each frame's row sums here
+ * as it folds the frame; the others (members) run no motion kernel or loop
+ * and take the row sums of the same frame from here.  Rows are kept until
+ * every member still joined has folded the frame.
+ *
+ * All of a ladder's sessions are used from one thread.  A member that needs
+ * a frame the leader has in flight asks the leader to collect it (pump).
+ */
+#ifndef VQ_REF_SHARE_HPP
+#define VQ_REF_SHARE_HPP
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+namespace vq {
+
+class RefShare {
+public:
+    explicit RefShare(int rows_per_frame) : h_(rows_per_frame) {}
+
+    int rows_per_frame() const { return h_; }
+    /* a member joins before any frame; returns its number */
+    int join();
+    /* the member is done (flushed or closed): its frames need not be kept */
+    void leave(int member);
+    /* the leader: frame `frame` (the next one, in order) has these row sums */
+    void put(int64_t frame, const int64_t *row_sad);
+    /* frame's row sums, or nullptr if the leader has not folded it (yet) */
+    const int64_t *get(int64_t frame) const;
+    /* member `member` has folded every frame below `upto` */
+    void consumed(int member, int64_t upto);
+    int64_t frames_put() const { return base_ + (int64_t)rows_.size(); }
+
+    /* set by the leader while it lives: collect one frame in flight;
+     * false when it has none */
+    std::function<bool()> pump;
+    bool leader_alive = true;
+
+private:
+    void trim();
+    int h_;
+    std::deque<std::vector<int64_t>> rows_;
+    int64_t base_ = 0;                /* frame number of rows_.front() */
+    std::vector<int64_t> upto_;       /* per member; INT64_MAX once it left */
+};
+
+}  // namespace vq
+
+#endif /* VQ_REF_SHARE_HPP */

@@ -72,7 +72,9 @@ struct VqCudaExec {
     VqCudaExecConfig cfg;
     cudaStream_t stream;
     int own_stream;
-    cudaStream_t side[N_SIDE];    /* blocking streams, like the own stream */
+    int blocking;                 /* VQ_CUDA_STREAMS=blocking */
+    cudaEvent_t legacy;           /* own non-blocking stream: the legacy stream's work before a frame */
+    cudaStream_t side[N_SIDE];    /* non-blocking, like the own stream */
     cudaEvent_t fork, join[N_SIDE];
     Slot slot[VQ_CUDA_PIPELINE_DEPTH];
     int use_graphs;
@@ -128,21 +130,32 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return VQ_ENOMEM;
     e->cfg = *cfg;
     *out = e;   /* close() frees what was made, on any failure below */
+    /* FFmpeg's CUDA device context has no stream of its own by default
+     * (NULL), and NVDEC copies each decoded picture into its frame with an
+     * asynchronous copy on the legacy default stream, so device pictures
+     * must not be read before the legacy stream's work queued so far.  A
+     * blocking stream would give that, but it also makes every later copy
+     * of every decoder wait for all the work queued here: the decoders then
+     * run in step with the scoring.  So our streams are non-blocking, and
+     * each frame of device pictures waits for an event recorded on the
+     * legacy stream when it is submitted (the decoder queued its copy before
+     * it handed the frame on).  VQ_CUDA_STREAMS=blocking: the former way. */
+    {
+        const char *b = getenv("VQ_CUDA_STREAMS");
+        e->blocking = b && !strcmp(b, "blocking");
+    }
+    const unsigned sflags = e->blocking ? cudaStreamDefault : cudaStreamNonBlocking;
     if (cfg->stream) {
-        e->stream = (cudaStream_t)cfg->stream;
+        e->stream = (cudaStream_t)cfg->stream;   /* the caller orders its pictures on it */
     } else {
-        /* A blocking stream: FFmpeg's CUDA device context has no stream of
-         * its own by default (NULL), and NVDEC copies each decoded picture
-         * into its frame with an asynchronous copy on the legacy default
-         * stream; a non-blocking stream would not wait for that copy, and
-         * under load the kernels read the surface before the picture is in
-         * it.  A blocking stream is ordered after the default stream's work. */
-        CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamDefault));
+        CHECK(cudaStreamCreateWithFlags(&e->stream, sflags));
         e->own_stream = 1;
+        if (!e->blocking)
+            CHECK(cudaEventCreateWithFlags(&e->legacy, cudaEventDisableTiming));
     }
     CHECK(cudaEventCreateWithFlags(&e->fork, cudaEventDisableTiming));
     for (int k = 0; k < N_SIDE; k++) {
-        CHECK(cudaStreamCreateWithFlags(&e->side[k], cudaStreamDefault));
+        CHECK(cudaStreamCreateWithFlags(&e->side[k], sflags));
         CHECK(cudaEventCreateWithFlags(&e->join[k], cudaEventDisableTiming));
     }
     {
@@ -344,6 +357,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     Slot *s = &e->slot[slot_index];
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
+    if (on_device && e->legacy) {   /* the decoder's copies of these pictures */
+        CHECK(cudaEventRecord(e->legacy, cudaStreamLegacy));
+        CHECK(cudaStreamWaitEvent(e->stream, e->legacy, 0));
+    }
     /* motion's first frame runs another kernel: no graph for it */
     const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : 2;
     const int graph = e->use_graphs && phase >= 0;
@@ -458,6 +475,8 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
             cudaStreamDestroy(e->cap_side[k]);
     if (e->fork)
         cudaEventDestroy(e->fork);
+    if (e->legacy)
+        cudaEventDestroy(e->legacy);
     if (e->own_stream)
         cudaStreamDestroy(e->stream);
     free(e);

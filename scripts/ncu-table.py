@@ -4,7 +4,8 @@ dram__bytes_write.sum` over `vqparity --profile` (two identical frame pairs):
 per kernel of the second pair, its time, the DRAM bytes it moved and the
 bandwidth that makes.
    ncu-table.py CSV
-   ncu-table.py CSV --per-frame N LABEL   the time of every launch, summed, over N frames"""
+   ncu-table.py CSV --per-frame N LABEL   the time of every launch, summed, per frame (frames:
+                                          motion's launches, else N), and per kernel family"""
 import csv
 import sys
 from collections import OrderedDict
@@ -24,7 +25,7 @@ for r in rows[head + 1:]:
     name = r[NAME].split("(")[0]
     if name.startswith("void "):
         name = name[5:]
-    name = name.replace("(anonymous namespace)::", "")
+    name = name.replace("(anonymous namespace)::", "").replace("<unnamed>::", "")
     k = launch.setdefault(int(r[ID]), {"name": name[:40]})
     v = float(r[VAL].replace(",", ""))
     unit = r[UNIT]
@@ -33,10 +34,20 @@ for r in rows[head + 1:]:
     k[r[MET]] = v * scale
 ids = list(launch)
 if len(sys.argv) == 5 and sys.argv[2] == "--per-frame":
-    frames, label = int(sys.argv[3]), sys.argv[4]
-    t = sum(k.get("gpu__time_duration.sum", 0.0) for k in launch.values())
-    print(f"{label}: {t / frames:.1f} us of vqcuda kernels per frame ({len(ids)} kernels in {frames} frames, "
-          "ncu, serialised)")
+    # frames: motion runs once per reference frame (a ladder's members take
+    # the leader's), so its launches count the frames the command scored,
+    # which pipelining makes a few more than the N output frames asked for
+    label = sys.argv[4]
+    n_motion = sum(1 for k in launch.values() if k["name"].startswith("motion_"))
+    frames = n_motion or int(sys.argv[3])
+    fam = OrderedDict()
+    for k in launch.values():
+        f = k["name"].split("_")[0]
+        fam[f] = fam.get(f, 0.0) + k.get("gpu__time_duration.sum", 0.0)
+    t = sum(fam.values())
+    parts = ", ".join(f"{f} {v / frames:.1f}" for f, v in sorted(fam.items(), key=lambda x: -x[1]))
+    print(f"{label}: {t / frames:.1f} us of vqcuda kernels per frame ({parts}; {len(ids)} kernels in "
+          f"{frames} frames, ncu, serialised)")
     sys.exit(0)
 second = ids[len(ids) // 2:]
 total_t = total_b = 0.0

@@ -58,7 +58,10 @@ __device__ __forceinline__ void store_sample(uint8_t *plane, int bytes, size_t i
 }
 
 /* intermediate[p][row][x] = horizontal filter of source row `row` */
-template <bool kB19>
+/* kSize: the filters' taps when every plane has that many (4: every
+ * bicubic upscale), so that the tap loops unroll and their loads issue
+ * together; 0: any, from the tables */
+template <bool kB19, int kSize>
 __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
 {
     const int p = blockIdx.z, row0 = blockIdx.y * kRows;
@@ -68,10 +71,13 @@ __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
     const int n = a.rows[p] - row0 < kRows ? a.rows[p] - row0 : kRows;
     /* every row's sum first, then the stores: a store may alias the source
      * (bytes), so loads after one could not be issued before it */
+    VqScaleFilter f = a.f[p];
+    if (kSize)
+        f.size = kSize;
     int32_t sum[kRows];
 #pragma unroll
     for (int r = 0; r < kRows; r++)
-        sum[r] = r < n ? vq_scale_h_sum(a.src[p], row0 + r, a.f[p], x) : 0;
+        sum[r] = r < n ? vq_scale_h_sum(a.src[p], row0 + r, f, x) : 0;
 #pragma unroll
     for (int r = 0; r < kRows; r++) {
         if (r >= n)
@@ -85,7 +91,7 @@ __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
 }
 
 /* out[p][y][x] = vertical filter of the intermediate rows pos[y] ... */
-template <bool kB19>
+template <bool kB19, int kSize>
 __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
 {
     const int p = blockIdx.z, y0 = blockIdx.y * kRows;
@@ -94,7 +100,9 @@ __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
         return;
     const int n = a.rows[p] - y0 < kRows ? a.rows[p] - y0 : kRows;
     const ptrdiff_t stride = a.cols[p];
-    const VqScaleFilter f = a.f[p];
+    VqScaleFilter f = a.f[p];
+    if (kSize)
+        f.size = kSize;
     /* every row's sample first, then the stores (see scale_h_kernel) */
     uint32_t v[kRows];
 #pragma unroll
@@ -272,18 +280,35 @@ extern "C" int vq_scale_cuda_run(VqScaleCuda *s, const VqPlaneView src[3], void 
     v.x86 = pl.mode == VQ_SCALE_BICUBIC_X86;
     const dim3 hg(bx, (unsigned)((max_sh + kRows - 1) / kRows), (unsigned)pl.nplanes);
     const dim3 vg(bx, (unsigned)((max_dh + kRows - 1) / kRows), (unsigned)pl.nplanes);
+    bool h4 = true, v4 = true;
+    for (int p = 0; p < pl.nplanes; p++) {
+        h4 = h4 && pl.plane[p].h.size == 4;
+        v4 = v4 && pl.plane[p].v.size == 4;
+    }
     if (pl.bpc == 16) {
-        scale_h_kernel<true><<<hg, kThreads, 0, st>>>(h);
+        if (h4)
+            scale_h_kernel<true, 4><<<hg, kThreads, 0, st>>>(h);
+        else
+            scale_h_kernel<true, 0><<<hg, kThreads, 0, st>>>(h);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return (int)e;
-        scale_v_kernel<true><<<vg, kThreads, 0, st>>>(v);
+        if (v4)
+            scale_v_kernel<true, 4><<<vg, kThreads, 0, st>>>(v);
+        else
+            scale_v_kernel<true, 0><<<vg, kThreads, 0, st>>>(v);
     } else {
-        scale_h_kernel<false><<<hg, kThreads, 0, st>>>(h);
+        if (h4)
+            scale_h_kernel<false, 4><<<hg, kThreads, 0, st>>>(h);
+        else
+            scale_h_kernel<false, 0><<<hg, kThreads, 0, st>>>(h);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return (int)e;
-        scale_v_kernel<false><<<vg, kThreads, 0, st>>>(v);
+        if (v4)
+            scale_v_kernel<false, 4><<<vg, kThreads, 0, st>>>(v);
+        else
+            scale_v_kernel<false, 0><<<vg, kThreads, 0, st>>>(v);
     }
     return (int)cudaGetLastError();
 }

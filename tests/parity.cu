@@ -23,6 +23,7 @@
 #include "vif_fold.h"
 #include "vq_common.h"
 #include "vq_rows.h"
+#include "vqcuda.h"
 
 #include "parity_common.cuh"
 
@@ -350,6 +351,91 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
     cudaStreamDestroy(st);
 }
 
+/* The library as a user runs it: sessions on the CUDA executor (graphs,
+ * side streams, staging copies, the copy back, the folds), the same device
+ * pair submitted again and again.  With two frames in flight the wall time
+ * per frame is the GPU's time per frame when the host keeps up (its CPU
+ * time per frame is printed beside it).  nrend sessions: a ladder, the
+ * later ones sharing the first one's reference (motion computed once). */
+static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
+{
+    Frame ref, dis;
+    VqPlaneView rd[3], dd[3];
+    make_device_pair(L, w, h, ref, dis, rd, dd);
+    setenv("VQ_CUDA_GRAPHS", graphs ? "1" : "0", 1);
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = w;
+    c.format.height = h;
+    c.format.bitdepth = L.bpc;
+    c.format.bytes_per_sample = L.bytes;
+    c.format.msb_aligned = L.shift > 0;
+    c.format.chroma_shift_w = L.sw;
+    c.format.chroma_shift_h = L.sh;
+    c.format.layout = L.semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
+    c.executor = VQ_EXECUTOR_CUDA;
+    c.keep_frames = 0;
+    std::vector<VqSession *> s((size_t)nrend, nullptr);
+    char err[256] = "";
+    for (int k = 0; k < nrend; k++) {
+        c.share_reference = k ? s[0] : nullptr;
+        if (vq_session_open(&s[(size_t)k], &c, err, sizeof(err)) < 0) {
+            printf("bench sessions: %s\n", err);
+            return;
+        }
+    }
+    VqPicture pr, pd;
+    memset(&pr, 0, sizeof(pr));
+    memset(&pd, 0, sizeof(pd));
+    VqPicture *pics[2] = { &pr, &pd };
+    const Frame *fr[2] = { &ref, &dis };
+    for (int q = 0; q < 2; q++) {
+        VqPicture &x = *pics[q];
+        const Frame &f = *fr[q];
+        x.on_device = 1;
+        x.data[0] = f.dev[0];
+        x.linesize[0] = f.pitch[0];
+        x.data[1] = f.dev[1];
+        x.linesize[1] = f.pitch[1];
+        if (!L.semi) {
+            x.data[2] = f.dev[1] + (size_t)f.ch * f.pitch[1];
+            x.linesize[2] = f.pitch[1];
+        }
+    }
+    auto now = [](clockid_t id) {
+        struct timespec t;
+        clock_gettime(id, &t);
+        return t.tv_sec + t.tv_nsec * 1e-9;
+    };
+    const int warm = 20, n = 300;
+    double t0 = 0, c0 = 0;
+    for (int i = 0; i < warm + n; i++) {
+        if (i == warm) {
+            t0 = now(CLOCK_MONOTONIC);
+            c0 = now(CLOCK_THREAD_CPUTIME_ID);
+        }
+        for (int k = 0; k < nrend; k++) {
+            VqFrameResult r;
+            if (vq_session_submit(s[(size_t)k], &pr, &pd) < 0) {
+                printf("bench sessions: %s\n", vq_session_error(s[(size_t)k]));
+                return;
+            }
+            while (vq_session_receive(s[(size_t)k], &r) == VQ_OK) {
+            }
+        }
+    }
+    for (int k = 0; k < nrend; k++)
+        vq_session_flush(s[(size_t)k]);
+    const double wall = now(CLOCK_MONOTONIC) - t0, cpu = now(CLOCK_THREAD_CPUTIME_ID) - c0;
+    printf("bench sessions %s %dx%d, %d rendition%s, graphs %s: %.1f us per frame (wall), host CPU %.1f us "
+           "per frame\n", L.name, w, h, nrend, nrend > 1 ? "s" : "", graphs ? "on" : "off",
+           wall / n * 1e6, cpu / n * 1e6);
+    for (int k = nrend - 1; k >= 0; k--)
+        vq_session_close(&s[(size_t)k]);
+    free_frame(ref);
+    free_frame(dis);
+}
+
 /* Two frame pairs through every feature (the first one warms up), for ncu. */
 static void bench_profile(const Layout &L, int w, int h, const uint16_t *table)
 {
@@ -396,6 +482,13 @@ int main(int argc, char **argv)
         bench(layouts[4], 1920, 1080, table);
         bench(layouts[1], 3840, 2160, table);
         bench(layouts[4], 3840, 2160, table);
+        for (int graphs = 1; graphs >= 0; graphs--)
+            for (int nrend = 1; nrend <= 4; nrend += 3) {
+                bench_sessions(layouts[1], 1920, 1080, nrend, graphs);
+                bench_sessions(layouts[1], 3840, 2160, nrend, graphs);
+            }
+        bench_sessions(layouts[4], 1920, 1080, 1, 1);
+        bench_sessions(layouts[4], 3840, 2160, 1, 1);
         return 0;
     }
     std::vector<std::pair<int, int>> sizes = { { 33, 33 }, { 34, 35 }, { 36, 34 }, { 64, 48 }, { 97, 71 },

@@ -112,6 +112,7 @@ typedef struct VQCUDAContext {
     char *log_path;
     int log_fmt;
     int pool;
+    int metadata;               /* METADATA_*: which values go on the frames */
     char *model_cfg;
     char *feature_cfg;
     int n_subsample;
@@ -460,19 +461,39 @@ static int release_frames(AVFilterContext *ctx)
 }
 
 /* One result of rendition k: its metadata on the waiting frame. */
+enum { METADATA_ALL, METADATA_SCORES, METADATA_NONE };
+
+/* metadata=scores: the models' outputs only (each model's name, and its
+ * bootstrap outputs, which start with it) */
+static int is_score(VqSession *vs, const char *name)
+{
+    const char *m;
+    for (int i = 0; vs && (m = vq_session_model_name(vs, i)); i++)
+        if (!strncmp(name, m, strlen(m)))
+            return 1;
+    return 0;
+}
+
 static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;
     PendingQueue *q = &s->pending;
+    VqSession *vs = rend_session(s, k);
+    const int64_t index = res->index;
+
+    if (s->metadata == METADATA_NONE)
+        res = NULL;     /* the frame is only marked as scored */
 
     for (size_t i = 0; i < q->count; i++) {
         PendingFrame *p = &q->f[(q->head + i) % q->cap];
-        if (p->index != res->index || !(p->waiting & (1u << k)))
+        if (p->index != index || !(p->waiting & (1u << k)))
             continue;
         p->waiting &= ~(1u << k);
-        for (int j = 0; j < res->n && !s->closing; j++) {
+        for (int j = 0; res && j < res->n && !s->closing; j++) {
             char key[160], value[32];
             int ret;
+            if (s->metadata == METADATA_SCORES && !is_score(vs, res->name[j]))
+                continue;
             snprintf(value, sizeof(value), "%.17g", res->value[j]);
             snprintf(key, sizeof(key), "lavfi.vqcuda.%d.%s", k + 1, res->name[j]);
             if ((ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
@@ -483,8 +504,10 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
                 return ret;
         }
         /* the last frame of a segment carries the segment's pooled values */
-        for (int j = 0; res->segment_end && j < res->n && !s->closing; j++) {
+        for (int j = 0; res && res->segment_end && j < res->n && !s->closing; j++) {
             static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
+            if (s->metadata == METADATA_SCORES && !is_score(vs, res->name[j]))
+                continue;
             for (int q = 0; q < 4; q++) {
                 char key[200], value[32];
                 int ret;
@@ -1609,6 +1632,10 @@ static const AVOption vqcuda_options[] = {
         { "xml",  "libvmaf's XML log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_XML },   0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV },   0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle-style log",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_SUB },   0, 0, FLAGS, .unit = "log_fmt" },
+    { "metadata", "values attached to each frame as lavfi.vqcuda.* metadata", OFFSET(metadata), AV_OPT_TYPE_INT, { .i64 = METADATA_ALL }, METADATA_ALL, METADATA_NONE, FLAGS, .unit = "metadata" },
+        { "all",    "every output of every rendition", 0, AV_OPT_TYPE_CONST, { .i64 = METADATA_ALL },    0, 0, FLAGS, .unit = "metadata" },
+        { "scores", "the models' outputs only",        0, AV_OPT_TYPE_CONST, { .i64 = METADATA_SCORES }, 0, 0, FLAGS, .unit = "metadata" },
+        { "none",   "none (logs and live output only)", 0, AV_OPT_TYPE_CONST, { .i64 = METADATA_NONE },   0, 0, FLAGS, .unit = "metadata" },
     { "pool", "pooling of the VMAF score logged at the end", OFFSET(pool), AV_OPT_TYPE_INT, { .i64 = VQ_POOL_MEAN }, VQ_POOL_MEAN, VQ_POOL_HARMONIC_MEAN, FLAGS, .unit = "pool" },
         { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MEAN },          0, 0, FLAGS, .unit = "pool" },
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },

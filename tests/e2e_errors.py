@@ -95,5 +95,30 @@ if r.returncode == 0 and os.path.exists(lp % 1) and os.path.exists(lp % 2):
 else:
     print(f"FAIL ladder rendition that ends early: exit {r.returncode}: {r.stderr.strip()[-300:]}")
 failed += not ok
-print(f"{len(cases) + 2 - failed} passed, {failed} failed")
+
+# metadata=all|scores|none: which values the frames carry (metadata=print's file)
+def frame_keys(mode):
+    dump = os.path.join(out, f"meta_{mode}.txt")
+    lavfi = f"[0:v][1:v]vqcuda=metadata={mode},metadata=print:file={dump}"
+    r = subprocess.run([ff, "-nostdin", "-v", "error", "-i", dis, "-i", ref, "-lavfi", lavfi, "-frames:v", "5",
+                        "-f", "null", "-"], capture_output=True, text=True, timeout=300)
+    kv = {}
+    if r.returncode == 0 and os.path.exists(dump):
+        frame = -1
+        for line in open(dump):
+            if line.startswith("frame:"):
+                frame += 1
+            elif "=" in line:
+                k, v = line.strip().split("=", 1)
+                kv[(frame, k)] = v
+    return r.returncode, kv
+ra, full = frame_keys("all")
+rs, scores = frame_keys("scores")
+rn, none = frame_keys("none")
+ok = (ra == rs == rn == 0 and len(full) > 5 * 20 and not none and
+      set(k for _, k in scores) == {"lavfi.vqcuda.vmaf", "lavfi.vqcuda.1.vmaf"} and
+      all(full[fk] == v for fk, v in scores.items()) and len(scores) == 10)
+print(f"{'ok  ' if ok else 'FAIL'} metadata=all/scores/none: {len(full)}, {len(scores)} and {len(none)} values on 5 frames")
+failed += not ok
+print(f"{len(cases) + 3 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

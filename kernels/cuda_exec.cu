@@ -13,7 +13,9 @@
  * So the pictures are first copied (device to device, or uploaded) into the
  * slot's own staging planes, whose addresses never change; the work on those
  * is captured once into a graph per (slot, motion phase, scored or not) and
- * replayed: per frame, two to four copies, one graph launch and one event.
+ * replayed: per frame, two to four copies, one graph launch and a few event
+ * operations.  The copies run on a stream of their own, beside the previous
+ * frame's graph, so that they add no time to a frame's critical path.
  * The first frame (motion's store kernel) runs without a graph; plans with
  * cambi (its pooling launches a cooperative kernel and copies a header
  * synchronously) run without graphs throughout; VQ_CUDA_GRAPHS=0 turns them
@@ -73,11 +75,18 @@ struct VqCudaExec {
     cudaStream_t stream;
     int own_stream;
     int blocking;                 /* VQ_CUDA_STREAMS=blocking */
-    cudaEvent_t legacy;           /* own non-blocking stream: the legacy stream's work before a frame */
+    int legacy_mode;              /* our own non-blocking stream: device pictures wait for the legacy stream */
+    cudaEvent_t legacy;           /* the work queued before a frame (legacy or main stream) */
     cudaStream_t side[N_SIDE];    /* non-blocking, like the own stream */
     cudaEvent_t fork, join[N_SIDE];
     Slot slot[VQ_CUDA_PIPELINE_DEPTH];
     int use_graphs;
+    /* graphs: the pictures are copied into the slot's staging planes on a
+     * stream of their own, so that the copies of frame N+1 run while frame
+     * N's graph does; the graph waits for them (copied), the copies wait
+     * for the slot's last graph (its done event) and the decoder (legacy) */
+    cudaStream_t copy_stream;
+    cudaEvent_t copied[VQ_CUDA_PIPELINE_DEPTH];
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
@@ -150,9 +159,9 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     } else {
         CHECK(cudaStreamCreateWithFlags(&e->stream, sflags));
         e->own_stream = 1;
-        if (!e->blocking)
-            CHECK(cudaEventCreateWithFlags(&e->legacy, cudaEventDisableTiming));
+        e->legacy_mode = !e->blocking;
     }
+    CHECK(cudaEventCreateWithFlags(&e->legacy, cudaEventDisableTiming));
     CHECK(cudaEventCreateWithFlags(&e->fork, cudaEventDisableTiming));
     for (int k = 0; k < N_SIDE; k++) {
         CHECK(cudaStreamCreateWithFlags(&e->side[k], sflags));
@@ -163,6 +172,9 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         e->use_graphs = !cfg->plan.cambi && !(g && !strcmp(g, "0"));
     }
     if (e->use_graphs) {
+        CHECK(cudaStreamCreateWithFlags(&e->copy_stream, cudaStreamNonBlocking));
+        for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
+            CHECK(cudaEventCreateWithFlags(&e->copied[k], cudaEventDisableTiming));
         CHECK(cudaStreamCreateWithFlags(&e->cap_main, cudaStreamNonBlocking));
         for (int k = 0; k < N_SIDE; k++)
             CHECK(cudaStreamCreateWithFlags(&e->cap_side[k], cudaStreamNonBlocking));
@@ -209,7 +221,8 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
 /* Copy each plane the features read into the slot's staging buffer (host
  * pictures: uploaded; device pictures, for a graph: copied on the device)
  * and point the views there. */
-static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err, size_t errlen)
+static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], cudaStream_t st, char *err,
+                  size_t errlen)
 {
     int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
     /* chroma: for psnr's cb/cr, psnr_hvs, ciede and the upscaler */
@@ -231,8 +244,7 @@ static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], char *err
             }
             const size_t pitch = s->upload_pitch[which][kind];
             uint8_t *dst = s->d_upload[which][kind] + (size_t)q * pv->h * pitch;
-            CHECK(cudaMemcpy2DAsync(dst, pitch, src, pv->pitch, row_bytes, pv->h, cudaMemcpyDefault,
-                                    e->stream));
+            CHECK(cudaMemcpy2DAsync(dst, pitch, src, pv->pitch, row_bytes, pv->h, cudaMemcpyDefault, st));
             pv->data = dst;
             pv->pitch = (ptrdiff_t)pitch;
             if (kind && chroma_planes == 1) {   /* V is U + one sample in the same plane */
@@ -357,18 +369,28 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     Slot *s = &e->slot[slot_index];
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
-    if (on_device && e->legacy) {   /* the decoder's copies of these pictures */
-        CHECK(cudaEventRecord(e->legacy, cudaStreamLegacy));
-        CHECK(cudaStreamWaitEvent(e->stream, e->legacy, 0));
-    }
     /* motion's first frame runs another kernel: no graph for it */
     const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : 2;
     const int graph = e->use_graphs && phase >= 0;
+    /* where the pictures are read or copied from: the main stream, or for a
+     * graph the copy stream, once the slot's last graph is done */
+    cudaStream_t in = graph ? e->copy_stream : e->stream;
+    if (graph)
+        CHECK(cudaStreamWaitEvent(in, s->done, 0));
+    if (on_device && (e->legacy_mode || graph)) {
+        /* the decoder's copies of these pictures: queued on the legacy
+         * stream (our own non-blocking stream), else on the main stream
+         * (the caller's, or a blocking one), before this call */
+        CHECK(cudaEventRecord(e->legacy, e->legacy_mode ? cudaStreamLegacy : e->stream));
+        CHECK(cudaStreamWaitEvent(in, e->legacy, 0));
+    }
     if (!on_device || graph) {
-        if ((ret = upload(e, s, 0, ref, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, err, errlen)) < 0)
+        if ((ret = upload(e, s, 0, ref, in, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, in, err, errlen)) < 0)
             return ret;
     }
     if (graph) {
+        CHECK(cudaEventRecord(e->copied[slot_index], in));
+        CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
         cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0];
         if (!*g) {
             if ((ret = capture(e, s, slot_index, ref, dis, score, g, err, errlen)) < 0)
@@ -470,6 +492,13 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
                     cudaGraphExecDestroy(e->graph[a][b][k]);
     if (e->cap_main)
         cudaStreamDestroy(e->cap_main);
+    if (e->copy_stream) {
+        cudaStreamSynchronize(e->copy_stream);
+        cudaStreamDestroy(e->copy_stream);
+    }
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
+        if (e->copied[k])
+            cudaEventDestroy(e->copied[k]);
     for (int k = 0; k < N_SIDE; k++)
         if (e->cap_side[k])
             cudaStreamDestroy(e->cap_side[k]);

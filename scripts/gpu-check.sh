@@ -7,7 +7,9 @@
 #   scripts/gpu-check.sh BUILD_DIR OUT_DIR [STAGE...]
 # BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity*,parity_*,vqscore}.
 # STAGE: parity, golden, sanitize, bench (default: all), so that each call
-# of a time-limited machine can run a part.
+# of a time-limited machine can run a part; quick: the 11 default-model
+# golden pairs, two ladders, the size-change stream and two host layouts
+# (an executor change, when there is little device time).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
@@ -27,6 +29,29 @@ say "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 raw=/tmp/vqraw
 "$root/tests/decode_raw.sh" "$ff" "$data/clips" "$raw" >/dev/null 2>&1
 export VQ_RAW_DIR=$raw VQ_GOLDEN_DIR=$data/golden
+
+if want quick; then
+say "== quick: the default-model golden pairs, ladders, size changes, host layouts"
+for name in balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog1080p10 dog1080p12 dog2160 \
+            odd577x323 small36x34; do
+    "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e" \
+        >"$out/e2e_$name.log" 2>&1
+    say "$name exit $?: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1 | sed 's|.*/||')"
+done
+for kind in bicubic same; do
+    "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
+    say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | sed 's|.*/||' | tr '\n' ' ')"
+done
+python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
+say "noloss exit $?: $(tail -1 "$out/noloss.log")"
+for x in "dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12" "birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -"; do
+    set -- $x
+    as=$6; [ "$as" = - ] && as=
+    "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$2.yuv" "$raw/$3.yuv" "$4" "$5" "$as" cuda \
+        "$data/golden/$1.json" "$out/lib" >"$out/lib_$1.log" 2>&1
+    say "lib $1 ${as:-planar} exit $?: $(grep -h exact "$out/lib_$1.log" | sed 's|.*/||')"
+done
+fi
 
 if want parity; then
 say "== parity (CUDA kernels vs CPU executor, row for row / word for word)"

@@ -5,7 +5,7 @@
  * first differing row.  Catches writes outside a feature's own sections
  * (everything else is poisoned).  Exit 77 (ctest skip) without a GPU.
  *
- *   vqparity [--seed N] [--sizes N] [--bench]
+ *   vqparity [--seed N] [--sizes N] [--bench | --bench-sessions]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -462,6 +462,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bench")) do_bench = 1;
+        else if (!strcmp(argv[i], "--bench-sessions")) do_bench = 2;
         else if (!strcmp(argv[i], "--profile")) do_profile = 1;
     }
     int ndev = 0;
@@ -478,10 +479,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (do_bench) {
-        bench(layouts[1], 1920, 1080, table);
-        bench(layouts[4], 1920, 1080, table);
-        bench(layouts[1], 3840, 2160, table);
-        bench(layouts[4], 3840, 2160, table);
+        if (do_bench == 1) {
+            bench(layouts[1], 1920, 1080, table);
+            bench(layouts[4], 1920, 1080, table);
+            bench(layouts[1], 3840, 2160, table);
+            bench(layouts[4], 3840, 2160, table);
+        }
         for (int graphs = 1; graphs >= 0; graphs--)
             for (int nrend = 1; nrend <= 4; nrend += 3) {
                 bench_sessions(layouts[1], 1920, 1080, nrend, graphs);

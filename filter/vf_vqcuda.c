@@ -460,7 +460,6 @@ static int release_frames(AVFilterContext *ctx)
     return 0;
 }
 
-/* One result of rendition k: its metadata on the waiting frame. */
 enum { METADATA_ALL, METADATA_SCORES, METADATA_NONE };
 
 /* metadata=scores: the models' outputs only (each model's name, and its
@@ -474,6 +473,7 @@ static int is_score(VqSession *vs, const char *name)
     return 0;
 }
 
+/* One result of rendition k: its metadata on the waiting frame. */
 static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;

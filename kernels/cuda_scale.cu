@@ -8,8 +8,9 @@
  * rows (vertical pass), and 4-tap filters (every bicubic upscale) get
  * kernels whose tap loops unroll, so that a thread's loads issue together:
  * one sample per thread left the kernels bound by block scheduling and load
- * latency (H200, 3 planes into 1920x1080: 29-37 us per picture, now 22-27).  Tables, intermediate rows and output planes
- * are allocated once, in vq_scale_cuda_alloc.
+ * latency (H200, 3 planes into 1920x1080: 29-37 us per picture, now 22-27).
+ * Tables, intermediate rows and output planes are allocated once, in
+ * vq_scale_cuda_alloc.
  */
 #include <new>
 #include <string.h>

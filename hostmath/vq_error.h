@@ -27,10 +27,12 @@ private:
     int code_;
 };
 
+/* the standard attribute first: Clang takes no [[...]] after a GNU one */
+[[noreturn]]
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-[[noreturn]] inline void fail(int code, const char *fmt, ...)
+inline void fail(int code, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;

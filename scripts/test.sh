@@ -1,10 +1,10 @@
 #!/bin/bash
 # Build everything (libvqcuda, tests, the patched ffmpeg) and run every test;
-# then the same CPU tests again in an ASan + UBSan build (VQ_SANITIZE=1), and the
-# CPU executor's threads under ThreadSanitizer.
+# then the same CPU tests again in an ASan + UBSan build (VQ_SANITIZE=1), the
+# CPU executor's threads under ThreadSanitizer, and the unit tests built by Clang.
 # GPU tests skip (ctest "Skipped", reason printed) on machines without one.
 #   scripts/test.sh [BUILD_DIR]      (default: build)
-#   VQ_NO_SANITIZE=1 skips the sanitizer configurations.
+#   VQ_NO_SANITIZE=1 skips the sanitizer configurations, VQ_NO_CLANG=1 the Clang one.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
@@ -70,5 +70,22 @@ odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 LIST
     echo "== ThreadSanitizer took $(( $(date +%s) - t0 )) s"
+fi
+
+# Clang: the library (CPU executor) and its unit tests built by another
+# compiler, golden comparisons included (-ffp-contract=off holds there too)
+if [ -z "${VQ_NO_CLANG:-}" ]; then
+    t0=$(date +%s)
+    if ! command -v clang++ >/dev/null; then
+        echo "deps: installing clang"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
+    fi
+    cl=$build/clang
+    echo "== Clang (libvqcuda, CPU executor, unit tests)"
+    CC=clang CXX=clang++ cmake -S "$root" -B "$cl" -DVQ_ENABLE_CUDA=OFF -DVQ_BUILD_TESTS=ON -DVQ_FFMPEG="$build/ffmpeg/ffmpeg" \
+        -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$cl" -j"$(nproc)" >/dev/null
+    VQ_RAW_DIR=$build/libvqcuda/raw run_ctest "$cl" -R '^test_' || rc=$?
+    echo "== Clang took $(( $(date +%s) - t0 )) s"
 fi
 exit $rc

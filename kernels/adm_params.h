@@ -3,7 +3,9 @@
  * once per frame size on the host with libm exactly as libvmaf v3.2.0 does
  * (integer_adm.c): band sizes, the two border rectangles, the fixed-point
  * CSF factors, every shift and rounding add.  The struct holds no pointers
- * so kernels take it by value (__global__ parameter).
+ * so kernels take it by value (__global__ parameter).  The struct lives
+ * here, with the kernels that read it; hostmath/adm_params.cpp fills it
+ * (its libm calls run on the host only).
  *
  * Only the default contrast sensitivity function (Watson 1997) is
  * implemented; adm_skip_scale0 and adm_skip_aim are not (both false).

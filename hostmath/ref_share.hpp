@@ -25,7 +25,6 @@ class RefShare {
 public:
     explicit RefShare(int rows_per_frame) : h_(rows_per_frame) {}
 
-    int rows_per_frame() const { return h_; }
     /* a member joins before any frame; returns its number */
     int join();
     /* the member is done (flushed or closed): its frames need not be kept */
@@ -38,10 +37,9 @@ public:
     void consumed(int member, int64_t upto);
     int64_t frames_put() const { return base_ + (int64_t)rows_.size(); }
 
-    /* set by the leader while it lives: collect one frame in flight;
-     * false when it has none */
+    /* set while the leader lives (empty once it closed): collect one frame
+     * in flight; false when it has none */
     std::function<bool()> pump;
-    bool leader_alive = true;
 
 private:
     void trim();

@@ -134,7 +134,6 @@ struct VqSession {
             } catch (...) {
             }
             share->pump = nullptr;
-            share->leader_alive = false;
         }
         if (share && share_member >= 0)
             share->leave(share_member);
@@ -409,7 +408,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
             if (!share->pump || !share->pump())
                 fail(VQ_EINVAL, "frame %lld of the shared reference is unknown: the session this one shares "
                      "it with (share_reference) %s", (long long)n_folded,
-                     share->leader_alive ? "was not given it (give each frame to that one first)"
+                     share->pump ? "was not given it (give each frame to that one first)"
                                          : "was closed before it");
         }
     } else if (share_leader && ep.motion) {

@@ -349,7 +349,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_motion_cpu_commit(e->motion);
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : failed == 2 ? "ADM" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
+                      failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     *rows = r;

@@ -74,7 +74,6 @@ struct VqCudaExec {
     VqCudaExecConfig cfg;
     cudaStream_t stream;
     int own_stream;
-    int blocking;                 /* VQ_CUDA_STREAMS=blocking */
     int legacy_mode;              /* our own non-blocking stream: device pictures wait for the legacy stream */
     cudaEvent_t legacy;           /* the work queued before a frame (legacy or main stream) */
     cudaStream_t side[N_SIDE];    /* non-blocking, like the own stream */
@@ -149,17 +148,15 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
      * each frame of device pictures waits for an event recorded on the
      * legacy stream when it is submitted (the decoder queued its copy before
      * it handed the frame on).  VQ_CUDA_STREAMS=blocking: the former way. */
-    {
-        const char *b = getenv("VQ_CUDA_STREAMS");
-        e->blocking = b && !strcmp(b, "blocking");
-    }
-    const unsigned sflags = e->blocking ? cudaStreamDefault : cudaStreamNonBlocking;
+    const char *streams = getenv("VQ_CUDA_STREAMS");
+    const int blocking = streams && !strcmp(streams, "blocking");
+    const unsigned sflags = blocking ? cudaStreamDefault : cudaStreamNonBlocking;
     if (cfg->stream) {
         e->stream = (cudaStream_t)cfg->stream;   /* the caller orders its pictures on it */
     } else {
         CHECK(cudaStreamCreateWithFlags(&e->stream, sflags));
         e->own_stream = 1;
-        e->legacy_mode = !e->blocking;
+        e->legacy_mode = !blocking;
     }
     CHECK(cudaEventCreateWithFlags(&e->legacy, cudaEventDisableTiming));
     CHECK(cudaEventCreateWithFlags(&e->fork, cudaEventDisableTiming));

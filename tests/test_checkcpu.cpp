@@ -134,9 +134,31 @@ int rand_size(std::mt19937 &rng, int lo, int hi)
     return lo + rng() % (hi - lo + 1);
 }
 
+/* a fill_pair layout: 16-bit LSB only (scales above 0 are uint16 images),
+ * else any, MSB-aligned 8-bit samples being no layout (packed instead) */
+int rand_layout(std::mt19937 &rng, int bpc, bool lsb16_only)
+{
+    const int layout = lsb16_only ? 1 : (int)(rng() % 4);
+    return bpc == 8 && layout == 2 ? 0 : layout;
+}
+
 const int kBpc[] = { 8, 10, 12, 16 };
 
 }  // namespace
+
+/* Each SIMD table the CPU supports against plain; none but plain: skipped. */
+class CheckCpuRows : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        plain = vq_cpu_simd_get("plain");
+        ts = tables();
+        if (ts.empty())
+            GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
+    }
+    const VqCpuSimd *plain = nullptr;
+    std::vector<const VqCpuSimd *> ts;
+};
 
 TEST(CheckCpu, TablesExist)
 {
@@ -149,21 +171,15 @@ TEST(CheckCpu, TablesExist)
     EXPECT_EQ(vq_cpu_simd_force(nullptr), 0);
 }
 
-TEST(CheckCpu, VifStatRow)
+TEST_F(CheckCpuRows, VifStatRow)
 {
     std::mt19937 rng(seed() ^ 1);
-    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (const VqCpuSimd *t : ts) {
         for (int it = 0; it < 120; it++) {
             const int s = rng() % 4, bpc = s ? 16 : kBpc[rng() % 4];
             /* scale s of a VIF_MIN_SIZE picture is 16 >> s samples */
             const int w = rand_size(rng, VQ_VIF_MIN_SIZE >> s, 700), h = rand_size(rng, VQ_VIF_MIN_SIZE >> s, 40);
-            int layout = s ? 1 : (rng() % 4);
-            if (bpc == 8 && layout == 2)
-                layout = 0;
+            const int layout = rand_layout(rng, bpc, s != 0);
             Plane a, b;
             fill_pair(rng, w, h, bpc, layout, a, b);
             const double egl = rng() % 2 ? 100.0 : 1.0;
@@ -181,21 +197,15 @@ TEST(CheckCpu, VifStatRow)
     }
 }
 
-TEST(CheckCpu, VifSubRow)
+TEST_F(CheckCpuRows, VifSubRow)
 {
     std::mt19937 rng(seed() ^ 2);
-    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (const VqCpuSimd *t : ts) {
         for (int it = 0; it < 120; it++) {
             const int s = 1 + rng() % 3, bpc = s > 1 ? 16 : kBpc[rng() % 4];
             const int w = rand_size(rng, VQ_VIF_MIN_SIZE >> (s - 1), 700);
             const int h = rand_size(rng, VQ_VIF_MIN_SIZE >> (s - 1), 40);
-            int layout = s > 1 ? 1 : (rng() % 4);
-            if (bpc == 8 && layout == 2)
-                layout = 0;
+            const int layout = rand_layout(rng, bpc, s > 1);
             Plane a, b;
             fill_pair(rng, w, h, bpc, layout, a, b);
             const int ow = w / 2, oh = h / 2;
@@ -213,20 +223,14 @@ TEST(CheckCpu, VifSubRow)
     }
 }
 
-TEST(CheckCpu, MotionAndPsnrRows)
+TEST_F(CheckCpuRows, MotionAndPsnrRows)
 {
     std::mt19937 rng(seed() ^ 3);
-    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (const VqCpuSimd *t : ts) {
         for (int it = 0; it < 150; it++) {
             const int bpc = rng() % 3 == 0 ? 8 + rng() % 9 : kBpc[rng() % 4];
             const int w = rand_size(rng, 3, 700), h = rand_size(rng, 3, 30);
-            int layout = rng() % 4;
-            if (bpc == 8 && layout == 2)
-                layout = 0;
+            const int layout = rand_layout(rng, bpc, false);
             Plane a, b, c, d;
             fill_pair(rng, w, h, bpc, layout, a, b);
             /* the previous frame as the motion executor keeps it: packed uint16 */
@@ -249,20 +253,14 @@ TEST(CheckCpu, MotionAndPsnrRows)
     }
 }
 
-TEST(CheckCpu, AdmDwtRows)
+TEST_F(CheckCpuRows, AdmDwtRows)
 {
     std::mt19937 rng(seed() ^ 4);
-    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (const VqCpuSimd *t : ts) {
         for (int it = 0; it < 150; it++) {
             const int bpc = kBpc[rng() % 4];
             const int w = rand_size(rng, 5, 700), h = rand_size(rng, 5, 30);
-            int layout = rng() % 4;
-            if (bpc == 8 && layout == 2)
-                layout = 0;
+            const int layout = rand_layout(rng, bpc, false);
             Plane a, b;
             fill_pair(rng, w, h, bpc, layout, a, b);
             const int bw = (w + 1) / 2, bh = (h + 1) / 2;
@@ -301,13 +299,9 @@ TEST(CheckCpu, AdmDwtRows)
 /* ADM decouple + CSF rows: band values as the DWT gives them (int16 at
  * scale 0, int32 above), distorted = reference + noise (so the angle test
  * goes both ways), zeros, and magnitudes that take every ratio path */
-TEST(CheckCpu, AdmDecoupleRows)
+TEST_F(CheckCpuRows, AdmDecoupleRows)
 {
     std::mt19937 rng(seed() ^ 6);
-    const VqCpuSimd *plain = vq_cpu_simd_get("plain");
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (const VqCpuSimd *t : ts) {
         for (int it = 0; it < 200; it++) {
             const int w = rand_size(rng, 40, 900), h = 40;
@@ -364,18 +358,13 @@ TEST(CheckCpu, AdmDecoupleRows)
 }
 
 /* the whole executors' row buffers: plain vs each table */
-TEST(CheckCpu, WholeExecutors)
+TEST_F(CheckCpuRows, WholeExecutors)
 {
     std::mt19937 rng(seed() ^ 5);
-    const std::vector<const VqCpuSimd *> ts = tables();
-    if (ts.empty())
-        GTEST_SKIP() << "no SIMD row loops on this CPU: only plain, nothing to compare";
     for (int it = 0; it < 24; it++) {
         const int bpc = kBpc[rng() % 4];
         const int w = rand_size(rng, 33, 400), h = rand_size(rng, 33, 200);
-        int layout = rng() % 4;
-        if (bpc == 8 && layout == 2)
-            layout = 0;
+        const int layout = rand_layout(rng, bpc, false);
         Plane a, b, c, d;
         fill_pair(rng, w, h, bpc, layout, a, b);
         fill_pair(rng, w, h, bpc, layout, c, d);

@@ -10,6 +10,8 @@
  *
  * All of a ladder's sessions are used from one thread.  A member that needs
  * a frame the leader has in flight asks the leader to collect it (pump).
+ * On the GPU the leader also makes the reference's VIF images and ADM bands
+ * once per frame for all of them (device_work: kernels/cuda_exec.h).
  */
 #ifndef VQ_REF_SHARE_HPP
 #define VQ_REF_SHARE_HPP
@@ -40,6 +42,9 @@ public:
     /* set while the leader lives (empty once it closed): collect one frame
      * in flight; false when it has none */
     std::function<bool()> pump;
+    /* likewise: the leader's device-side reference work (the GPU
+     * executor's, held once more for the caller), or nullptr */
+    std::function<void *()> device_work;
 
 private:
     void trim();

@@ -134,6 +134,7 @@ struct VqSession {
             } catch (...) {
             }
             share->pump = nullptr;
+            share->device_work = nullptr;
         }
         if (share && share_member >= 0)
             share->leave(share_member);
@@ -145,6 +146,7 @@ struct VqSession {
 
     void open();
     void join_share(VqSession *leader);
+    void share_device_work();
     void make_plan();
     void end_section();
     void new_section(const VqFormat &f);
@@ -233,6 +235,9 @@ void VqSession::join_share(VqSession *leader)
                 return false;
             leader->collect_cuda();
             return true;
+        };
+        leader->share->device_work = [leader]() -> void * {
+            return leader->use_cuda && leader->cuda ? vq_cuda_exec_ref(leader->cuda) : nullptr;
         };
     }
     share = leader->share;
@@ -686,6 +691,25 @@ bool VqSession::complete(int64_t i)
     return ended;
 }
 
+/* A ladder on the GPU, before the first frame: the leader makes the
+ * reference's VIF and ADM work for all; a member reads the leader's (when
+ * the leader runs on the GPU too: else it does its own). */
+void VqSession::share_device_work()
+{
+    char e[512] = "";
+    int ret;
+    if (share_leader) {
+        if ((ret = vq_cuda_exec_lead(cuda, e, sizeof(e))) < 0)
+            fail(ret, "cuda executor: %s", e);
+    } else if (share_member >= 0 && share->device_work) {
+        VqCudaRef *r = static_cast<VqCudaRef *>(share->device_work());
+        if (r) {
+            vq_cuda_exec_share(cuda, r);
+            vq_cuda_ref_release(r);
+        }
+    }
+}
+
 void VqSession::collect_cuda()
 {
     const int64_t *rows;
@@ -737,6 +761,8 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
         }
         fold(rows, score);
     } else {
+        if (!n_submitted && share)
+            share_device_work();
         if ((ret = vq_cuda_exec_submit(cuda, r, d, ref->on_device, score, e, sizeof(e))) < 0) {
             frames.pop_back();
             fail(ret, "cuda executor: %s", e);

@@ -26,7 +26,12 @@ struct AdmPlanes {
 constexpr int kDwtBlockX = 32, kDwtBlockY = 8;
 constexpr int kRowThreads = 128;
 
-template <int SCALE>
+/* both pictures' DWT (one pass over the pair); the reference's alone (a
+ * ladder's shared bands: written, nothing else); or the distorted one's,
+ * the reference's bands read from the shared planes (a ladder's rendition) */
+enum { ADM_BOTH, ADM_REF, ADM_DIS };
+
+template <int SCALE, int MODE>
 __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmParams p,
                                  AdmPlanes pl)
 {
@@ -38,22 +43,28 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
         return;
 
     const ptrdiff_t o = (ptrdiff_t)i * sp.w + j;
+    const ptrdiff_t in_stride = p.s[SCALE ? SCALE - 1 : 0].w;
     VqAdmDwtOut r, d;
-    if (SCALE == 0) {
-        r = vq_adm_dwt0_sample(ref, p.bpc, i, j);
-        d = vq_adm_dwt0_sample(dis, p.bpc, i, j);
+    if (MODE == ADM_DIS) {
+        r.a = pl.p[VQ_ADM_PLANE_A_REF0 + cur][o];
+        r.h = pl.p[VQ_ADM_PLANE_REF_H][o];
+        r.v = pl.p[VQ_ADM_PLANE_REF_V][o];
+        r.d = pl.p[VQ_ADM_PLANE_REF_D][o];
     } else {
-        const ptrdiff_t in_stride = p.s[SCALE ? SCALE - 1 : 0].w;
-        r = vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp.in_w, sp.in_h,
-                                   SCALE, i, j);
-        d = vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h,
-                                   SCALE, i, j);
+        r = SCALE == 0 ? vq_adm_dwt0_sample(ref, p.bpc, i, j)
+                       : vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp.in_w,
+                                                sp.in_h, SCALE, i, j);
+        pl.p[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
+        pl.p[VQ_ADM_PLANE_REF_H][o] = r.h;
+        pl.p[VQ_ADM_PLANE_REF_V][o] = r.v;
+        pl.p[VQ_ADM_PLANE_REF_D][o] = r.d;
+        if (MODE == ADM_REF)
+            return;
     }
-    pl.p[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
+    d = SCALE == 0 ? vq_adm_dwt0_sample(dis, p.bpc, i, j)
+                   : vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h,
+                                            SCALE, i, j);
     pl.p[VQ_ADM_PLANE_A_DIS0 + cur][o] = d.a;
-    pl.p[VQ_ADM_PLANE_REF_H][o] = r.h;
-    pl.p[VQ_ADM_PLANE_REF_V][o] = r.v;
-    pl.p[VQ_ADM_PLANE_REF_D][o] = r.d;
 
     if (i < sp.dec.top || i >= sp.dec.bottom || j < sp.dec.left || j >= sp.dec.right)
         return;
@@ -116,22 +127,45 @@ adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows)
     }
 }
 
-template <int SCALE>
+template <int SCALE, int MODE>
 cudaError_t launch_scale(VqPlaneView ref, VqPlaneView dis, const VqAdmParams &p,
                          const AdmPlanes &pl, int64_t *rows, cudaStream_t st)
 {
     const VqAdmScaleParams &sp = p.s[SCALE];
     const dim3 block(kDwtBlockX, kDwtBlockY);
     const dim3 grid((sp.w + kDwtBlockX - 1) / kDwtBlockX, (sp.h + kDwtBlockY - 1) / kDwtBlockY);
-    adm_dwt_decouple<SCALE><<<grid, block, 0, st>>>(ref, dis, p, pl);
+    adm_dwt_decouple<SCALE, MODE><<<grid, block, 0, st>>>(ref, dis, p, pl);
     cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
+    if (err != cudaSuccess || MODE == ADM_REF)
         return err;
     adm_row_sums<SCALE><<<sp.h, kRowThreads, 0, st>>>(p, pl, rows);
     return cudaGetLastError();
 }
 
 } // namespace
+
+/* The reference's bands of one frame, every scale, shared by a ladder's
+ * renditions: A (the next scale's input), H, V, D. */
+struct VqAdmCudaRef {
+    int w, h;
+    int32_t *block;
+    int32_t *a[VQ_ADM_SCALES], *hb[VQ_ADM_SCALES], *vb[VQ_ADM_SCALES], *db[VQ_ADM_SCALES];
+};
+
+/* the planes a shared-mode kernel of scale s reads or writes: the executor's
+ * own (the distorted side, the decouple outputs) with the reference's
+ * replaced by r's of scale s (and s - 1: the DWT's input) */
+static AdmPlanes shared_planes(const AdmPlanes &own, const VqAdmCudaRef *r, int s)
+{
+    AdmPlanes pl = own;
+    const int cur = s & 1, prev = cur ^ 1;
+    pl.p[VQ_ADM_PLANE_A_REF0 + cur] = r->a[s];
+    pl.p[VQ_ADM_PLANE_A_REF0 + prev] = s ? r->a[s - 1] : nullptr;
+    pl.p[VQ_ADM_PLANE_REF_H] = r->hb[s];
+    pl.p[VQ_ADM_PLANE_REF_V] = r->vb[s];
+    pl.p[VQ_ADM_PLANE_REF_D] = r->db[s];
+    return pl;
+}
 
 struct VqAdmCuda {
     int w, h;
@@ -183,10 +217,88 @@ extern "C" int vq_adm_cuda_run(VqAdmCuda *c, VqPlaneView ref, VqPlaneView dis, i
 
     const cudaStream_t st = (cudaStream_t)stream;
     cudaError_t err;
-    if ((err = launch_scale<0>(ref, dis, *p, c->planes, d_rows + l->adm_off[0], st)) ||
-        (err = launch_scale<1>(ref, dis, *p, c->planes, d_rows + l->adm_off[1], st)) ||
-        (err = launch_scale<2>(ref, dis, *p, c->planes, d_rows + l->adm_off[2], st)) ||
-        (err = launch_scale<3>(ref, dis, *p, c->planes, d_rows + l->adm_off[3], st)))
+    if ((err = launch_scale<0, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[0], st)) ||
+        (err = launch_scale<1, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[1], st)) ||
+        (err = launch_scale<2, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[2], st)) ||
+        (err = launch_scale<3, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[3], st)))
+        return (int)err;
+    return 0;
+}
+
+extern "C" int vq_adm_cuda_run_shared(VqAdmCuda *c, const VqAdmCudaRef *r, VqPlaneView dis, int bpc,
+                                      const VqAdmParams *p, const VqRowLayout *l, int64_t *d_rows,
+                                      void *stream)
+{
+    if (!c || !r || !p || !l || !d_rows || c->w != p->w || c->h != p->h || r->w != p->w || r->h != p->h ||
+        bpc != p->bpc || dis.w != p->w || dis.h != p->h || l->w != p->w || l->h != p->h)
+        return -1;
+    for (int s = 0; s < VQ_ADM_SCALES; s++)
+        if (l->adm_w[s] != p->s[s].w || l->adm_h[s] != p->s[s].h)
+            return -1;
+    const cudaStream_t st = (cudaStream_t)stream;
+    cudaError_t err;
+    if ((err = launch_scale<0, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 0), d_rows + l->adm_off[0], st)) ||
+        (err = launch_scale<1, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 1), d_rows + l->adm_off[1], st)) ||
+        (err = launch_scale<2, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 2), d_rows + l->adm_off[2], st)) ||
+        (err = launch_scale<3, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 3), d_rows + l->adm_off[3], st)))
+        return (int)err;
+    return 0;
+}
+
+extern "C" int vq_adm_cuda_ref_alloc(VqAdmCudaRef **out, int w, int h)
+{
+    *out = nullptr;
+    if (w < 1 || h < 1)
+        return -1;
+    VqAdmCudaRef *r = new (std::nothrow) VqAdmCudaRef();
+    if (!r)
+        return cudaErrorMemoryAllocation;
+    size_t n[VQ_ADM_SCALES], total = 0;
+    for (int s = 0, bw = w, bh = h; s < VQ_ADM_SCALES; s++) {
+        bw = (bw + 1) / 2;   /* as adm_params.cpp sizes the bands */
+        bh = (bh + 1) / 2;
+        n[s] = (size_t)bw * (size_t)bh;
+        total += 4 * n[s];
+    }
+    cudaError_t err = cudaMalloc((void **)&r->block, total * sizeof(int32_t));
+    if (err != cudaSuccess) {
+        delete r;
+        return err;
+    }
+    r->w = w;
+    r->h = h;
+    int32_t *q = r->block;
+    for (int s = 0; s < VQ_ADM_SCALES; s++) {
+        r->a[s] = q;
+        r->hb[s] = q + n[s];
+        r->vb[s] = q + 2 * n[s];
+        r->db[s] = q + 3 * n[s];
+        q += 4 * n[s];
+    }
+    *out = r;
+    return 0;
+}
+
+extern "C" void vq_adm_cuda_ref_free(VqAdmCudaRef *r)
+{
+    if (!r)
+        return;
+    cudaFree(r->block);
+    delete r;
+}
+
+extern "C" int vq_adm_cuda_ref_run(VqAdmCudaRef *r, VqPlaneView ref, int bpc, const VqAdmParams *p,
+                                   void *stream)
+{
+    if (!r || !p || r->w != p->w || r->h != p->h || bpc != p->bpc || ref.w != p->w || ref.h != p->h)
+        return -1;
+    const cudaStream_t st = (cudaStream_t)stream;
+    AdmPlanes none = {};
+    cudaError_t err;
+    if ((err = launch_scale<0, ADM_REF>(ref, ref, *p, shared_planes(none, r, 0), nullptr, st)) ||
+        (err = launch_scale<1, ADM_REF>(ref, ref, *p, shared_planes(none, r, 1), nullptr, st)) ||
+        (err = launch_scale<2, ADM_REF>(ref, ref, *p, shared_planes(none, r, 2), nullptr, st)) ||
+        (err = launch_scale<3, ADM_REF>(ref, ref, *p, shared_planes(none, r, 3), nullptr, st)))
         return (int)err;
     return 0;
 }

@@ -20,6 +20,11 @@
  * cambi (its pooling launches a cooperative kernel and copies a header
  * synchronously) run without graphs throughout; VQ_CUDA_GRAPHS=0 turns them
  * off.  The kernels and their arguments are the same either way.
+ *
+ * Ladders: the leader's executor also makes the reference's VIF scale
+ * images and ADM bands once per frame, and every rendition's executor reads
+ * them (VqCudaRef below); the leader's collect waits once for the frame of
+ * every rendition (VQ_CUDA_REF_SHARE=0: each does its own, to compare).
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -29,6 +34,7 @@
 #include "adm_exec.h"
 #include "cambi_exec.h"
 #include "ciede_exec.h"
+#include <new>
 #include <vector>
 #include "cuda_exec.h"
 #include "motion_exec.h"
@@ -68,7 +74,11 @@ enum { N_PHASE = 3 };
  * on side[1], everything else on the main stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
-enum { SIDE_ADM, SIDE_MOTION_PSNR, N_SIDE };
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, N_SIDE };
+
+/* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
+ * images shared (a ladder) or the executor's own */
+enum { N_REFMODE = 2 };
 
 struct VqCudaExec {
     VqCudaExecConfig cfg;
@@ -89,8 +99,15 @@ struct VqCudaExec {
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
-    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE][2];
+    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE][2][N_REFMODE];
     int head, in_flight;
+    int64_t frames;             /* submitted so far */
+    /* a ladder: the reference's VIF images and ADM bands, made by the
+     * leader's executor (ref_owner) and read by every rendition's */
+    VqCudaRef *ref;
+    int ref_owner;
+    int64_t group_waited;       /* a rendition: the leader's collect waited for this frame of ours */
+    cudaEvent_t ref_vif, ref_adm;   /* inside a frame: the leader's two parts of the ref work done */
     VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
     VqAdmCuda *adm;             /* likewise for ADM */
     VqMotionCuda *motion;
@@ -102,6 +119,128 @@ struct VqCudaExec {
     VqCiedeCuda *ciede;
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
 };
+
+/*
+ * A ladder's reference work on the GPU: per pipeline slot, the reference's
+ * VIF scale images and ADM bands of the frame in that slot, made once by
+ * the leader's executor and read by the renditions' (the leader's own
+ * included).  The slots follow the frame numbers (frame n: slot n % depth)
+ * in every executor of the ladder, since each is given the same frames.
+ *   - ready[slot] is recorded when the leader's frame in that slot has made
+ *     them; a rendition's frame waits for it on the device.
+ *   - The leader's frame n + depth, which rewrites the slot, waits on the
+ *     device for every rendition's last frame in that slot (its done event).
+ *   - A rendition whose frame n is no longer in a slot (the leader was given
+ *     frames ahead of it by more than the depth) or not yet (the leader has
+ *     not been given it) does that frame's reference work itself.
+ * Held by the executors and the session that hands it on; used from one
+ * thread, like the sessions of a ladder.
+ */
+struct VqCudaRef {
+    int refs;
+    int w, h;
+    int64_t slot_frame[VQ_CUDA_PIPELINE_DEPTH];   /* the frame whose work is in the slot; -1: none */
+    VqVifCudaRef *vif[VQ_CUDA_PIPELINE_DEPTH];
+    VqAdmCudaRef *adm[VQ_CUDA_PIPELINE_DEPTH];
+    cudaEvent_t ready[VQ_CUDA_PIPELINE_DEPTH];
+    std::vector<VqCudaExec *> *members;
+    /* one host wait per ladder frame: the leader's collect waits for every
+     * rendition's frame in flight (an event on this stream after all of
+     * theirs), whose collects then need not wait */
+    cudaStream_t group;
+    cudaEvent_t group_done;
+};
+
+extern "C" void vq_cuda_ref_release(VqCudaRef *r)
+{
+    if (!r || --r->refs > 0)
+        return;
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
+        vq_vif_cuda_ref_free(r->vif[k]);
+        vq_adm_cuda_ref_free(r->adm[k]);
+        if (r->ready[k])
+            cudaEventDestroy(r->ready[k]);
+    }
+    delete r->members;
+    if (r->group_done)
+        cudaEventDestroy(r->group_done);
+    if (r->group)
+        cudaStreamDestroy(r->group);
+    free(r);
+}
+
+extern "C" VqCudaRef *vq_cuda_exec_ref(VqCudaExec *e)
+{
+    if (!e || !e->ref || !e->ref_owner)
+        return NULL;
+    e->ref->refs++;
+    return e->ref;
+}
+
+extern "C" int vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r)
+{
+    const VqExecPlan *p = &e->cfg.plan;
+    if (!r || e->ref || e->frames || r->w != p->w || r->h != p->h)
+        return 0;
+    r->refs++;
+    e->ref = r;
+    r->members->push_back(e);
+    return 1;
+}
+
+extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
+{
+    const VqExecPlan *p = &e->cfg.plan;
+    const char *env = getenv("VQ_CUDA_REF_SHARE");   /* 0: every rendition does its own (to compare) */
+    if (e->ref || e->frames || !(p->n_vif || p->n_adm) || (env && !strcmp(env, "0")))
+        return VQ_OK;
+    VqCudaRef *r = (VqCudaRef *)calloc(1, sizeof(*r));
+    if (!r)
+        return VQ_ENOMEM;
+    r->refs = 1;
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
+        r->slot_frame[k] = -1;
+    r->w = p->w;
+    r->h = p->h;
+    r->members = new (std::nothrow) std::vector<VqCudaExec *>();
+    cudaError_t ce = r->members ? cudaSuccess : cudaErrorMemoryAllocation;
+    const char *what = "reference work";
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; k++) {
+        if (p->n_vif && (ce = (cudaError_t)vq_vif_cuda_ref_alloc(&r->vif[k], p->w, p->h)) != cudaSuccess)
+            what = "vif reference images";
+        else if (p->n_adm && (ce = (cudaError_t)vq_adm_cuda_ref_alloc(&r->adm[k], p->w, p->h)) != cudaSuccess)
+            what = "adm reference bands";
+        else
+            ce = cudaEventCreateWithFlags(&r->ready[k], cudaEventDisableTiming);
+    }
+    if (ce == cudaSuccess)
+        ce = cudaStreamCreateWithFlags(&r->group, cudaStreamNonBlocking);
+    if (ce == cudaSuccess)
+        ce = cudaEventCreateWithFlags(&r->group_done, cudaEventDisableTiming);
+    if (ce == cudaSuccess && !e->ref_vif)
+        ce = cudaEventCreateWithFlags(&e->ref_vif, cudaEventDisableTiming);
+    if (ce == cudaSuccess && !e->ref_adm)
+        ce = cudaEventCreateWithFlags(&e->ref_adm, cudaEventDisableTiming);
+    if (ce != cudaSuccess) {
+        vq_cuda_ref_release(r);   /* the leader does its own work, as without a ladder */
+        return cuda_fail(err, errlen, what, ce);
+    }
+    e->ref = r;
+    e->ref_owner = 1;
+    return VQ_OK;
+}
+
+/* the next frame's reference work is shared: the leader makes it (when the
+ * frame is scored), or it is the frame a rendition is given */
+static int ref_shared(const VqCudaExec *e, int slot_index, int score)
+{
+    const VqCudaRef *r = e->ref;
+    if (!r)
+        return 0;
+    if (e->ref_owner)
+        return score;
+    return r->slot_frame[slot_index] == e->frames;
+}
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
 {
@@ -137,6 +276,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (!e)
         return VQ_ENOMEM;
     e->cfg = *cfg;
+    e->group_waited = -1;
     *out = e;   /* close() frees what was made, on any failure below */
     /* FFmpeg's CUDA device context has no stream of its own by default
      * (NULL), and NVDEC copies each decoded picture into its frame with an
@@ -257,9 +397,13 @@ static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], cudaStrea
  * pinned memory, on main and the side streams (forked from main, joined
  * back): enqueued directly, or captured into a graph. */
 static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
-                   int score, cudaStream_t main, const cudaStream_t side[N_SIDE], char *err, size_t errlen)
+                   int score, int shared, int capturing, cudaStream_t main, const cudaStream_t side[N_SIDE],
+                   char *err, size_t errlen)
 {
     const VqExecPlan *c = &e->cfg.plan;
+    /* a ladder: the reference's images and bands of this slot */
+    const VqVifCudaRef *rv = shared ? e->ref->vif[slot_index] : NULL;
+    const VqAdmCudaRef *ra = shared ? e->ref->adm[slot_index] : NULL;
     int ret;
     if (e->scale) {
         /* the rendition, upscaled to the reference's size; the next frame's
@@ -280,18 +424,42 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows,
                                        side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
         return ret;
+    if (shared && e->ref_owner) {
+        /* the leader: the reference's work for every rendition, first on
+         * the VIF (main) and ADM streams; the renditions' frames wait for
+         * ready[slot] (recorded once both parts are done) */
+        if (rv && (ret = wrap(vq_vif_cuda_ref_run(e->ref->vif[slot_index], ref[0], c->bpc, main),
+                              "vif reference kernels", err, errlen)) < 0)
+            return ret;
+        if (ra && (ret = wrap(vq_adm_cuda_ref_run(e->ref->adm[slot_index], ref[0], c->bpc, &c->adm[0],
+                                                  side[SIDE_ADM]), "adm reference kernels", err, errlen)) < 0)
+            return ret;
+        CHECK(cudaEventRecord(e->ref_vif, main));
+        CHECK(cudaEventRecord(e->ref_adm, side[SIDE_ADM]));
+        CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_vif, 0));
+        CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_adm, 0));
+        /* in a capture, an event record node: each launch records it */
+        CHECK(cudaEventRecordWithFlags(e->ref->ready[slot_index], side[SIDE_REF],
+                                       capturing ? cudaEventRecordExternal : cudaEventRecordDefault));
+    }
     if (score) {
         for (int k = 0; k < c->n_adm; k++)
-            if ((ret = wrap(vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k], &c->adm_layout[k],
-                                            s->d_rows, side[SIDE_ADM]), "adm kernels", err, errlen)) < 0)
+            if ((ret = wrap(ra ? vq_adm_cuda_run_shared(e->adm, ra, dis[0], c->bpc, &c->adm[k],
+                                                        &c->adm_layout[k], s->d_rows, side[SIDE_ADM])
+                               : vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k],
+                                                 &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
+                            "adm kernels", err, errlen)) < 0)
                 return ret;
         if (c->nplanes &&
             (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
                                          side[SIDE_MOTION_PSNR]), "psnr kernels", err, errlen)) < 0)
             return ret;
         for (int k = 0; k < c->n_vif; k++)
-            if ((ret = wrap(vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k], &c->vif_layout[k],
-                                            s->d_rows, main), "vif kernels", err, errlen)) < 0)
+            if ((ret = wrap(rv ? vq_vif_cuda_run_shared(e->vif, rv, ref[0], dis[0], c->bpc, c->vif_egl[k],
+                                                        &c->vif_layout[k], s->d_rows, main)
+                               : vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k],
+                                                 &c->vif_layout[k], s->d_rows, main),
+                            "vif kernels", err, errlen)) < 0)
                 return ret;
         if (c->ssim &&
             (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, main),
@@ -333,12 +501,12 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
  * motion state steps as at a direct run: this frame's work is the graph's
  * first replay. */
 static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
-                   int score, cudaGraphExec_t *g, char *err, size_t errlen)
+                   int score, int shared, cudaGraphExec_t *g, char *err, size_t errlen)
 {
     cudaGraph_t graph = NULL;
     /* relaxed: the decoder threads' own CUDA calls go on during a capture */
     CHECK(cudaStreamBeginCapture(e->cap_main, cudaStreamCaptureModeRelaxed));
-    int ret = enqueue(e, s, slot_index, ref, dis, score, e->cap_main, e->cap_side, err, errlen);
+    int ret = enqueue(e, s, slot_index, ref, dis, score, shared, 1, e->cap_main, e->cap_side, err, errlen);
     cudaError_t ce = cudaStreamEndCapture(e->cap_main, &graph);
     if (ret < 0) {
         if (graph)
@@ -385,22 +553,36 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         if ((ret = upload(e, s, 0, ref, in, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, in, err, errlen)) < 0)
             return ret;
     }
+    /* a ladder: the leader's frame rewrites the slot's shared reference
+     * work once every rendition's last frame in the slot is done; a
+     * rendition's frame waits for the leader's work in the slot */
+    const int shared = ref_shared(e, slot_index, score);
+    if (shared && e->ref_owner) {
+        for (VqCudaExec *m : *e->ref->members)
+            CHECK(cudaStreamWaitEvent(e->stream, m->slot[slot_index].done, 0));
+    } else if (shared) {
+        CHECK(cudaStreamWaitEvent(e->stream, e->ref->ready[slot_index], 0));
+    }
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0];
+        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0][shared];
         if (!*g) {
-            if ((ret = capture(e, s, slot_index, ref, dis, score, g, err, errlen)) < 0)
+            if ((ret = capture(e, s, slot_index, ref, dis, score, shared, g, err, errlen)) < 0)
                 return ret;
         } else if (c->motion) {
             vq_motion_cuda_replayed(e->motion);
         }
         CHECK(cudaGraphLaunch(*g, e->stream));
-    } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, e->stream, e->side, err, errlen)) < 0) {
+    } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err,
+                              errlen)) < 0) {
         return ret;
     }
     CHECK(cudaEventRecord(s->done, e->stream));
     e->in_flight++;
+    if (e->ref_owner)
+        e->ref->slot_frame[slot_index] = shared ? e->frames : -1;
+    e->frames++;
     return VQ_OK;
 }
 
@@ -428,7 +610,23 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
         return VQ_EINVAL;
     }
     Slot *s = &e->slot[e->head];
-    CHECK(cudaEventSynchronize(s->done));
+    const int64_t n = e->frames - e->in_flight;   /* the frame collected */
+    if (e->ref_owner && !e->ref->members->empty()) {
+        /* a ladder's leader: one wait for this frame of every rendition
+         * that has it in flight (in the same slot) */
+        VqCudaRef *r = e->ref;
+        CHECK(cudaStreamWaitEvent(r->group, s->done, 0));
+        for (VqCudaExec *m : *r->members)
+            if (m->frames > n && m->frames - m->in_flight <= n)
+                CHECK(cudaStreamWaitEvent(r->group, m->slot[e->head].done, 0));
+        CHECK(cudaEventRecord(r->group_done, r->group));
+        CHECK(cudaEventSynchronize(r->group_done));
+        for (VqCudaExec *m : *r->members)
+            if (m->frames > n && m->frames - m->in_flight <= n)
+                m->group_waited = n;
+    } else if (e->group_waited != n) {
+        CHECK(cudaEventSynchronize(s->done));
+    }
     *rows = s->h_rows;
     if (e->ciede) {
         /* ciede's overflow list (a pathological frame only): fetched now, synchronously */
@@ -456,6 +654,22 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < N_SIDE; k++)
         if (e->side[k])
             cudaStreamSynchronize(e->side[k]);
+    if (e->ref) {
+        /* a rendition leaves the ladder (its frames are done); the leader's
+         * work stays readable by the others while they hold it */
+        std::vector<VqCudaExec *> *m = e->ref->members;
+        for (size_t k = 0; k < m->size(); k++)
+            if ((*m)[k] == e) {
+                m->erase(m->begin() + (ptrdiff_t)k);
+                break;
+            }
+        vq_cuda_ref_release(e->ref);
+        e->ref = NULL;
+    }
+    if (e->ref_vif)
+        cudaEventDestroy(e->ref_vif);
+    if (e->ref_adm)
+        cudaEventDestroy(e->ref_adm);
     if (e->vif) vq_vif_cuda_free(e->vif);
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->motion) vq_motion_cuda_free(e->motion);
@@ -485,8 +699,9 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int a = 0; a < VQ_CUDA_PIPELINE_DEPTH; a++)
         for (int b = 0; b < N_PHASE; b++)
             for (int k = 0; k < 2; k++)
-                if (e->graph[a][b][k])
-                    cudaGraphExecDestroy(e->graph[a][b][k]);
+                for (int m = 0; m < N_REFMODE; m++)
+                    if (e->graph[a][b][k][m])
+                        cudaGraphExecDestroy(e->graph[a][b][k][m]);
     if (e->cap_main)
         cudaStreamDestroy(e->cap_main);
     if (e->copy_stream) {

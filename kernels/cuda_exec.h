@@ -28,6 +28,8 @@ typedef struct VqCudaExecConfig {
     void *stream;                /* cudaStream_t; NULL: a stream of our own */
 } VqCudaExecConfig;
 
+typedef struct VqCudaRef VqCudaRef;
+
 typedef struct VqCudaExec VqCudaExec;
 
 /* 1 when a CUDA device can be used from this thread (its context current). */
@@ -47,6 +49,22 @@ const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e);
 /* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);
+/*
+ * A ladder (see VqCudaRef in cuda_exec.cu): the leader's executor makes the
+ * reference's VIF images and ADM bands once per frame, and the renditions'
+ * executors read them; the rows are the same either way.  All from one
+ * thread, before the executors' first frames:
+ *   vq_cuda_exec_lead(leader): from now on it makes them (0 or VQ_E*);
+ *   vq_cuda_exec_ref(leader): that work, held once more for the caller
+ *     (NULL: none); given back with vq_cuda_ref_release; it outlives the
+ *     leader while held;
+ *   vq_cuda_exec_share(rendition, r): the rendition reads r's work (1), or
+ *     does its own (0: another size, or frames already given).
+ */
+int  vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen);
+VqCudaRef *vq_cuda_exec_ref(VqCudaExec *e);
+int  vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r);
+void vq_cuda_ref_release(VqCudaRef *r);
 
 #ifdef __cplusplus
 }

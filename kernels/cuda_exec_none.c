@@ -40,3 +40,11 @@ int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t 
 }
 
 void vq_cuda_exec_close(VqCudaExec **e) { if (e) *e = NULL; }
+
+VqCudaRef *vq_cuda_exec_ref(VqCudaExec *e) { (void)e; return NULL; }
+
+void vq_cuda_ref_release(VqCudaRef *r) { (void)r; }
+
+int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen) { (void)e; (void)err; (void)errlen; return VQ_OK; }
+
+int vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r) { (void)e; (void)r; return 0; }

@@ -40,12 +40,18 @@ struct VifDownTile {
     static constexpr int W = (COLS - 2 * R + 1) / 2;            /* outputs per tile row */
 };
 
-template <int S>
+/* which images: both (one pass over the pair), the reference's only (a
+ * ladder's shared pyramid), or the distorted one's only (a rendition of a
+ * ladder, whose reference images come from the shared pyramid) */
+enum { VIF_DOWN_BOTH, VIF_DOWN_REF, VIF_DOWN_DIS };
+
+template <int S, int WHICH>
 __global__ void __launch_bounds__(kDownThreads)
 vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
                      uint16_t *__restrict__ out_ref, uint16_t *__restrict__ out_dis,
                      int out_w, int out_h)
 {
+    constexpr bool DO_REF = WHICH != VIF_DOWN_DIS, DO_DIS = WHICH != VIF_DOWN_REF;
     constexpr int R = VifDownTile<S>::R, TW = VifDownTile<S>::W;
     constexpr int COLS = VifDownTile<S>::COLS, kDownV = VifDownTile<S>::V;
     __shared__ uint32_t vref[kDownTileH][COLS + 1];
@@ -55,10 +61,11 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
     const int c = threadIdx.x % COLS, g = threadIdx.x / COLS;
     const int sx = 2 * ox0 - R + c;                       /* source column, unreflected */
     const int last_x = 2 * (min(ox0 + TW, out_w) - 1) + R;   /* rightmost source column read */
-    const int h = src_ref.h;
+    const VqPlaneView &src = DO_REF ? src_ref : src_dis;   /* the same size */
+    const int h = src.h;
 
     if (sx <= last_x) {
-        const int x = vq_reflect101(sx, src_ref.w);
+        const int x = vq_reflect101(sx, src.w);
         uint32_t ar[kDownV], ad[kDownV];
 #pragma unroll
         for (int r = 0; r < kDownV; r++)
@@ -68,20 +75,25 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
         for (int k = 0; k < 2 * (kDownV - 1) + 2 * R + 1; k++) {
             /* rows past h + R feed only outputs past the image: any row will do */
             const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
-            const uint32_t pr = vq_sample(src_ref, row, x), pd = vq_sample(src_dis, row, x);
+            const uint32_t pr = DO_REF ? vq_sample(src_ref, row, x) : 0;
+            const uint32_t pd = DO_DIS ? vq_sample(src_dis, row, x) : 0;
 #pragma unroll
             for (int r = 0; r < kDownV; r++) {
                 const int t = k - 2 * r;
                 if (t >= 0 && t <= 2 * R) {
-                    ar[r] += (uint32_t)vq_vif_tap(S, t) * pr;
-                    ad[r] += (uint32_t)vq_vif_tap(S, t) * pd;
+                    if (DO_REF)
+                        ar[r] += (uint32_t)vq_vif_tap(S, t) * pr;
+                    if (DO_DIS)
+                        ad[r] += (uint32_t)vq_vif_tap(S, t) * pd;
                 }
             }
         }
 #pragma unroll
         for (int r = 0; r < kDownV; r++) {
-            vref[g * kDownV + r][c] = vq_vif_down_vfinish(ar[r], shift);
-            vdis[g * kDownV + r][c] = vq_vif_down_vfinish(ad[r], shift);
+            if (DO_REF)
+                vref[g * kDownV + r][c] = vq_vif_down_vfinish(ar[r], shift);
+            if (DO_DIS)
+                vdis[g * kDownV + r][c] = vq_vif_down_vfinish(ad[r], shift);
         }
     }
     __syncthreads();
@@ -91,8 +103,10 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
         const int oy = oy0 + r, ox = ox0 + q;
         if (oy < out_h && ox < out_w) {
             const size_t o = (size_t)oy * out_w + ox;
-            out_ref[o] = vq_vif_down_horizontal(S, &vref[r][2 * q]);
-            out_dis[o] = vq_vif_down_horizontal(S, &vdis[r][2 * q]);
+            if (DO_REF)
+                out_ref[o] = vq_vif_down_horizontal(S, &vref[r][2 * q]);
+            if (DO_DIS)
+                out_dis[o] = vq_vif_down_horizontal(S, &vdis[r][2 * q]);
         }
     }
 }
@@ -305,25 +319,41 @@ static VqPlaneView vif_image_view(const VqVifCuda *v, int s, int which)
     return vq_packed_u16_view(v->d_img[s][which], v->sw[s], v->sh[s]);
 }
 
-/* down-sampling into scale S (S >= 1), then the statistics of scale S */
+/* The reference's scale 1..3 images of one frame, shared by a ladder's
+ * renditions (made by vq_vif_cuda_ref_run). */
+struct VqVifCudaRef {
+    int w, h;
+    int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
+    uint16_t *d_img[VQ_VIF_SCALES];
+};
+
+/* down-sampling into scale S (S >= 1), then the statistics of scale S; with
+ * rs, the reference's images are rs's and only the distorted picture is
+ * down-sampled here */
 template <int S>
-static cudaError_t vif_launch_scale(const VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, int bpc,
-                                    double egl, const VqRowLayout *l, int64_t *d_rows,
-                                    cudaStream_t st)
+static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, VqPlaneView ref,
+                                    VqPlaneView dis, int bpc, double egl, const VqRowLayout *l,
+                                    int64_t *d_rows, cudaStream_t st)
 {
     if constexpr (S > 0) {
         cudaError_t err;
         const VqPlaneView src_ref = S == 1 ? ref : vif_image_view(v, S - 1, 0);
         const VqPlaneView src_dis = S == 1 ? dis : vif_image_view(v, S - 1, 1);
         const dim3 grid(ceil_div(v->sw[S], VifDownTile<S>::W), ceil_div(v->sh[S], kDownTileH));
-        vif_subsample_kernel<S><<<grid, kDownThreads, 0, st>>>(src_ref, src_dis, vq_vif_down_shift(S, bpc),
-                                                               v->d_img[S][0], v->d_img[S][1],
-                                                               v->sw[S], v->sh[S]);
+        if (rs)
+            vif_subsample_kernel<S, VIF_DOWN_DIS><<<grid, kDownThreads, 0, st>>>(
+                src_dis, src_dis, vq_vif_down_shift(S, bpc), nullptr, v->d_img[S][1], v->sw[S], v->sh[S]);
+        else
+            vif_subsample_kernel<S, VIF_DOWN_BOTH><<<grid, kDownThreads, 0, st>>>(
+                src_ref, src_dis, vq_vif_down_shift(S, bpc), v->d_img[S][0], v->d_img[S][1], v->sw[S],
+                v->sh[S]);
         if ((err = cudaGetLastError()) != cudaSuccess)
             return err;
     }
 
-    const VqPlaneView img_ref = S == 0 ? ref : vif_image_view(v, S, 0);
+    const VqPlaneView img_ref = S == 0 ? ref
+                                : rs   ? vq_packed_u16_view(rs->d_img[S], rs->sw[S], rs->sh[S])
+                                       : vif_image_view(v, S, 0);
     const VqPlaneView img_dis = S == 0 ? dis : vif_image_view(v, S, 1);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(v->sw[S], T::W) * ceil_div(v->sh[S], T::TILE_H));
@@ -410,11 +440,12 @@ extern "C" int vq_vif_cuda_alloc(VqVifCuda **out, int w, int h, const uint16_t *
     return 0;
 }
 
-extern "C" int vq_vif_cuda_run(VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
-                               const VqRowLayout *l, int64_t *d_rows, void *stream)
+static int vif_run(VqVifCuda *v, const VqVifCudaRef *rs, VqPlaneView ref, VqPlaneView dis, int bpc,
+                   double egl, const VqRowLayout *l, int64_t *d_rows, void *stream)
 {
     if (!v || !l || !d_rows || ref.w != v->w || ref.h != v->h || dis.w != v->w ||
-        dis.h != v->h || l->w != v->w || l->h != v->h || bpc < 8 || bpc > 16)
+        dis.h != v->h || l->w != v->w || l->h != v->h || bpc < 8 || bpc > 16 ||
+        (rs && (rs->w != v->w || rs->h != v->h)))
         return cudaErrorInvalidValue;
     cudaStream_t st = (cudaStream_t)stream;
     cudaError_t err;
@@ -439,10 +470,83 @@ extern "C" int vq_vif_cuda_run(VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, i
     if (err != cudaSuccess)
         return err;
 
-    if ((err = vif_launch_scale<0>(v, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
-        (err = vif_launch_scale<1>(v, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
-        (err = vif_launch_scale<2>(v, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
-        (err = vif_launch_scale<3>(v, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess)
+    if ((err = vif_launch_scale<0>(v, rs, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
+        (err = vif_launch_scale<1>(v, rs, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
+        (err = vif_launch_scale<2>(v, rs, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess ||
+        (err = vif_launch_scale<3>(v, rs, ref, dis, bpc, egl, l, d_rows, st)) != cudaSuccess)
+        return err;
+    return 0;
+}
+
+extern "C" int vq_vif_cuda_run(VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
+                               const VqRowLayout *l, int64_t *d_rows, void *stream)
+{
+    return vif_run(v, nullptr, ref, dis, bpc, egl, l, d_rows, stream);
+}
+
+extern "C" int vq_vif_cuda_run_shared(VqVifCuda *v, const VqVifCudaRef *rs, VqPlaneView ref,
+                                      VqPlaneView dis, int bpc, double egl, const VqRowLayout *l,
+                                      int64_t *d_rows, void *stream)
+{
+    if (!rs)
+        return cudaErrorInvalidValue;
+    return vif_run(v, rs, ref, dis, bpc, egl, l, d_rows, stream);
+}
+
+extern "C" void vq_vif_cuda_ref_free(VqVifCudaRef *r)
+{
+    if (!r)
+        return;
+    for (int s = 1; s < VQ_VIF_SCALES; s++)
+        cudaFree(r->d_img[s]);
+    delete r;
+}
+
+extern "C" int vq_vif_cuda_ref_alloc(VqVifCudaRef **out, int w, int h)
+{
+    *out = nullptr;
+    if (w < VQ_VIF_MIN_SIZE || h < VQ_VIF_MIN_SIZE)
+        return cudaErrorInvalidValue;
+    VqVifCudaRef *r = new (std::nothrow) VqVifCudaRef();
+    if (!r)
+        return cudaErrorMemoryAllocation;
+    r->w = w;
+    r->h = h;
+    cudaError_t err = cudaSuccess;
+    for (int s = 0; s < VQ_VIF_SCALES && err == cudaSuccess; s++) {
+        r->sw[s] = s ? r->sw[s - 1] / 2 : w;
+        r->sh[s] = s ? r->sh[s - 1] / 2 : h;
+        if (s)
+            err = cudaMalloc((void **)&r->d_img[s], (size_t)r->sw[s] * r->sh[s] * sizeof(uint16_t));
+    }
+    if (err != cudaSuccess) {
+        vq_vif_cuda_ref_free(r);
+        return err;
+    }
+    *out = r;
+    return 0;
+}
+
+/* the reference's images alone: the same kernels, ref-only instances */
+template <int S>
+static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cudaStream_t st)
+{
+    const VqPlaneView src = S == 1 ? ref : vq_packed_u16_view(r->d_img[S - 1], r->sw[S - 1], r->sh[S - 1]);
+    const dim3 grid(ceil_div(r->sw[S], VifDownTile<S>::W), ceil_div(r->sh[S], kDownTileH));
+    vif_subsample_kernel<S, VIF_DOWN_REF><<<grid, kDownThreads, 0, st>>>(
+        src, src, vq_vif_down_shift(S, bpc), r->d_img[S], nullptr, r->sw[S], r->sh[S]);
+    return cudaGetLastError();
+}
+
+extern "C" int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, void *stream)
+{
+    if (!r || ref.w != r->w || ref.h != r->h || bpc < 8 || bpc > 16)
+        return cudaErrorInvalidValue;
+    const cudaStream_t st = (cudaStream_t)stream;
+    cudaError_t err;
+    if ((err = vif_ref_scale<1>(r, ref, bpc, st)) != cudaSuccess ||
+        (err = vif_ref_scale<2>(r, ref, bpc, st)) != cudaSuccess ||
+        (err = vif_ref_scale<3>(r, ref, bpc, st)) != cudaSuccess)
         return err;
     return 0;
 }

@@ -78,6 +78,21 @@ void vq_vif_cuda_free(VqVifCuda *v);
 int vq_vif_cuda_run(VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                     const VqRowLayout *l, int64_t *d_rows, void *stream);
 
+/*
+ * A ladder: the reference's scale 1..3 images of one frame, made once
+ * (vq_vif_cuda_ref_run: 3 kernels) and read by every rendition's run
+ * (vq_vif_cuda_run_shared: the distorted picture's down-sampling only, the
+ * same statistics).  The images are identical to those vq_vif_cuda_run
+ * makes; the rows too.  Ordering the runs after the ref run, and the next
+ * ref run after them, is the caller's.
+ */
+typedef struct VqVifCudaRef VqVifCudaRef;
+int vq_vif_cuda_ref_alloc(VqVifCudaRef **r, int w, int h);
+void vq_vif_cuda_ref_free(VqVifCudaRef *r);
+int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, void *stream);
+int vq_vif_cuda_run_shared(VqVifCuda *v, const VqVifCudaRef *r, VqPlaneView ref, VqPlaneView dis,
+                           int bpc, double egl, const VqRowLayout *l, int64_t *d_rows, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

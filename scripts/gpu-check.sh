@@ -9,7 +9,8 @@
 # STAGE: parity, golden, sanitize, bench (default: all), so that each call
 # of a time-limited machine can run a part; quick: the 11 default-model
 # golden pairs, two ladders, the size-change stream and two host layouts
-# (an executor change, when there is little device time).
+# (an executor change, when there is little device time); ladder: the
+# ladders alone, with and without graphs, and memcheck on one.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
@@ -51,6 +52,27 @@ for x in "dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12" "birds422p10
         "$data/golden/$1.json" "$out/lib" >"$out/lib_$1.log" 2>&1
     say "lib $1 ${as:-planar} exit $?: $(grep -h exact "$out/lib_$1.log" | sed 's|.*/||')"
 done
+fi
+
+if want ladder; then
+say "== ladders only (inputs=N, NVDEC; with and without graphs), memcheck on one"
+for kind in bicubic bicubic_x86 same; do
+    "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
+    say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | sed 's|.*/||' | tr '\n' ' ')"
+done
+VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
+    >"$out/nograph_ladder.log" 2>&1
+say "no graphs ladder bicubic exit $?: $(grep -h exact "$out/nograph_ladder.log" | sed 's|.*/||' | tr '\n' ' ')"
+if command -v compute-sanitizer >/dev/null; then
+    c=$data/clips
+    timeout 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$ff" -nostdin -v error \
+        -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_l720.mp4" \
+        -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_l540.mp4" \
+        -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_crf34.mp4" \
+        -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_ref.mp4" -frames:v 6 \
+        -lavfi "[0:v][1:v][2:v][3:v]vqcuda=inputs=4" -f null - >"$out/san_ladder.log" 2>&1
+    say "memcheck ladder: exit $? $(grep -h 'ERROR SUMMARY' "$out/san_ladder.log" | tail -1)"
+fi
 fi
 
 if want parity; then

@@ -436,6 +436,144 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
     free_frame(dis);
 }
 
+/* A picture of a Frame, host or device memory. */
+static VqPicture picture(const Frame &f, const Layout &L, int dev)
+{
+    VqPicture x;
+    memset(&x, 0, sizeof(x));
+    x.on_device = dev;
+    for (int p = 0; p < 2; p++) {
+        x.data[p] = dev ? (const void *)f.dev[p] : (const void *)f.host[p].data();
+        x.linesize[p] = f.pitch[p];
+    }
+    if (!L.semi) {
+        x.data[2] = (const uint8_t *)x.data[1] + (size_t)f.ch * f.pitch[1];
+        x.linesize[2] = f.pitch[1];
+    }
+    return x;
+}
+
+static VqConfig session_config(const Layout &L, int w, int h)
+{
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = w;
+    c.format.height = h;
+    c.format.bitdepth = L.bpc;
+    c.format.bytes_per_sample = L.bytes;
+    c.format.msb_aligned = L.shift > 0;
+    c.format.chroma_shift_w = L.sw;
+    c.format.chroma_shift_h = L.sh;
+    c.format.layout = L.semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
+    return c;
+}
+
+/*
+ * A ladder through the public API: one reference, renditions of its size and
+ * smaller (upscaled), scored as a ladder on the GPU (device pictures, the
+ * later sessions sharing the first one's reference: motion, VIF's images,
+ * ADM's bands) and each alone on the CPU (host pictures).  Every frame's
+ * values must be identical.  order 0: each frame to every session in turn
+ * (as the filter does); order 1: every frame to the leader first, then to
+ * the others (their reference work is then their own: the leader's slots
+ * have moved on); order 2: the leader one frame ahead.
+ */
+static int check_ladder(const Layout &L, int w, int h, const char *model, int order)
+{
+    const int nframes = 6;
+    struct Rend { int w, h; };
+    std::vector<Rend> rend = { { w, h }, { w, h }, { (w * 2 / 3) & ~1, (h * 2 / 3) & ~1 } };
+    std::vector<Frame> ref((size_t)nframes);
+    std::vector<std::vector<Frame>> dis(rend.size(), std::vector<Frame>((size_t)nframes));
+    for (int i = 0; i < nframes; i++) {
+        make_frame(ref[(size_t)i], L, w, h, i ? &ref[(size_t)i - 1] : nullptr, i ? 24 : 0);
+        for (size_t k = 0; k < rend.size(); k++) {
+            const bool same = rend[k].w == w && rend[k].h == h;
+            make_frame(dis[k][(size_t)i], L, rend[k].w, rend[k].h, same ? &ref[(size_t)i] : nullptr,
+                       same ? 4 + 6 * (int)k : 0);
+        }
+    }
+    std::vector<std::vector<std::vector<double>>> got(2, std::vector<std::vector<double>>(rend.size()));
+    int fails = 0;
+    char err[512] = "";
+    for (int gpu = 0; gpu < 2; gpu++) {
+        std::vector<VqSession *> s(rend.size(), nullptr);
+        for (size_t k = 0; k < rend.size(); k++) {
+            VqConfig c = session_config(L, w, h);
+            c.executor = gpu ? VQ_EXECUTOR_CUDA : VQ_EXECUTOR_CPU;
+            c.model = model;
+            c.enable_psnr = 1;
+            c.dis_width = rend[k].w;
+            c.dis_height = rend[k].h;
+            c.share_reference = gpu && k ? s[0] : nullptr;
+            if (vq_session_open(&s[k], &c, err, sizeof(err)) < 0) {
+                printf("FAIL ladder %s %dx%d: open: %s\n", L.name, w, h, err);
+                return 1;
+            }
+        }
+        auto give = [&](size_t k, int i) {
+            const VqPicture pr = picture(ref[(size_t)i], L, gpu), pd = picture(dis[k][(size_t)i], L, gpu);
+            if (vq_session_submit(s[k], &pr, &pd) < 0) {
+                printf("FAIL ladder %s %dx%d: submit: %s\n", L.name, w, h, vq_session_error(s[k]));
+                return false;
+            }
+            return true;
+        };
+        bool ok = true;
+        if (!gpu || order == 0) {
+            for (int i = 0; i < nframes && ok; i++)
+                for (size_t k = 0; k < rend.size() && ok; k++)
+                    ok = give(k, i);
+        } else if (order == 1) {
+            for (size_t k = 0; k < rend.size() && ok; k++)
+                for (int i = 0; i < nframes && ok; i++)
+                    ok = give(k, i);
+        } else {
+            for (int i = 0; i <= nframes && ok; i++)
+                for (size_t k = 0; k < rend.size() && ok; k++) {
+                    if (k == 0 && i < nframes)
+                        ok = give(0, i);
+                    else if (k > 0 && i > 0)
+                        ok = give(k, i - 1);
+                }
+        }
+        for (size_t k = 0; k < rend.size(); k++) {
+            if (ok)
+                vq_session_flush(s[k]);
+            VqFrameResult r;
+            while (ok && vq_session_receive(s[k], &r) == VQ_OK)
+                for (int j = 0; j < r.n; j++)
+                    got[(size_t)gpu][k].push_back(r.value[j]);
+        }
+        for (size_t k = 0; k < rend.size(); k++)
+            vq_session_close(&s[k]);
+        if (!ok)
+            fails++;
+    }
+    for (size_t k = 0; k < rend.size() && !fails; k++) {
+        const std::vector<double> &a = got[0][k], &b = got[1][k];
+        if (a.empty() || a.size() != b.size()) {
+            printf("FAIL ladder %s %dx%d order %d rendition %zu: %zu values on the CPU, %zu on the GPU\n",
+                   L.name, w, h, order, k + 1, a.size(), b.size());
+            fails++;
+            continue;
+        }
+        for (size_t j = 0; j < a.size(); j++)
+            if (memcmp(&a[j], &b[j], sizeof(double))) {
+                printf("FAIL ladder %s %dx%d order %d rendition %zu: value %zu: %.17g (CPU) vs %.17g (GPU)\n",
+                       L.name, w, h, order, k + 1, j, a[j], b[j]);
+                fails++;
+                break;
+            }
+    }
+    for (int i = 0; i < nframes; i++) {
+        free_frame(ref[(size_t)i]);
+        for (size_t k = 0; k < rend.size(); k++)
+            free_frame(dis[k][(size_t)i]);
+    }
+    return fails ? 1 : 0;
+}
+
 /* Two frame pairs through every feature (the first one warms up), for ncu. */
 static void bench_profile(const Layout &L, int w, int h, const uint16_t *table)
 {
@@ -490,6 +628,13 @@ int main(int argc, char **argv)
                 bench_sessions(layouts[1], 1920, 1080, nrend, graphs);
                 bench_sessions(layouts[1], 3840, 2160, nrend, graphs);
             }
+        /* a ladder with each rendition doing its own VIF/ADM reference work */
+        setenv("VQ_CUDA_REF_SHARE", "0", 1);
+        printf("with VQ_CUDA_REF_SHARE=0:\n");
+        bench_sessions(layouts[1], 1920, 1080, 4, 1);
+        bench_sessions(layouts[1], 3840, 2160, 4, 1);
+        unsetenv("VQ_CUDA_REF_SHARE");
+        bench_sessions(layouts[1], 1920, 1080, 4, 1);
         bench_sessions(layouts[4], 1920, 1080, 1, 1);
         bench_sessions(layouts[4], 3840, 2160, 1, 1);
         return 0;
@@ -508,6 +653,22 @@ int main(int argc, char **argv)
         }
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
+    }
+    /* ladders: the reference's work shared across sessions (kernels/cuda_exec.cu) */
+    {
+        const char *models[2] = { nullptr, "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg:name=vmaf_neg" };
+        const std::pair<int, int> lsizes[3] = { { 1920, 1080 }, { 97, 71 },
+                                                { 64 + (int)(rnd() % 900), 64 + (int)(rnd() % 500) } };
+        for (int li : { 1, 4, 0, 7 })
+            for (const auto &sz : lsizes)
+                for (int order = 0; order < 3; order++) {
+                    const int m = (li + order) % 2;
+                    if (sz.first >= 1920 && order && li != 1)
+                        continue;
+                    fails += check_ladder(layouts[li], sz.first, sz.second, models[m], order);
+                    runs++;
+                }
+        printf("  ladders: done (%d failures so far)\n", fails);
     }
     printf("vqparity: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
     return fails ? 1 : 0;

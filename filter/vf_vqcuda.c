@@ -460,7 +460,10 @@ static int release_frames(AVFilterContext *ctx)
     return 0;
 }
 
-enum { METADATA_ALL, METADATA_SCORES, METADATA_NONE };
+/* default: every output of rendition 1 under the plain names, and every
+ * rendition's model outputs under its number; all: every output of every
+ * rendition under its number too; scores: the model outputs only */
+enum { METADATA_DEFAULT, METADATA_ALL, METADATA_SCORES, METADATA_NONE };
 
 /* metadata=scores: the models' outputs only (each model's name, and its
  * bootstrap outputs, which start with it) */
@@ -471,6 +474,17 @@ static int is_score(VqSession *vs, const char *name)
         if (!strncmp(name, m, strlen(m)))
             return 1;
     return 0;
+}
+
+/* Which keys output `name` of rendition k (from 0) gets: numbered
+ * (lavfi.vqcuda.<k+1>.name) and plain (lavfi.vqcuda.name, rendition 1
+ * only); 0 when neither. */
+static int meta_keys(VQCUDAContext *s, VqSession *vs, int k, const char *name, int *numbered, int *plain)
+{
+    const int score = s->metadata == METADATA_ALL || is_score(vs, name);
+    *numbered = s->metadata == METADATA_ALL || score;
+    *plain = !k && (s->metadata == METADATA_ALL || s->metadata == METADATA_DEFAULT || score);
+    return *numbered || *plain;
 }
 
 /* One result of rendition k: its metadata on the waiting frame. */
@@ -491,32 +505,32 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         p->waiting &= ~(1u << k);
         for (int j = 0; res && j < res->n && !s->closing; j++) {
             char key[160], value[32];
-            int ret;
-            if (s->metadata == METADATA_SCORES && !is_score(vs, res->name[j]))
+            int ret, numbered, plain;
+            if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
                 continue;
             snprintf(value, sizeof(value), "%.17g", res->value[j]);
             snprintf(key, sizeof(key), "lavfi.vqcuda.%d.%s", k + 1, res->name[j]);
-            if ((ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+            if (numbered && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
                 return ret;
-            /* rendition 1 also under the plain names */
             snprintf(key, sizeof(key), "lavfi.vqcuda.%s", res->name[j]);
-            if (!k && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+            if (plain && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
                 return ret;
         }
         /* the last frame of a segment carries the segment's pooled values */
         for (int j = 0; res && res->segment_end && j < res->n && !s->closing; j++) {
             static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
-            if (s->metadata == METADATA_SCORES && !is_score(vs, res->name[j]))
+            int numbered, plain;
+            if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
                 continue;
             for (int q = 0; q < 4; q++) {
                 char key[200], value[32];
                 int ret;
                 snprintf(value, sizeof(value), "%.17g", res->segment_pooled[4 * j + q]);
                 snprintf(key, sizeof(key), "lavfi.vqcuda.%d.segment.%s.%s", k + 1, res->name[j], pools[q]);
-                if ((ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                if (numbered && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
                     return ret;
                 snprintf(key, sizeof(key), "lavfi.vqcuda.segment.%s.%s", res->name[j], pools[q]);
-                if (!k && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                if (plain && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
                     return ret;
             }
         }
@@ -1632,7 +1646,8 @@ static const AVOption vqcuda_options[] = {
         { "xml",  "libvmaf's XML log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_XML },   0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV },   0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle-style log",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_SUB },   0, 0, FLAGS, .unit = "log_fmt" },
-    { "metadata", "values attached to each frame as lavfi.vqcuda.* metadata", OFFSET(metadata), AV_OPT_TYPE_INT, { .i64 = METADATA_ALL }, METADATA_ALL, METADATA_NONE, FLAGS, .unit = "metadata" },
+    { "metadata", "values attached to each frame as lavfi.vqcuda.* metadata", OFFSET(metadata), AV_OPT_TYPE_INT, { .i64 = METADATA_DEFAULT }, METADATA_DEFAULT, METADATA_NONE, FLAGS, .unit = "metadata" },
+        { "default", "every output of rendition 1, the models' outputs of every rendition", 0, AV_OPT_TYPE_CONST, { .i64 = METADATA_DEFAULT }, 0, 0, FLAGS, .unit = "metadata" },
         { "all",    "every output of every rendition", 0, AV_OPT_TYPE_CONST, { .i64 = METADATA_ALL },    0, 0, FLAGS, .unit = "metadata" },
         { "scores", "the models' outputs only",        0, AV_OPT_TYPE_CONST, { .i64 = METADATA_SCORES }, 0, 0, FLAGS, .unit = "metadata" },
         { "none",   "none (logs and live output only)", 0, AV_OPT_TYPE_CONST, { .i64 = METADATA_NONE },   0, 0, FLAGS, .unit = "metadata" },

@@ -96,10 +96,11 @@ else:
     print(f"FAIL ladder rendition that ends early: exit {r.returncode}: {r.stderr.strip()[-300:]}")
 failed += not ok
 
-# metadata=all|scores|none: which values the frames carry (metadata=print's file)
+# metadata=default|all|scores|none: which values the frames carry (metadata=print's file)
 def frame_keys(mode):
     dump = os.path.join(out, f"meta_{mode}.txt")
-    lavfi = f"[0:v][1:v]vqcuda=metadata={mode},metadata=print:file={dump}"
+    opt = f"=metadata={mode}" if mode else ""
+    lavfi = f"[0:v][1:v]vqcuda{opt},metadata=print:file={dump}"
     r = subprocess.run([ff, "-nostdin", "-v", "error", "-i", dis, "-i", ref, "-lavfi", lavfi, "-frames:v", "5",
                         "-f", "null", "-"], capture_output=True, text=True, timeout=300)
     kv = {}
@@ -115,10 +116,18 @@ def frame_keys(mode):
 ra, full = frame_keys("all")
 rs, scores = frame_keys("scores")
 rn, none = frame_keys("none")
+rd, default = frame_keys("default")
+r0, unset = frame_keys("")
 ok = (ra == rs == rn == 0 and len(full) > 5 * 20 and not none and
       set(k for _, k in scores) == {"lavfi.vqcuda.vmaf", "lavfi.vqcuda.1.vmaf"} and
       all(full[fk] == v for fk, v in scores.items()) and len(scores) == 10)
 print(f"{'ok  ' if ok else 'FAIL'} metadata=all/scores/none: {len(full)}, {len(scores)} and {len(none)} values on 5 frames")
 failed += not ok
-print(f"{len(cases) + 3 - failed} passed, {failed} failed")
+# default (also without the option): all's plain keys, and the numbered keys of the models only
+want = {fk: v for fk, v in full.items() if not fk[1].startswith("lavfi.vqcuda.1.") or fk[1] == "lavfi.vqcuda.1.vmaf"}
+ok = rd == r0 == 0 and default == want == unset and len(default) > 5 * 15 and len(default) < len(full)
+print(f"{'ok  ' if ok else 'FAIL'} metadata=default (and unset): {len(default)} values on 5 frames, all's less "
+      f"the numbered non-model keys")
+failed += not ok
+print(f"{len(cases) + 4 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

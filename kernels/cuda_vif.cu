@@ -180,20 +180,36 @@ struct VifVertAcc<false> {
 /* the table's upper half, in dynamic shared memory (SMEM_TABLE) */
 constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * sizeof(uint16_t);
 
-template <int S, bool EIGHT_BIT>
+/*
+ * MODE: the pair's statistics (VIF_STAT_PAIR); or, for a ladder, the
+ * reference's moments alone (VIF_STAT_REF: mu1 and xx of every pixel,
+ * filtered, into ref_mu1/ref_xx; no decision, no sums); or a rendition's
+ * statistics given those (VIF_STAT_DIS: mu2, yy and xy filtered here, mu1
+ * and xx read back).  The same steps in all three: each moment is filtered
+ * on its own, so a moment left out is dead code (its inputs are constant 0,
+ * or its result unused) and the others are unchanged.
+ */
+enum { VIF_STAT_PAIR, VIF_STAT_REF, VIF_STAT_DIS };
+
+template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR>
 __global__ void __launch_bounds__(kStatThreads)
 vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
-                     const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows)
+                     const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows,
+                     uint32_t *__restrict__ ref_mu1, uint32_t *__restrict__ ref_xx)
 {
     using T = VifStatTile<S>;
     constexpr int R = T::R, V = T::V, H = T::H, COLS = T::COLS, P = T::PITCH;
+    constexpr bool REF_MOMENTS = MODE != VIF_STAT_DIS;     /* mu1, xx filtered here */
+    constexpr bool DIS_MOMENTS = MODE != VIF_STAT_REF;     /* mu2, yy, xy filtered here */
+    constexpr bool TABLE = T::SMEM_TABLE && MODE != VIF_STAT_REF;
     /* moments as planes (structure of arrays) */
-    __shared__ uint32_t s_mu1[T::TILE_H][P], s_mu2[T::TILE_H][P];
-    __shared__ uint32_t s_xx[T::TILE_H][P], s_yy[T::TILE_H][P], s_xy[T::TILE_H][P];
+    __shared__ uint32_t s_mu1[REF_MOMENTS ? T::TILE_H : 1][P], s_mu2[DIS_MOMENTS ? T::TILE_H : 1][P];
+    __shared__ uint32_t s_xx[REF_MOMENTS ? T::TILE_H : 1][P], s_yy[DIS_MOMENTS ? T::TILE_H : 1][P];
+    __shared__ uint32_t s_xy[DIS_MOMENTS ? T::TILE_H : 1][P];
     extern __shared__ uint16_t s_log2_hi[];
 
     const uint16_t *log2_hi = log2_table + VQ_VIF_LOG2_HI;
-    if constexpr (T::SMEM_TABLE) {
+    if constexpr (TABLE) {
         const uint4 *src = (const uint4 *)log2_hi;
         uint4 *dst = (uint4 *)s_log2_hi;
         for (int e = threadIdx.x; e < (int)(kLog2HiBytes / sizeof(uint4)); e += kStatThreads)
@@ -229,7 +245,7 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                     /* rows past h + R feed only outputs past the frame: any row will do */
                     const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
                     const VqVifSample p =
-                        vq_vif_sample_pair(vq_sample(ref, row, j), vq_sample(dis, row, j));
+                        vq_vif_sample_pair(vq_sample(ref, row, j), DIS_MOMENTS ? vq_sample(dis, row, j) : 0u);
 #pragma unroll
                     for (int r = 0; r < V; r++) {
                         const int t = k - r;            /* tap of output row r */
@@ -241,11 +257,15 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                 for (int r = 0; r < V; r++) {
                     const VqVifMoments m = acc[r].finish(sh);
                     const int rr = g * V + r;
-                    s_mu1[rr][c] = m.mu1;
-                    s_mu2[rr][c] = m.mu2;
-                    s_xx[rr][c] = m.xx;
-                    s_yy[rr][c] = m.yy;
-                    s_xy[rr][c] = m.xy;
+                    if constexpr (REF_MOMENTS) {
+                        s_mu1[rr][c] = m.mu1;
+                        s_xx[rr][c] = m.xx;
+                    }
+                    if constexpr (DIS_MOMENTS) {
+                        s_mu2[rr][c] = m.mu2;
+                        s_yy[rr][c] = m.yy;
+                        s_xy[rr][c] = m.xy;
+                    }
                 }
             }
         }
@@ -265,11 +285,11 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
             for (int k = 0; k < H + 2 * R; k++) {
                 const int c = min(o0 + k, COLS - 1);    /* past the tile: unused */
                 VqVifMoments m;
-                m.mu1 = s_mu1[rr][c];
-                m.mu2 = s_mu2[rr][c];
-                m.xx = s_xx[rr][c];
-                m.yy = s_yy[rr][c];
-                m.xy = s_xy[rr][c];
+                m.mu1 = REF_MOMENTS ? s_mu1[REF_MOMENTS ? rr : 0][c] : 0u;
+                m.xx = REF_MOMENTS ? s_xx[REF_MOMENTS ? rr : 0][c] : 0u;
+                m.mu2 = DIS_MOMENTS ? s_mu2[DIS_MOMENTS ? rr : 0][c] : 0u;
+                m.yy = DIS_MOMENTS ? s_yy[DIS_MOMENTS ? rr : 0][c] : 0u;
+                m.xy = DIS_MOMENTS ? s_xy[DIS_MOMENTS ? rr : 0][c] : 0u;
 #pragma unroll
                 for (int q = 0; q < H; q++) {
                     const int t = k - q;
@@ -280,21 +300,34 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
 #pragma unroll
             for (int q = 0; q < H; q++) {
                 const int o = o0 + q;
-                if (o < T::W && x0 + o < w)
-                    vq_vif_accumulate_hi(sums, vq_vif_horz_finish(acc[q]), log2_hi, egl);
+                if (o < T::W && x0 + o < w) {
+                    VqVifMoments m = vq_vif_horz_finish(acc[q]);
+                    const size_t at = (size_t)y * w + x0 + o;
+                    if constexpr (MODE == VIF_STAT_REF) {
+                        ref_mu1[at] = m.mu1;
+                        ref_xx[at] = m.xx;
+                        continue;
+                    }
+                    if constexpr (MODE == VIF_STAT_DIS) {
+                        m.mu1 = ref_mu1[at];
+                        m.xx = ref_xx[at];
+                    }
+                    vq_vif_accumulate_hi(sums, m, log2_hi, egl);
+                }
             }
         }
-
         /* 3. the row's threads, then one atomic per sum */
+        if constexpr (MODE != VIF_STAT_REF) {
 #pragma unroll
-        for (int k = 0; k < VQ_VIF_NSUMS; k++) {
-            long long v = (long long)sums[k];
+            for (int k = 0; k < VQ_VIF_NSUMS; k++) {
+                long long v = (long long)sums[k];
 #pragma unroll
-            for (int o = T::ROW_THREADS / 2; o > 0; o >>= 1)
-                v += __shfl_xor_sync(0xffffffffu, v, o);
-            if (seg == 0 && y < h)
-                atomicAdd((unsigned long long *)&rows[(size_t)y * VQ_VIF_NSUMS + k],
-                          (unsigned long long)v);
+                for (int o = T::ROW_THREADS / 2; o > 0; o >>= 1)
+                    v += __shfl_xor_sync(0xffffffffu, v, o);
+                if (seg == 0 && y < h)
+                    atomicAdd((unsigned long long *)&rows[(size_t)y * VQ_VIF_NSUMS + k],
+                              (unsigned long long)v);
+            }
         }
     }
 }
@@ -311,7 +344,7 @@ struct VqVifCuda {
     int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
     uint16_t *d_img[VQ_VIF_SCALES][2];   /* scales 1..3: ref, dis */
     uint16_t *d_log2;
-    int stat_blocks[2];                  /* scale-0 statistics grid: 16-bit, 8-bit */
+    int stat_blocks[2][2];               /* scale-0 statistics grid: [pair, rendition of a ladder][16-bit, 8-bit] */
 };
 
 static VqPlaneView vif_image_view(const VqVifCuda *v, int s, int which)
@@ -319,12 +352,14 @@ static VqPlaneView vif_image_view(const VqVifCuda *v, int s, int which)
     return vq_packed_u16_view(v->d_img[s][which], v->sw[s], v->sh[s]);
 }
 
-/* The reference's scale 1..3 images of one frame, shared by a ladder's
- * renditions (made by vq_vif_cuda_ref_run). */
+/* The reference's part of one frame, shared by a ladder's renditions (made
+ * by vq_vif_cuda_ref_run): its scale 1..3 images, and per scale its
+ * filtered moments mu1 and xx of every pixel. */
 struct VqVifCudaRef {
     int w, h;
     int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
     uint16_t *d_img[VQ_VIF_SCALES];
+    uint32_t *d_mu1[VQ_VIF_SCALES], *d_xx[VQ_VIF_SCALES];
 };
 
 /* down-sampling into scale S (S >= 1), then the statistics of scale S; with
@@ -360,17 +395,30 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     int64_t *rows = d_rows + l->vif_off[S];
     const bool eight = S == 0 && bpc == 8;
     /* with the table in shared memory: as many blocks as run at once */
-    const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[eight]) : tiles;
+    const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
+    if (rs) {
+        /* a ladder's rendition: the reference's moments from rs */
+        if constexpr (S == 0) {
+            if (eight) {
+                vif_statistic_kernel<S, true, VIF_STAT_DIS><<<grid, kStatThreads, dyn, st>>>(
+                    img_ref, img_dis, bpc, egl, v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
+                return cudaGetLastError();
+            }
+        }
+        vif_statistic_kernel<S, false, VIF_STAT_DIS><<<grid, kStatThreads, dyn, st>>>(
+            img_ref, img_dis, bpc, egl, v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
+        return cudaGetLastError();
+    }
     if constexpr (S == 0) {
         if (eight) {
             vif_statistic_kernel<S, true><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
-                                                                           v->d_log2, rows);
+                                                                           v->d_log2, rows, nullptr, nullptr);
             return cudaGetLastError();
         }
     }
     vif_statistic_kernel<S, false><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
-                                                                        v->d_log2, rows);
+                                                                        v->d_log2, rows, nullptr, nullptr);
     return cudaGetLastError();
 }
 
@@ -378,21 +426,27 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
  * their blocks fit on the device at once (their grid) */
 static cudaError_t vif_stat_setup(VqVifCuda *v)
 {
-    int dev = 0, sms = 0, per_sm[2] = { 0, 0 };
+    int dev = 0, sms = 0;
     cudaError_t err;
     if ((err = cudaGetDevice(&dev)) != cudaSuccess ||
-        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-        (err = cudaFuncSetAttribute(vif_statistic_kernel<0, false>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLog2HiBytes)) != cudaSuccess ||
-        (err = cudaFuncSetAttribute(vif_statistic_kernel<0, true>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLog2HiBytes)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], vif_statistic_kernel<0, false>,
-                                                             kStatThreads, kLog2HiBytes)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], vif_statistic_kernel<0, true>,
-                                                             kStatThreads, kLog2HiBytes)) != cudaSuccess)
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
         return err;
-    for (int k = 0; k < 2; k++)
-        v->stat_blocks[k] = (per_sm[k] > 0 ? per_sm[k] : 1) * (sms > 0 ? sms : 1);
+    /* [pair, ladder rendition][16-bit, 8-bit] */
+    const void *const k[2][2] = {
+        { (const void *)vif_statistic_kernel<0, false>, (const void *)vif_statistic_kernel<0, true> },
+        { (const void *)vif_statistic_kernel<0, false, VIF_STAT_DIS>,
+          (const void *)vif_statistic_kernel<0, true, VIF_STAT_DIS> },
+    };
+    for (int m = 0; m < 2; m++)
+        for (int e = 0; e < 2; e++) {
+            int per_sm = 0;
+            if ((err = cudaFuncSetAttribute(k[m][e], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)kLog2HiBytes)) != cudaSuccess ||
+                (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k[m][e], kStatThreads,
+                                                                     kLog2HiBytes)) != cudaSuccess)
+                return err;
+            v->stat_blocks[m][e] = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+        }
     return cudaSuccess;
 }
 
@@ -497,8 +551,11 @@ extern "C" void vq_vif_cuda_ref_free(VqVifCudaRef *r)
 {
     if (!r)
         return;
-    for (int s = 1; s < VQ_VIF_SCALES; s++)
+    for (int s = 0; s < VQ_VIF_SCALES; s++) {
         cudaFree(r->d_img[s]);
+        cudaFree(r->d_mu1[s]);
+        cudaFree(r->d_xx[s]);
+    }
     delete r;
 }
 
@@ -516,8 +573,13 @@ extern "C" int vq_vif_cuda_ref_alloc(VqVifCudaRef **out, int w, int h)
     for (int s = 0; s < VQ_VIF_SCALES && err == cudaSuccess; s++) {
         r->sw[s] = s ? r->sw[s - 1] / 2 : w;
         r->sh[s] = s ? r->sh[s - 1] / 2 : h;
+        const size_t n = (size_t)r->sw[s] * r->sh[s];
         if (s)
-            err = cudaMalloc((void **)&r->d_img[s], (size_t)r->sw[s] * r->sh[s] * sizeof(uint16_t));
+            err = cudaMalloc((void **)&r->d_img[s], n * sizeof(uint16_t));
+        if (err == cudaSuccess)
+            err = cudaMalloc((void **)&r->d_mu1[s], n * sizeof(uint32_t));
+        if (err == cudaSuccess)
+            err = cudaMalloc((void **)&r->d_xx[s], n * sizeof(uint32_t));
     }
     if (err != cudaSuccess) {
         vq_vif_cuda_ref_free(r);
@@ -527,14 +589,32 @@ extern "C" int vq_vif_cuda_ref_alloc(VqVifCudaRef **out, int w, int h)
     return 0;
 }
 
-/* the reference's images alone: the same kernels, ref-only instances */
+/* the reference's part alone, scale S: its image (S >= 1), then its moments
+ * (the same kernels, reference-only instances) */
 template <int S>
 static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cudaStream_t st)
 {
-    const VqPlaneView src = S == 1 ? ref : vq_packed_u16_view(r->d_img[S - 1], r->sw[S - 1], r->sh[S - 1]);
-    const dim3 grid(ceil_div(r->sw[S], VifDownTile<S>::W), ceil_div(r->sh[S], kDownTileH));
-    vif_subsample_kernel<S, VIF_DOWN_REF><<<grid, kDownThreads, 0, st>>>(
-        src, src, vq_vif_down_shift(S, bpc), r->d_img[S], nullptr, r->sw[S], r->sh[S]);
+    if constexpr (S > 0) {
+        const VqPlaneView src = S == 1 ? ref : vq_packed_u16_view(r->d_img[S - 1], r->sw[S - 1], r->sh[S - 1]);
+        const dim3 grid(ceil_div(r->sw[S], VifDownTile<S>::W), ceil_div(r->sh[S], kDownTileH));
+        vif_subsample_kernel<S, VIF_DOWN_REF><<<grid, kDownThreads, 0, st>>>(
+            src, src, vq_vif_down_shift(S, bpc), r->d_img[S], nullptr, r->sw[S], r->sh[S]);
+        cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess)
+            return err;
+    }
+    const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
+    using T = VifStatTile<S>;
+    const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
+    if constexpr (S == 0) {
+        if (bpc == 8) {
+            vif_statistic_kernel<S, true, VIF_STAT_REF><<<tiles, kStatThreads, 0, st>>>(
+                img, img, bpc, 0.0, nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
+            return cudaGetLastError();
+        }
+    }
+    vif_statistic_kernel<S, false, VIF_STAT_REF><<<tiles, kStatThreads, 0, st>>>(
+        img, img, bpc, 0.0, nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
     return cudaGetLastError();
 }
 
@@ -544,7 +624,8 @@ extern "C" int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, vo
         return cudaErrorInvalidValue;
     const cudaStream_t st = (cudaStream_t)stream;
     cudaError_t err;
-    if ((err = vif_ref_scale<1>(r, ref, bpc, st)) != cudaSuccess ||
+    if ((err = vif_ref_scale<0>(r, ref, bpc, st)) != cudaSuccess ||
+        (err = vif_ref_scale<1>(r, ref, bpc, st)) != cudaSuccess ||
         (err = vif_ref_scale<2>(r, ref, bpc, st)) != cudaSuccess ||
         (err = vif_ref_scale<3>(r, ref, bpc, st)) != cudaSuccess)
         return err;

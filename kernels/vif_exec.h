@@ -79,12 +79,14 @@ int vq_vif_cuda_run(VqVifCuda *v, VqPlaneView ref, VqPlaneView dis, int bpc, dou
                     const VqRowLayout *l, int64_t *d_rows, void *stream);
 
 /*
- * A ladder: the reference's scale 1..3 images of one frame, made once
- * (vq_vif_cuda_ref_run: 3 kernels) and read by every rendition's run
- * (vq_vif_cuda_run_shared: the distorted picture's down-sampling only, the
- * same statistics).  The images are identical to those vq_vif_cuda_run
- * makes; the rows too.  Ordering the runs after the ref run, and the next
- * ref run after them, is the caller's.
+ * A ladder: the reference's part of one frame, made once
+ * (vq_vif_cuda_ref_run: 7 kernels: its scale 1..3 images and, per scale,
+ * its filtered moments mu1 and xx of every pixel) and read by every
+ * rendition's run (vq_vif_cuda_run_shared: the distorted picture's
+ * down-sampling only, and statistics that filter mu2, yy and xy only).  The
+ * images and moments are identical to those vq_vif_cuda_run makes; the
+ * rows too.  Ordering the runs after the ref run, and the next ref run
+ * after them, is the caller's.
  */
 typedef struct VqVifCudaRef VqVifCudaRef;
 int vq_vif_cuda_ref_alloc(VqVifCudaRef **r, int w, int h);

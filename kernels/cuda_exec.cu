@@ -138,6 +138,7 @@ struct VqCudaExec {
  */
 struct VqCudaRef {
     int refs;
+    int device;                        /* the leader's CUDA device */
     int w, h;
     int64_t slot_frame[VQ_CUDA_PIPELINE_DEPTH];   /* the frame whose work is in the slot; -1: none */
     VqVifCudaRef *vif[VQ_CUDA_PIPELINE_DEPTH];
@@ -180,7 +181,9 @@ extern "C" VqCudaRef *vq_cuda_exec_ref(VqCudaExec *e)
 extern "C" int vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r)
 {
     const VqExecPlan *p = &e->cfg.plan;
-    if (!r || e->ref || e->frames || r->w != p->w || r->h != p->h)
+    int dev = -1;
+    if (!r || e->ref || e->frames || r->w != p->w || r->h != p->h || cudaGetDevice(&dev) != cudaSuccess ||
+        dev != r->device)
         return 0;
     r->refs++;
     e->ref = r;
@@ -203,7 +206,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
     r->w = p->w;
     r->h = p->h;
     r->members = new (std::nothrow) std::vector<VqCudaExec *>();
-    cudaError_t ce = r->members ? cudaSuccess : cudaErrorMemoryAllocation;
+    cudaError_t ce = r->members ? cudaGetDevice(&r->device) : cudaErrorMemoryAllocation;
     const char *what = "reference work";
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; k++) {
         if (p->n_vif && (ce = (cudaError_t)vq_vif_cuda_ref_alloc(&r->vif[k], p->w, p->h)) != cudaSuccess)

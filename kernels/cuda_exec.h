@@ -59,7 +59,7 @@ void vq_cuda_exec_close(VqCudaExec **e);
  *     (NULL: none); given back with vq_cuda_ref_release; it outlives the
  *     leader while held;
  *   vq_cuda_exec_share(rendition, r): the rendition reads r's work (1), or
- *     does its own (0: another size, or frames already given).
+ *     does its own (0: another size or CUDA device, or frames already given).
  */
 int  vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen);
 VqCudaRef *vq_cuda_exec_ref(VqCudaExec *e);

@@ -129,5 +129,29 @@ ok = rd == r0 == 0 and default == want == unset and len(default) > 5 * 15 and le
 print(f"{'ok  ' if ok else 'FAIL'} metadata=default (and unset): {len(default)} values on 5 frames, all's less "
       f"the numbered non-model keys")
 failed += not ok
-print(f"{len(cases) + 4 - failed} passed, {failed} failed")
+# a ladder (inputs=3, the same rendition twice) with the default metadata: rendition 1's every output
+# under the plain names, each rendition's model outputs under its number, equal for equal renditions
+dump = os.path.join(out, "meta_ladder.txt")
+r = subprocess.run([ff, "-nostdin", "-v", "error", "-i", dis, "-i", dis, "-i", ref, "-lavfi",
+                    f"[0:v][1:v][2:v]vqcuda=inputs=3:log_path={os.path.join(out, 'ml%d.json')},"
+                    f"metadata=print:file={dump}", "-frames:v", "5", "-f", "null", "-"],
+                   capture_output=True, text=True, timeout=300)
+lad = {}
+if r.returncode == 0 and os.path.exists(dump):
+    frame = -1
+    for line in open(dump):
+        if line.startswith("frame:"):
+            frame += 1
+        elif "=" in line:
+            k, v = line.strip().split("=", 1)
+            lad[(frame, k)] = v
+numbered = set(k for _, k in lad if k.startswith("lavfi.vqcuda.1.") or k.startswith("lavfi.vqcuda.2."))
+plain = set(k for _, k in lad) - numbered
+ok = (r.returncode == 0 and numbered == {"lavfi.vqcuda.1.vmaf", "lavfi.vqcuda.2.vmaf"} and
+      plain == set(k for _, k in default) - {"lavfi.vqcuda.1.vmaf"} and len(plain) > 15 and
+      all(lad[(f, "lavfi.vqcuda.2.vmaf")] == lad[(f, "lavfi.vqcuda.1.vmaf")] == lad[(f, "lavfi.vqcuda.vmaf")]
+          for f in range(5)))
+print(f"{'ok  ' if ok else 'FAIL'} ladder metadata=default: {len(plain)} plain keys, numbered {sorted(numbered)}")
+failed += not ok
+print(f"{len(cases) + 5 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -97,12 +97,14 @@ else:
 failed += not ok
 
 # metadata=default|all|scores|none: which values the frames carry (metadata=print's file)
-def frame_keys(mode):
-    dump = os.path.join(out, f"meta_{mode}.txt")
-    opt = f"=metadata={mode}" if mode else ""
-    lavfi = f"[0:v][1:v]vqcuda{opt},metadata=print:file={dump}"
-    r = subprocess.run([ff, "-nostdin", "-v", "error", "-i", dis, "-i", ref, "-lavfi", lavfi, "-frames:v", "5",
-                        "-f", "null", "-"], capture_output=True, text=True, timeout=300)
+def print_keys(inputs, vqcuda, name):
+    """5 frames through [inputs]vqcuda...,metadata=print: the exit code and {(frame, key): value}"""
+    dump = os.path.join(out, f"meta_{name}.txt")
+    n = len(inputs)
+    pads = "".join(f"[{i}:v]" for i in range(n))
+    args = [x for i in inputs for x in ("-i", i)]
+    r = subprocess.run([ff, "-nostdin", "-v", "error", *args, "-lavfi", f"{pads}{vqcuda},metadata=print:file={dump}",
+                        "-frames:v", "5", "-f", "null", "-"], capture_output=True, text=True, timeout=300)
     kv = {}
     if r.returncode == 0 and os.path.exists(dump):
         frame = -1
@@ -113,6 +115,9 @@ def frame_keys(mode):
                 k, v = line.strip().split("=", 1)
                 kv[(frame, k)] = v
     return r.returncode, kv
+
+def frame_keys(mode):
+    return print_keys([dis, ref], f"vqcuda=metadata={mode}" if mode else "vqcuda", mode)
 ra, full = frame_keys("all")
 rs, scores = frame_keys("scores")
 rn, none = frame_keys("none")
@@ -131,23 +136,10 @@ print(f"{'ok  ' if ok else 'FAIL'} metadata=default (and unset): {len(default)} 
 failed += not ok
 # a ladder (inputs=3, the same rendition twice) with the default metadata: rendition 1's every output
 # under the plain names, each rendition's model outputs under its number, equal for equal renditions
-dump = os.path.join(out, "meta_ladder.txt")
-r = subprocess.run([ff, "-nostdin", "-v", "error", "-i", dis, "-i", dis, "-i", ref, "-lavfi",
-                    f"[0:v][1:v][2:v]vqcuda=inputs=3:log_path={os.path.join(out, 'ml%d.json')},"
-                    f"metadata=print:file={dump}", "-frames:v", "5", "-f", "null", "-"],
-                   capture_output=True, text=True, timeout=300)
-lad = {}
-if r.returncode == 0 and os.path.exists(dump):
-    frame = -1
-    for line in open(dump):
-        if line.startswith("frame:"):
-            frame += 1
-        elif "=" in line:
-            k, v = line.strip().split("=", 1)
-            lad[(frame, k)] = v
+rl, lad = print_keys([dis, dis, ref], f"vqcuda=inputs=3:log_path={os.path.join(out, 'ml%d.json')}", "ladder")
 numbered = set(k for _, k in lad if k.startswith("lavfi.vqcuda.1.") or k.startswith("lavfi.vqcuda.2."))
 plain = set(k for _, k in lad) - numbered
-ok = (r.returncode == 0 and numbered == {"lavfi.vqcuda.1.vmaf", "lavfi.vqcuda.2.vmaf"} and
+ok = (rl == 0 and numbered == {"lavfi.vqcuda.1.vmaf", "lavfi.vqcuda.2.vmaf"} and
       plain == set(k for _, k in default) - {"lavfi.vqcuda.1.vmaf"} and len(plain) > 15 and
       all(lad[(f, "lavfi.vqcuda.2.vmaf")] == lad[(f, "lavfi.vqcuda.1.vmaf")] == lad[(f, "lavfi.vqcuda.vmaf")]
           for f in range(5)))

@@ -351,6 +351,38 @@ static void bench(const Layout &L, int w, int h, const uint16_t *table)
     cudaStreamDestroy(st);
 }
 
+/* A picture of a Frame, host or device memory. */
+static VqPicture picture(const Frame &f, const Layout &L, int dev)
+{
+    VqPicture x;
+    memset(&x, 0, sizeof(x));
+    x.on_device = dev;
+    for (int p = 0; p < 2; p++) {
+        x.data[p] = dev ? (const void *)f.dev[p] : (const void *)f.host[p].data();
+        x.linesize[p] = f.pitch[p];
+    }
+    if (!L.semi) {
+        x.data[2] = (const uint8_t *)x.data[1] + (size_t)f.ch * f.pitch[1];
+        x.linesize[2] = f.pitch[1];
+    }
+    return x;
+}
+
+static VqConfig session_config(const Layout &L, int w, int h)
+{
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = w;
+    c.format.height = h;
+    c.format.bitdepth = L.bpc;
+    c.format.bytes_per_sample = L.bytes;
+    c.format.msb_aligned = L.shift > 0;
+    c.format.chroma_shift_w = L.sw;
+    c.format.chroma_shift_h = L.sh;
+    c.format.layout = L.semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
+    return c;
+}
+
 /* The library as a user runs it: sessions on the CUDA executor (graphs,
  * side streams, staging copies, the copy back, the folds), the same device
  * pair submitted again and again.  With two frames in flight the wall time
@@ -363,16 +395,7 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
     VqPlaneView rd[3], dd[3];
     make_device_pair(L, w, h, ref, dis, rd, dd);
     setenv("VQ_CUDA_GRAPHS", graphs ? "1" : "0", 1);
-    VqConfig c;
-    vq_config_default(&c);
-    c.format.width = w;
-    c.format.height = h;
-    c.format.bitdepth = L.bpc;
-    c.format.bytes_per_sample = L.bytes;
-    c.format.msb_aligned = L.shift > 0;
-    c.format.chroma_shift_w = L.sw;
-    c.format.chroma_shift_h = L.sh;
-    c.format.layout = L.semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
+    VqConfig c = session_config(L, w, h);
     c.executor = VQ_EXECUTOR_CUDA;
     c.keep_frames = 0;
     std::vector<VqSession *> s((size_t)nrend, nullptr);
@@ -384,24 +407,7 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
             return;
         }
     }
-    VqPicture pr, pd;
-    memset(&pr, 0, sizeof(pr));
-    memset(&pd, 0, sizeof(pd));
-    VqPicture *pics[2] = { &pr, &pd };
-    const Frame *fr[2] = { &ref, &dis };
-    for (int q = 0; q < 2; q++) {
-        VqPicture &x = *pics[q];
-        const Frame &f = *fr[q];
-        x.on_device = 1;
-        x.data[0] = f.dev[0];
-        x.linesize[0] = f.pitch[0];
-        x.data[1] = f.dev[1];
-        x.linesize[1] = f.pitch[1];
-        if (!L.semi) {
-            x.data[2] = f.dev[1] + (size_t)f.ch * f.pitch[1];
-            x.linesize[2] = f.pitch[1];
-        }
-    }
+    const VqPicture pr = picture(ref, L, 1), pd = picture(dis, L, 1);
     auto now = [](clockid_t id) {
         struct timespec t;
         clock_gettime(id, &t);
@@ -434,38 +440,6 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
         vq_session_close(&s[(size_t)k]);
     free_frame(ref);
     free_frame(dis);
-}
-
-/* A picture of a Frame, host or device memory. */
-static VqPicture picture(const Frame &f, const Layout &L, int dev)
-{
-    VqPicture x;
-    memset(&x, 0, sizeof(x));
-    x.on_device = dev;
-    for (int p = 0; p < 2; p++) {
-        x.data[p] = dev ? (const void *)f.dev[p] : (const void *)f.host[p].data();
-        x.linesize[p] = f.pitch[p];
-    }
-    if (!L.semi) {
-        x.data[2] = (const uint8_t *)x.data[1] + (size_t)f.ch * f.pitch[1];
-        x.linesize[2] = f.pitch[1];
-    }
-    return x;
-}
-
-static VqConfig session_config(const Layout &L, int w, int h)
-{
-    VqConfig c;
-    vq_config_default(&c);
-    c.format.width = w;
-    c.format.height = h;
-    c.format.bitdepth = L.bpc;
-    c.format.bytes_per_sample = L.bytes;
-    c.format.msb_aligned = L.shift > 0;
-    c.format.chroma_shift_w = L.sw;
-    c.format.chroma_shift_h = L.sh;
-    c.format.layout = L.semi ? VQ_LAYOUT_SEMIPLANAR : VQ_LAYOUT_PLANAR;
-    return c;
 }
 
 /*

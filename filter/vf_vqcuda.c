@@ -481,9 +481,9 @@ static int is_score(VqSession *vs, const char *name)
  * only); 0 when neither. */
 static int meta_keys(VQCUDAContext *s, VqSession *vs, int k, const char *name, int *numbered, int *plain)
 {
-    const int score = s->metadata == METADATA_ALL || is_score(vs, name);
-    *numbered = s->metadata == METADATA_ALL || score;
-    *plain = !k && (s->metadata == METADATA_ALL || s->metadata == METADATA_DEFAULT || score);
+    const int score = s->metadata == METADATA_ALL || is_score(vs, name);   /* all: as a score */
+    *numbered = score;
+    *plain = !k && (score || s->metadata == METADATA_DEFAULT);
     return *numbered || *plain;
 }
 
@@ -1340,7 +1340,8 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     cfg.segment_keyframes = s->segment_mode == 1;
     cfg.stream_file       = s->stream;
     cfg.stream_rendition  = s->nb_rend > 1 ? k + 1 : 0;
-    /* renditions 2..: the reference's motion is computed once, by rendition 1's session */
+    /* renditions 2..: the reference's work (motion; on the GPU also VIF's
+     * and ADM's reference part) is done once, by rendition 1's session */
     cfg.share_reference   = k ? s->session : NULL;
     if (s->score_frames) {
         /* the piece is given frames A-1 .. B (no A-1 for A = 0) */

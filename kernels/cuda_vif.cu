@@ -20,6 +20,40 @@
 namespace {
 
 /*
+ * Column j (in range) of v at rows r0 .. r0 + N - 1, reflect-101 at the
+ * top and bottom; a row past h - 1 + R (it feeds only outputs past the
+ * frame) reads row h - 1 + R's reflection, as any row would do.  A column
+ * wholly inside the frame (all tiles but the top and bottom ones) is walked
+ * by its address, pitch bytes a row, with the sample width a constant; at
+ * the borders each row is reflected and indexed.  Indexing only: the samples
+ * are vq_sample's.
+ */
+template <int N, int R>
+__device__ __forceinline__ void vif_load_column(const VqPlaneView &v, int r0, int j, uint32_t (&out)[N])
+{
+    const int h = v.h;
+    if (r0 >= 0 && r0 + N <= h) {
+        const uint8_t *p = vq_sample_addr(v, r0, j);
+        VqPlaneView c = v;
+        if (v.bytes == 1) {
+            c.bytes = 1;
+#pragma unroll
+            for (int k = 0; k < N; k++, p += v.pitch)
+                out[k] = vq_sample_load(c, p);
+        } else {
+            c.bytes = 2;
+#pragma unroll
+            for (int k = 0; k < N; k++, p += v.pitch)
+                out[k] = vq_sample_load(c, p);
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            out[k] = vq_sample(v, vq_reflect101(min(r0 + k, h - 1 + R), h), j);
+    }
+}
+
+/*
  * img_S (out_w x out_h, uint16) from img_{S-1} (the views): output (oy, ox)
  * is filter_S at source (2*oy, 2*ox).  A tile is kDownTileH output rows by
  * VifDownTile::W output columns; a thread owns one of the COLS source
@@ -61,22 +95,24 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
     const int c = threadIdx.x % COLS, g = threadIdx.x / COLS;
     const int sx = 2 * ox0 - R + c;                       /* source column, unreflected */
     const int last_x = 2 * (min(ox0 + TW, out_w) - 1) + R;   /* rightmost source column read */
-    const VqPlaneView &src = DO_REF ? src_ref : src_dis;   /* the same size */
-    const int h = src.h;
 
     if (sx <= last_x) {
-        const int x = vq_reflect101(sx, src.w);
+        const int x = vq_reflect101(sx, src_ref.w);   /* both views are one size (a one-picture launch passes its view twice) */
         uint32_t ar[kDownV], ad[kDownV];
 #pragma unroll
         for (int r = 0; r < kDownV; r++)
             ar[r] = ad[r] = 0;
         const int r0 = 2 * (oy0 + g * kDownV) - R;        /* first source row */
+        constexpr int N = 2 * (kDownV - 1) + 2 * R + 1;   /* source rows read */
+        uint32_t col_ref[N], col_dis[N];
+        if (DO_REF)
+            vif_load_column<N, R>(src_ref, r0, x, col_ref);
+        if (DO_DIS)
+            vif_load_column<N, R>(src_dis, r0, x, col_dis);
 #pragma unroll
-        for (int k = 0; k < 2 * (kDownV - 1) + 2 * R + 1; k++) {
-            /* rows past h + R feed only outputs past the image: any row will do */
-            const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
-            const uint32_t pr = DO_REF ? vq_sample(src_ref, row, x) : 0;
-            const uint32_t pd = DO_DIS ? vq_sample(src_dis, row, x) : 0;
+        for (int k = 0; k < N; k++) {
+            const uint32_t pr = DO_REF ? col_ref[k] : 0;
+            const uint32_t pd = DO_DIS ? col_dis[k] : 0;
 #pragma unroll
             for (int r = 0; r < kDownV; r++) {
                 const int t = k - 2 * r;
@@ -240,12 +276,13 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                 for (int r = 0; r < V; r++)
                     acc[r].clear();
                 const int r0 = y0 + g * V - R;          /* first source row */
+                uint32_t col_ref[V + 2 * R], col_dis[V + 2 * R];
+                vif_load_column<V + 2 * R, R>(ref, r0, j, col_ref);
+                if (DIS_MOMENTS)
+                    vif_load_column<V + 2 * R, R>(dis, r0, j, col_dis);
 #pragma unroll
                 for (int k = 0; k < V + 2 * R; k++) {
-                    /* rows past h + R feed only outputs past the frame: any row will do */
-                    const int row = vq_reflect101(min(r0 + k, h - 1 + R), h);
-                    const VqVifSample p =
-                        vq_vif_sample_pair(vq_sample(ref, row, j), DIS_MOMENTS ? vq_sample(dis, row, j) : 0u);
+                    const VqVifSample p = vq_vif_sample_pair(col_ref[k], DIS_MOMENTS ? col_dis[k] : 0u);
 #pragma unroll
                     for (int r = 0; r < V; r++) {
                         const int t = k - r;            /* tap of output row r */

@@ -38,12 +38,23 @@ typedef struct VqPlaneView {
     int32_t step;       /* samples between horizontal neighbours: 1 or 2 */
 } VqPlaneView;
 
+/* where sample (i, j) is, and the sample at such an address: a column's
+ * next row is pitch bytes on (the CUDA kernels walk columns that way) */
+VQ_HD const uint8_t *vq_sample_addr(const VqPlaneView v, int i, int j)
+{
+    return v.data + (ptrdiff_t)i * v.pitch + (ptrdiff_t)j * v.step * v.bytes;
+}
+
+VQ_HD uint32_t vq_sample_load(const VqPlaneView v, const uint8_t *p)
+{
+    if (v.bytes == 1)
+        return *p;
+    return (uint32_t)(*(const uint16_t *)p >> v.shift);
+}
+
 VQ_HD uint32_t vq_sample(const VqPlaneView v, int i, int j)
 {
-    const uint8_t *row = v.data + (ptrdiff_t)i * v.pitch;
-    if (v.bytes == 1)
-        return row[(ptrdiff_t)j * v.step];
-    return (uint32_t)(((const uint16_t *)row)[(ptrdiff_t)j * v.step] >> v.shift);
+    return vq_sample_load(v, vq_sample_addr(v, i, j));
 }
 
 /* A view of one of our own intermediate images: packed rows of uint16. */

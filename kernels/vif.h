@@ -259,19 +259,34 @@ VQ_HD VqVifSample vq_vif_sample_pair(uint32_t x, uint32_t y)
 }
 
 /*
- * Scale 0 of 8-bit video (the reference's vif_statistic_8): uint32
- * accumulators, the squares are not shifted.  They cannot overflow
- * (255 * 255 * 65536 < 2^32), so this equals the wide path; it is kept
- * because 32-bit multiply-adds are much cheaper on the GPU.
+ * Scale 0 of 8-bit video (the reference's vif_statistic_8): the squares are
+ * not shifted, and every sum fits 32 bits (255 * 255 * 65536 < 2^32), so
+ * this equals the wide path; it is kept because narrow multiply-adds are
+ * much cheaper on the GPU.  The means are summed in float: each product
+ * tap * x (<= 7784 * 255) and each partial sum (<= 65536 * 255 < 2^24) is
+ * an integer that a float holds exactly, so the result is the integer sum,
+ * in any order, fused or not.  On the GPU that moves two of the five
+ * moments' multiply-adds from the integer pipe to the float pipes.
  */
 typedef struct VqVifVert8 {
-    uint32_t mu1, mu2, xx, yy, xy;
+    float mu1, mu2;
+    uint32_t xx, yy, xy;
 } VqVifVert8;
+
+/* a * b + c where all three and the result are integers below 2^24 */
+VQ_HD float vq_vif_fma_exact(float a, float b, float c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fmaf_rn(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
 
 VQ_HD void vq_vif_vert8_tap(VqVifVert8 *a, uint32_t tap, VqVifSample p)
 {
-    a->mu1 += tap * p.x;
-    a->mu2 += tap * p.y;
+    a->mu1 = vq_vif_fma_exact((float)tap, (float)p.x, a->mu1);
+    a->mu2 = vq_vif_fma_exact((float)tap, (float)p.y, a->mu2);
     a->xx += tap * p.xx;
     a->yy += tap * p.yy;
     a->xy += tap * p.xy;
@@ -280,8 +295,8 @@ VQ_HD void vq_vif_vert8_tap(VqVifVert8 *a, uint32_t tap, VqVifSample p)
 VQ_HD VqVifMoments vq_vif_vert8_finish(VqVifVert8 a)
 {
     VqVifMoments m;
-    m.mu1 = (a.mu1 + 128) >> 8;
-    m.mu2 = (a.mu2 + 128) >> 8;
+    m.mu1 = ((uint32_t)a.mu1 + 128) >> 8;
+    m.mu2 = ((uint32_t)a.mu2 + 128) >> 8;
     m.xx = a.xx;
     m.yy = a.yy;
     m.xy = a.xy;

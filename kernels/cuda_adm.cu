@@ -203,46 +203,53 @@ extern "C" void vq_adm_cuda_free(VqAdmCuda *c)
     delete c;
 }
 
+/* every scale's kernels in MODE; with r, the reference's bands are r's
+ * (shared_planes); rows: none for the reference's part alone */
+template <int MODE>
+static int launch_all(VqPlaneView ref, VqPlaneView dis, const VqAdmParams &p, const AdmPlanes &own,
+                      const VqAdmCudaRef *r, const VqRowLayout *l, int64_t *d_rows, cudaStream_t st)
+{
+    const auto planes = [&](int s) { return r ? shared_planes(own, r, s) : own; };
+    const auto rows = [&](int s) { return l ? d_rows + l->adm_off[s] : nullptr; };
+    cudaError_t err;
+    if ((err = launch_scale<0, MODE>(ref, dis, p, planes(0), rows(0), st)) ||
+        (err = launch_scale<1, MODE>(ref, dis, p, planes(1), rows(1), st)) ||
+        (err = launch_scale<2, MODE>(ref, dis, p, planes(2), rows(2), st)) ||
+        (err = launch_scale<3, MODE>(ref, dis, p, planes(3), rows(3), st)))
+        return (int)err;
+    return 0;
+}
+
+/* what a rendition's run needs: the executor, parameters, distorted picture
+ * and row layout of one size, every scale's rows where p puts them */
+static bool run_args_ok(const VqAdmCuda *c, VqPlaneView dis, int bpc, const VqAdmParams *p,
+                        const VqRowLayout *l, const int64_t *d_rows)
+{
+    if (!c || !p || !l || !d_rows || c->w != p->w || c->h != p->h || bpc != p->bpc || dis.w != p->w ||
+        dis.h != p->h || l->w != p->w || l->h != p->h)
+        return false;
+    for (int s = 0; s < VQ_ADM_SCALES; s++)
+        if (l->adm_w[s] != p->s[s].w || l->adm_h[s] != p->s[s].h)
+            return false;
+    return true;
+}
+
 extern "C" int vq_adm_cuda_run(VqAdmCuda *c, VqPlaneView ref, VqPlaneView dis, int bpc,
                                const VqAdmParams *p, const VqRowLayout *l, int64_t *d_rows,
                                void *stream)
 {
-    if (!c || !p || !l || !d_rows || c->w != p->w || c->h != p->h || bpc != p->bpc ||
-        ref.w != p->w || ref.h != p->h || dis.w != p->w || dis.h != p->h ||
-        l->w != p->w || l->h != p->h)
+    if (!run_args_ok(c, dis, bpc, p, l, d_rows) || ref.w != p->w || ref.h != p->h)
         return -1;
-    for (int s = 0; s < VQ_ADM_SCALES; s++)
-        if (l->adm_w[s] != p->s[s].w || l->adm_h[s] != p->s[s].h)
-            return -1;
-
-    const cudaStream_t st = (cudaStream_t)stream;
-    cudaError_t err;
-    if ((err = launch_scale<0, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[0], st)) ||
-        (err = launch_scale<1, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[1], st)) ||
-        (err = launch_scale<2, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[2], st)) ||
-        (err = launch_scale<3, ADM_BOTH>(ref, dis, *p, c->planes, d_rows + l->adm_off[3], st)))
-        return (int)err;
-    return 0;
+    return launch_all<ADM_BOTH>(ref, dis, *p, c->planes, nullptr, l, d_rows, (cudaStream_t)stream);
 }
 
 extern "C" int vq_adm_cuda_run_shared(VqAdmCuda *c, const VqAdmCudaRef *r, VqPlaneView dis, int bpc,
                                       const VqAdmParams *p, const VqRowLayout *l, int64_t *d_rows,
                                       void *stream)
 {
-    if (!c || !r || !p || !l || !d_rows || c->w != p->w || c->h != p->h || r->w != p->w || r->h != p->h ||
-        bpc != p->bpc || dis.w != p->w || dis.h != p->h || l->w != p->w || l->h != p->h)
+    if (!run_args_ok(c, dis, bpc, p, l, d_rows) || !r || r->w != p->w || r->h != p->h)
         return -1;
-    for (int s = 0; s < VQ_ADM_SCALES; s++)
-        if (l->adm_w[s] != p->s[s].w || l->adm_h[s] != p->s[s].h)
-            return -1;
-    const cudaStream_t st = (cudaStream_t)stream;
-    cudaError_t err;
-    if ((err = launch_scale<0, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 0), d_rows + l->adm_off[0], st)) ||
-        (err = launch_scale<1, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 1), d_rows + l->adm_off[1], st)) ||
-        (err = launch_scale<2, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 2), d_rows + l->adm_off[2], st)) ||
-        (err = launch_scale<3, ADM_DIS>(dis, dis, *p, shared_planes(c->planes, r, 3), d_rows + l->adm_off[3], st)))
-        return (int)err;
-    return 0;
+    return launch_all<ADM_DIS>(dis, dis, *p, c->planes, r, l, d_rows, (cudaStream_t)stream);
 }
 
 extern "C" int vq_adm_cuda_ref_alloc(VqAdmCudaRef **out, int w, int h)
@@ -292,13 +299,5 @@ extern "C" int vq_adm_cuda_ref_run(VqAdmCudaRef *r, VqPlaneView ref, int bpc, co
 {
     if (!r || !p || r->w != p->w || r->h != p->h || bpc != p->bpc || ref.w != p->w || ref.h != p->h)
         return -1;
-    const cudaStream_t st = (cudaStream_t)stream;
-    AdmPlanes none = {};
-    cudaError_t err;
-    if ((err = launch_scale<0, ADM_REF>(ref, ref, *p, shared_planes(none, r, 0), nullptr, st)) ||
-        (err = launch_scale<1, ADM_REF>(ref, ref, *p, shared_planes(none, r, 1), nullptr, st)) ||
-        (err = launch_scale<2, ADM_REF>(ref, ref, *p, shared_planes(none, r, 2), nullptr, st)) ||
-        (err = launch_scale<3, ADM_REF>(ref, ref, *p, shared_planes(none, r, 3), nullptr, st)))
-        return (int)err;
-    return 0;
+    return launch_all<ADM_REF>(ref, ref, *p, AdmPlanes{}, r, nullptr, nullptr, (cudaStream_t)stream);
 }

@@ -399,6 +399,25 @@ struct VqVifCudaRef {
     uint32_t *d_mu1[VQ_VIF_SCALES], *d_xx[VQ_VIF_SCALES];
 };
 
+/* the statistics kernel of scale S in MODE: its 8-bit instance for scale 0
+ * of 8-bit video (eight), else the 16-bit one */
+template <int S, int MODE>
+static cudaError_t vif_stat_launch(bool eight, int grid, size_t dyn, cudaStream_t st, VqPlaneView ref,
+                                   VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
+                                   int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
+{
+    if constexpr (S == 0) {
+        if (eight) {
+            vif_statistic_kernel<S, true, MODE><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table,
+                                                                                 rows, ref_mu1, ref_xx);
+            return cudaGetLastError();
+        }
+    }
+    vif_statistic_kernel<S, false, MODE><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table, rows,
+                                                                          ref_mu1, ref_xx);
+    return cudaGetLastError();
+}
+
 /* down-sampling into scale S (S >= 1), then the statistics of scale S; with
  * rs, the reference's images are rs's and only the distorted picture is
  * down-sampled here */
@@ -434,29 +453,11 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     /* with the table in shared memory: as many blocks as run at once */
     const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
-    if (rs) {
-        /* a ladder's rendition: the reference's moments from rs */
-        if constexpr (S == 0) {
-            if (eight) {
-                vif_statistic_kernel<S, true, VIF_STAT_DIS><<<grid, kStatThreads, dyn, st>>>(
-                    img_ref, img_dis, bpc, egl, v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
-                return cudaGetLastError();
-            }
-        }
-        vif_statistic_kernel<S, false, VIF_STAT_DIS><<<grid, kStatThreads, dyn, st>>>(
-            img_ref, img_dis, bpc, egl, v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
-        return cudaGetLastError();
-    }
-    if constexpr (S == 0) {
-        if (eight) {
-            vif_statistic_kernel<S, true><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
-                                                                           v->d_log2, rows, nullptr, nullptr);
-            return cudaGetLastError();
-        }
-    }
-    vif_statistic_kernel<S, false><<<grid, kStatThreads, dyn, st>>>(img_ref, img_dis, bpc, egl,
-                                                                        v->d_log2, rows, nullptr, nullptr);
-    return cudaGetLastError();
+    if (rs)   /* a ladder's rendition: the reference's moments from rs */
+        return vif_stat_launch<S, VIF_STAT_DIS>(eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2,
+                                                rows, rs->d_mu1[S], rs->d_xx[S]);
+    return vif_stat_launch<S, VIF_STAT_PAIR>(eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2, rows,
+                                             nullptr, nullptr);
 }
 
 /* once per executor: the scale-0 kernels' shared memory, and how many of
@@ -643,16 +644,8 @@ static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cuda
     const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
-    if constexpr (S == 0) {
-        if (bpc == 8) {
-            vif_statistic_kernel<S, true, VIF_STAT_REF><<<tiles, kStatThreads, 0, st>>>(
-                img, img, bpc, 0.0, nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
-            return cudaGetLastError();
-        }
-    }
-    vif_statistic_kernel<S, false, VIF_STAT_REF><<<tiles, kStatThreads, 0, st>>>(
-        img, img, bpc, 0.0, nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
-    return cudaGetLastError();
+    return vif_stat_launch<S, VIF_STAT_REF>(S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0, nullptr,
+                                            nullptr, r->d_mu1[S], r->d_xx[S]);
 }
 
 extern "C" int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, void *stream)

@@ -486,6 +486,19 @@ enum {
     VQ_ADM_PLANE_COUNT = VQ_ADM_PLANE_IN0 + VQ_ADM_IN_NPLANES
 };
 
+/* The denominator terms of pixel (i, j): the reference's H, V, D bands
+ * alone (a ladder computes them once for every rendition). */
+VQ_HD void vq_adm_pixel_den(const int32_t *ref_h, const int32_t *ref_v, const int32_t *ref_d,
+                            ptrdiff_t stride, const VqAdmParams *p, int scale, int i, int j,
+                            uint64_t den[3])
+{
+    const ptrdiff_t o = (ptrdiff_t)i * stride + j;
+    const int32_t rb[3] = { ref_h[o], ref_v[o], ref_d[o] };
+    int b;
+    for (b = 0; b < 3; b++)
+        den[b] = scale == 0 ? vq_adm_den_term_s0(rb[b]) : vq_adm_den_term_s123(rb[b], &p->s[scale]);
+}
+
 VQ_HD void vq_adm_pixel_terms(const int32_t *const *in, const int32_t *ref_h,
                               const int32_t *ref_v, const int32_t *ref_d, ptrdiff_t stride,
                               const VqAdmParams *p, int scale, int i, int j,
@@ -497,19 +510,18 @@ VQ_HD void vq_adm_pixel_terms(const int32_t *const *in, const int32_t *ref_h,
                                         in[VQ_ADM_IN_CA][o]);
     const int32_t thr_r = vq_adm_cm_thr(in[VQ_ADM_IN_FR], stride, i, j, sp->w, sp->h,
                                         in[VQ_ADM_IN_CR][o]);
-    const int32_t rb[3] = { ref_h[o], ref_v[o], ref_d[o] };
     int b;
+    /* DEN_H, DEN_V, DEN_D are adjacent (vq_rows.h) */
+    vq_adm_pixel_den(ref_h, ref_v, ref_d, stride, p, scale, i, j, terms + VQ_ADM_DEN_H);
     for (b = 0; b < 3; b++) {
         const int32_t xr = in[VQ_ADM_IN_XR0 + b][o];
         const int32_t xa = in[VQ_ADM_IN_XA0 + b][o];
         if (scale == 0) {
-            terms[VQ_ADM_DEN_H + b] = vq_adm_den_term_s0(rb[b]);
             terms[VQ_ADM_NUM_H + b] = (uint64_t)vq_adm_cm_val_s0(xr, thr_a, b,
                                           sp->cm_shift_cub[b], sp->cm_add_cub[b]);
             terms[VQ_ADM_AIM_H + b] = (uint64_t)vq_adm_cm_val_s0(xa, thr_r, b,
                                           sp->cm_shift_cub[b], sp->cm_add_cub[b]);
         } else {
-            terms[VQ_ADM_DEN_H + b] = vq_adm_den_term_s123(rb[b], sp);
             terms[VQ_ADM_NUM_H + b] = (uint64_t)vq_adm_cm_val_s123(xr, thr_a,
                                           sp->cm_shift_cub[b], sp->cm_add_cub[b]);
             terms[VQ_ADM_AIM_H + b] = (uint64_t)vq_adm_cm_val_s123(xa, thr_r,

@@ -80,12 +80,20 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
     pl.p[VQ_ADM_PLANE_IN0 + VQ_ADM_IN_CR][o] = in.c_r;
 }
 
-/* launched with kRowThreads threads, one block per band row */
-template <int SCALE>
+/*
+ * Launched with kRowThreads threads, one block per band row: the row's sums
+ * over the CM rect, 0 outside it.  MODE ADM_BOTH: all VQ_ADM_NSUMS into
+ * rows; ADM_REF (a ladder's reference): the denominators alone, 3 per row,
+ * into den; ADM_DIS (a ladder's rendition): the numerators here, the
+ * denominators copied from den (the reference's, made once per frame).
+ */
+template <int SCALE, int MODE>
 __global__ void __launch_bounds__(kRowThreads)
-adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows)
+adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows, int64_t *den)
 {
     constexpr int kWarps = kRowThreads / 32;
+    constexpr int N = MODE == ADM_REF ? 3 : VQ_ADM_NSUMS;   /* sums per row written */
+    constexpr int K0 = MODE == ADM_DIS ? VQ_ADM_NUM_H : 0;    /* the first one summed here */
     __shared__ unsigned long long partial[kWarps][VQ_ADM_NSUMS];
     const VqAdmScaleParams &sp = p.s[SCALE];
     const int i = blockIdx.x;
@@ -102,16 +110,20 @@ adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows)
             in[k] = pl.p[VQ_ADM_PLANE_IN0 + k];
         for (int j = sp.cm.left + threadIdx.x; j < sp.cm.right; j += kRowThreads) {
             uint64_t t[VQ_ADM_NSUMS];
-            vq_adm_pixel_terms(in, pl.p[VQ_ADM_PLANE_REF_H], pl.p[VQ_ADM_PLANE_REF_V], pl.p[VQ_ADM_PLANE_REF_D],
-                               sp.w, &p, SCALE, i, j, t);
+            if (MODE == ADM_REF)
+                vq_adm_pixel_den(pl.p[VQ_ADM_PLANE_REF_H], pl.p[VQ_ADM_PLANE_REF_V], pl.p[VQ_ADM_PLANE_REF_D],
+                                 sp.w, &p, SCALE, i, j, t + VQ_ADM_DEN_H);
+            else
+                vq_adm_pixel_terms(in, pl.p[VQ_ADM_PLANE_REF_H], pl.p[VQ_ADM_PLANE_REF_V],
+                                   pl.p[VQ_ADM_PLANE_REF_D], sp.w, &p, SCALE, i, j, t);
 #pragma unroll
-            for (int k = 0; k < VQ_ADM_NSUMS; k++)
+            for (int k = K0; k < N; k++)
                 sum[k] += t[k];
         }
     }
     /* wrapping uint64 sums: exact in any order */
 #pragma unroll
-    for (int k = 0; k < VQ_ADM_NSUMS; k++) {
+    for (int k = K0; k < N; k++) {
         unsigned long long v = sum[k];
         for (int off = 16; off > 0; off >>= 1)
             v += __shfl_down_sync(0xffffffffu, v, off);
@@ -119,26 +131,32 @@ adm_row_sums(const VqAdmParams p, AdmPlanes pl, int64_t *rows)
             partial[warp][k] = v;
     }
     __syncthreads();
-    if (threadIdx.x < VQ_ADM_NSUMS) {
+    const int k = threadIdx.x;
+    if (k < N) {
         unsigned long long v = 0;
-        for (int w = 0; w < kWarps; w++)
-            v += partial[w][threadIdx.x];
-        rows[(size_t)i * VQ_ADM_NSUMS + threadIdx.x] = (int64_t)v;
+        if (k >= K0)
+            for (int w = 0; w < kWarps; w++)
+                v += partial[w][k];
+        if (MODE == ADM_REF)
+            den[(size_t)i * 3 + k] = (int64_t)v;
+        else
+            rows[(size_t)i * VQ_ADM_NSUMS + k] = k >= K0 ? (int64_t)v : den[(size_t)i * 3 + k];
     }
 }
 
+/* den: ADM_REF writes the denominators' row sums there, ADM_DIS reads them */
 template <int SCALE, int MODE>
 cudaError_t launch_scale(VqPlaneView ref, VqPlaneView dis, const VqAdmParams &p,
-                         const AdmPlanes &pl, int64_t *rows, cudaStream_t st)
+                         const AdmPlanes &pl, int64_t *rows, int64_t *den, cudaStream_t st)
 {
     const VqAdmScaleParams &sp = p.s[SCALE];
     const dim3 block(kDwtBlockX, kDwtBlockY);
     const dim3 grid((sp.w + kDwtBlockX - 1) / kDwtBlockX, (sp.h + kDwtBlockY - 1) / kDwtBlockY);
     adm_dwt_decouple<SCALE, MODE><<<grid, block, 0, st>>>(ref, dis, p, pl);
     cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess || MODE == ADM_REF)
+    if (err != cudaSuccess)
         return err;
-    adm_row_sums<SCALE><<<sp.h, kRowThreads, 0, st>>>(p, pl, rows);
+    adm_row_sums<SCALE, MODE><<<sp.h, kRowThreads, 0, st>>>(p, pl, rows, den);
     return cudaGetLastError();
 }
 
@@ -150,6 +168,8 @@ struct VqAdmCudaRef {
     int w, h;
     int32_t *block;
     int32_t *a[VQ_ADM_SCALES], *hb[VQ_ADM_SCALES], *vb[VQ_ADM_SCALES], *db[VQ_ADM_SCALES];
+    int64_t *den_block;
+    int64_t *den[VQ_ADM_SCALES];   /* the denominators' sums: 3 per band row */
 };
 
 /* the planes a shared-mode kernel of scale s reads or writes: the executor's
@@ -211,11 +231,12 @@ static int launch_all(VqPlaneView ref, VqPlaneView dis, const VqAdmParams &p, co
 {
     const auto planes = [&](int s) { return r ? shared_planes(own, r, s) : own; };
     const auto rows = [&](int s) { return l ? d_rows + l->adm_off[s] : nullptr; };
+    const auto den = [&](int s) { return r ? r->den[s] : nullptr; };
     cudaError_t err;
-    if ((err = launch_scale<0, MODE>(ref, dis, p, planes(0), rows(0), st)) ||
-        (err = launch_scale<1, MODE>(ref, dis, p, planes(1), rows(1), st)) ||
-        (err = launch_scale<2, MODE>(ref, dis, p, planes(2), rows(2), st)) ||
-        (err = launch_scale<3, MODE>(ref, dis, p, planes(3), rows(3), st)))
+    if ((err = launch_scale<0, MODE>(ref, dis, p, planes(0), rows(0), den(0), st)) ||
+        (err = launch_scale<1, MODE>(ref, dis, p, planes(1), rows(1), den(1), st)) ||
+        (err = launch_scale<2, MODE>(ref, dis, p, planes(2), rows(2), den(2), st)) ||
+        (err = launch_scale<3, MODE>(ref, dis, p, planes(3), rows(3), den(3), st)))
         return (int)err;
     return 0;
 }
@@ -260,27 +281,34 @@ extern "C" int vq_adm_cuda_ref_alloc(VqAdmCudaRef **out, int w, int h)
     VqAdmCudaRef *r = new (std::nothrow) VqAdmCudaRef();
     if (!r)
         return cudaErrorMemoryAllocation;
-    size_t n[VQ_ADM_SCALES], total = 0;
+    size_t n[VQ_ADM_SCALES], rows[VQ_ADM_SCALES], total = 0, total_rows = 0;
     for (int s = 0, bw = w, bh = h; s < VQ_ADM_SCALES; s++) {
         bw = (bw + 1) / 2;   /* as adm_params.cpp sizes the bands */
         bh = (bh + 1) / 2;
         n[s] = (size_t)bw * (size_t)bh;
+        rows[s] = (size_t)bh;
         total += 4 * n[s];
+        total_rows += rows[s];
     }
     cudaError_t err = cudaMalloc((void **)&r->block, total * sizeof(int32_t));
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&r->den_block, total_rows * 3 * sizeof(int64_t));
     if (err != cudaSuccess) {
-        delete r;
+        vq_adm_cuda_ref_free(r);
         return err;
     }
     r->w = w;
     r->h = h;
     int32_t *q = r->block;
+    int64_t *d = r->den_block;
     for (int s = 0; s < VQ_ADM_SCALES; s++) {
         r->a[s] = q;
         r->hb[s] = q + n[s];
         r->vb[s] = q + 2 * n[s];
         r->db[s] = q + 3 * n[s];
         q += 4 * n[s];
+        r->den[s] = d;
+        d += 3 * rows[s];
     }
     *out = r;
     return 0;
@@ -291,6 +319,7 @@ extern "C" void vq_adm_cuda_ref_free(VqAdmCudaRef *r)
     if (!r)
         return;
     cudaFree(r->block);
+    cudaFree(r->den_block);
     delete r;
 }
 

@@ -8,6 +8,8 @@
  *                     CM rect, reduced in the block (integers: any order is
  *                     exact) and written to the row buffer; rows outside the
  *                     rect get 0, so every entry is written each frame.
+ * In a ladder the leader runs the reference's part once per frame (its DWT
+ * bands and denominators, VqAdmCudaRef) and every rendition the rest.
  * Scratch is allocated once; nothing here synchronises.
  */
 #include <new>

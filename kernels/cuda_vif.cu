@@ -97,7 +97,8 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
     const int last_x = 2 * (min(ox0 + TW, out_w) - 1) + R;   /* rightmost source column read */
 
     if (sx <= last_x) {
-        const int x = vq_reflect101(sx, src_ref.w);   /* both views are one size (a one-picture launch passes its view twice) */
+        /* both views are one size (a one-picture launch passes its view twice) */
+        const int x = vq_reflect101(sx, src_ref.w);
         uint32_t ar[kDownV], ad[kDownV];
 #pragma unroll
         for (int r = 0; r < kDownV; r++)

@@ -73,6 +73,43 @@ TEST(VifFilter, TapsAreSymmetricAndSumTo65536)
 
 /* ---- borders ---------------------------------------------------------- */
 
+/* The 8-bit scale-0 vertical pass sums the means in float (vif.h: every
+ * product and partial sum an integer below 2^24).  It must equal the wide
+ * integer pass of the same samples, moment for moment, up to the largest
+ * sums: all samples 255 (65536 * 255 = 2^24 - 65536). */
+TEST(VifVertical, EightBitFloatMeansEqualTheWideIntegerPass)
+{
+    std::mt19937 rng(77);
+    const int w = 5, h = 40;
+    const VqVifStatShift sh = vq_vif_stat_shift(0, 8);
+    for (int fill = 0; fill < 4; fill++) {
+        std::vector<uint8_t> ref((size_t)w * h), dis(ref.size());
+        std::vector<uint16_t> ref16(ref.size()), dis16(ref.size());
+        for (size_t k = 0; k < ref.size(); k++) {
+            ref[k] = fill == 0 ? 255 : fill == 1 ? 0 : (uint8_t)(rng() % 256);
+            dis[k] = fill == 0 ? 255 : fill == 1 ? 255 : (uint8_t)(fill == 3 ? 255 - ref[k] : rng() % 256);
+            ref16[k] = ref[k];
+            dis16[k] = dis[k];
+        }
+        const VqPlaneView r8 = { ref.data(), w, w, h, 1, 0, 1 }, d8 = { dis.data(), w, w, h, 1, 0, 1 };
+        const VqPlaneView r16 = { (const uint8_t *)ref16.data(), 2 * w, w, h, 2, 0, 1 };
+        const VqPlaneView d16 = { (const uint8_t *)dis16.data(), 2 * w, w, h, 2, 0, 1 };
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++) {
+                const VqVifMoments a = vq_vif_stat_vertical_8(r8, d8, i, j);
+                const VqVifMoments b = vq_vif_stat_vertical_16(0, r16, d16, i, j, sh);
+                ASSERT_EQ(a.mu1, b.mu1) << fill << " " << i << " " << j;
+                ASSERT_EQ(a.mu2, b.mu2);
+                ASSERT_EQ(a.xx, b.xx);
+                ASSERT_EQ(a.yy, b.yy);
+                ASSERT_EQ(a.xy, b.xy);
+                if (fill == 0) {   /* the largest mean: (65536 * 255 + 128) >> 8 */
+                    ASSERT_EQ(a.mu1, 65280u);
+                }
+            }
+    }
+}
+
 TEST(VifBorder, Reflect101)
 {
     const int n = 16;

@@ -583,6 +583,24 @@ static int64_t thread_cpu_ns(void)
     return 0;
 }
 
+/* Around each scoring call into libvqcuda: the CUDA context made current,
+ * and the call's host CPU counted as the library's. */
+static int lib_enter(AVFilterContext *ctx, int64_t *t0)
+{
+    int ret = cuda_push(ctx);
+
+    *t0 = thread_cpu_ns();
+    return ret;
+}
+
+static void lib_leave(AVFilterContext *ctx, int64_t t0)
+{
+    VQCUDAContext *s = ctx->priv;
+
+    s->cpu_lib_ns += thread_cpu_ns() - t0;
+    cuda_pop(ctx);
+}
+
 /* Take every result the libraries have ready (after flush: all of them). */
 static int receive_results(AVFilterContext *ctx)
 {
@@ -595,14 +613,12 @@ static int receive_results(AVFilterContext *ctx)
         for (;;) {
             VqFrameResult res;
             int64_t t0;
-            int err, ret = cuda_push(ctx);
+            int err, ret = lib_enter(ctx, &t0);
 
             if (ret < 0)
                 return ret;
-            t0  = thread_cpu_ns();
             err = vq_session_receive(vs, &res);
-            s->cpu_lib_ns += thread_cpu_ns() - t0;
-            cuda_pop(ctx);
+            lib_leave(ctx, t0);
             if (err == VQ_EOF)
                 break;
             if (err == VQ_EAGAIN) {
@@ -636,12 +652,10 @@ static int flush_session(AVFilterContext *ctx)
     for (int k = 0; k < s->nb_rend; k++) {
         if (!rend_session(s, k))
             continue;
-        if ((ret = cuda_push(ctx)) < 0)
+        if ((ret = lib_enter(ctx, &t0)) < 0)
             return ret;
-        t0  = thread_cpu_ns();
         err = vq_session_flush(rend_session(s, k));
-        s->cpu_lib_ns += thread_cpu_ns() - t0;
-        cuda_pop(ctx);
+        lib_leave(ctx, t0);
         if (err < 0)
             return session_error(ctx, rend_session(s, k), err, "vq_session_flush");
     }
@@ -816,6 +830,7 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
     for (int k = 1; k < s->nb_rend; k++) {
         AVFrame *f = NULL;
         VqPicture pic;
+        int64_t t0;
         int ret, err;
 
         if ((ret = ff_framesync_get_frame(fs, k, &f, 0)) < 0)
@@ -828,10 +843,10 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
             av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
                    "common frames are scored\n", k + 1, s->extra_submitted[k]);
             /* its results come now; the reference's shared rows need not wait for it */
-            if ((ret = cuda_push(ctx)) < 0)
+            if ((ret = lib_enter(ctx, &t0)) < 0)
                 return ret;
             err = vq_session_flush(s->extra[k]);
-            cuda_pop(ctx);
+            lib_leave(ctx, t0);
             if (err < 0)
                 return session_error(ctx, s->extra[k], err, "vq_session_flush (a rendition that ended)");
             continue;
@@ -848,14 +863,10 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
         if (!(p->keep[k] = av_frame_clone(f)))
             return AVERROR(ENOMEM);
         fill_picture(&pic, f, on_device);
-        if ((ret = cuda_push(ctx)) < 0)
+        if ((ret = lib_enter(ctx, &t0)) < 0)
             return ret;
-        {
-            const int64_t t0 = thread_cpu_ns();
-            err = vq_session_submit_at(s->extra[k], pic_ref, &pic, s->ref_time, s->ref_key);
-            s->cpu_lib_ns += thread_cpu_ns() - t0;
-        }
-        cuda_pop(ctx);
+        err = vq_session_submit_at(s->extra[k], pic_ref, &pic, s->ref_time, s->ref_key);
+        lib_leave(ctx, t0);
         if (err < 0)
             return session_error(ctx, s->extra[k], err, "vq_session_submit (a rendition)");
         s->extra_submitted[k]++;
@@ -882,6 +893,7 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
     VqPicture pic_ref, pic_dist;
     PendingFrame p = { 0 };
     int on_device = dist->format == AV_PIX_FMT_CUDA;
+    int64_t t0;
     int ret, err;
 
     if ((ret = check_pair(ctx, dist, ref)) <= 0) {
@@ -906,17 +918,13 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
     fill_picture(&pic_ref, ref, on_device);
     fill_picture(&pic_dist, dist, on_device);
 
-    if ((ret = cuda_push(ctx)) < 0) {
+    if ((ret = lib_enter(ctx, &t0)) < 0) {
         free_pending(&p);
         return ret;
     }
-    {
-        const int64_t t0 = thread_cpu_ns();
-        err = vq_session_submit_at(s->session, &pic_ref, &pic_dist, frame_time(ctx, ref),
-                                   !!(ref->flags & AV_FRAME_FLAG_KEY));
-        s->cpu_lib_ns += thread_cpu_ns() - t0;
-    }
-    cuda_pop(ctx);
+    err = vq_session_submit_at(s->session, &pic_ref, &pic_dist, frame_time(ctx, ref),
+                               !!(ref->flags & AV_FRAME_FLAG_KEY));
+    lib_leave(ctx, t0);
     if (err < 0) {
         free_pending(&p);
         return library_error(ctx, err, "vq_session_submit");

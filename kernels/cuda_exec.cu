@@ -22,8 +22,8 @@
  * off.  The kernels and their arguments are the same either way.
  *
  * Ladders: the leader's executor also makes the reference's VIF scale
- * images and moments and ADM bands once per frame, and every rendition's executor reads
- * them (VqCudaRef below); the leader's collect waits once for the frame of
+ * images and moments and ADM bands and denominators once per frame, and every
+ * rendition's executor reads them (VqCudaRef below); the leader's collect waits once for the frame of
  * every rendition (VQ_CUDA_REF_SHARE=0: each does its own, to compare).
  */
 #include <cuda_runtime.h>
@@ -102,8 +102,9 @@ struct VqCudaExec {
     cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE][2][N_REFMODE];
     int head, in_flight;
     int64_t frames;             /* submitted so far */
-    /* a ladder: the reference's VIF images and moments and ADM bands, made by the
-     * leader's executor (ref_owner) and read by every rendition's */
+    /* a ladder: the reference's VIF images and moments and ADM bands and
+     * denominators, made by the leader's executor (ref_owner) and read by
+     * every rendition's */
     VqCudaRef *ref;
     int ref_owner;
     int64_t group_waited;       /* a rendition: the leader's collect waited for this frame of ours */
@@ -122,9 +123,9 @@ struct VqCudaExec {
 
 /*
  * A ladder's reference work on the GPU: per pipeline slot, the reference's
- * VIF scale images and moments (mu1, xx) and ADM bands of the frame in that slot, made once by
- * the leader's executor and read by the renditions' (the leader's own
- * included).  The slots follow the frame numbers (frame n: slot n % depth)
+ * VIF scale images and moments (mu1, xx) and ADM bands and denominators of
+ * the frame in that slot, made once by the leader's executor and read by the
+ * renditions' (the leader's own included).  The slots follow the frame numbers (frame n: slot n % depth)
  * in every executor of the ladder, since each is given the same frames.
  *   - ready[slot] is recorded when the leader's frame in that slot has made
  *     them; a rendition's frame waits for it on the device.
@@ -404,7 +405,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                    char *err, size_t errlen)
 {
     const VqExecPlan *c = &e->cfg.plan;
-    /* a ladder: the reference's VIF part and ADM bands of this slot */
+    /* a ladder: the reference's VIF part and ADM part of this slot */
     const VqVifCudaRef *rv = shared ? e->ref->vif[slot_index] : NULL;
     const VqAdmCudaRef *ra = shared ? e->ref->adm[slot_index] : NULL;
     int ret;

@@ -5,7 +5,8 @@ per kernel of the second pair, its time, the DRAM bytes it moved and the
 bandwidth that makes.
    ncu-table.py CSV
    ncu-table.py CSV --per-frame N LABEL   the time of every launch, summed, per frame (frames:
-                                          motion's launches, else N), and per kernel family"""
+                                          motion's launches, else N), per kernel family, and
+                                          per kernel instance (launches, median, per frame)"""
 import csv
 import sys
 from collections import OrderedDict
@@ -48,6 +49,14 @@ if len(sys.argv) == 5 and sys.argv[2] == "--per-frame":
     parts = ", ".join(f"{f} {v / frames:.1f}" for f, v in sorted(fam.items(), key=lambda x: -x[1]))
     print(f"{label}: {t / frames:.1f} us of vqcuda kernels per frame ({parts}; {len(ids)} kernels in "
           f"{frames} frames, ncu, serialised)")
+    # and per kernel instance: a register or schedule change shows here first
+    per = OrderedDict()
+    for k in launch.values():
+        per.setdefault(k["name"], []).append(k.get("gpu__time_duration.sum", 0.0))
+    for name, v in sorted(per.items(), key=lambda x: -sum(x[1])):
+        v = sorted(v)
+        print(f"    {label} {name:40s} {len(v):4d} launches, median {v[len(v) // 2]:7.1f} us, "
+              f"{sum(v) / frames:7.1f} us per frame")
     sys.exit(0)
 second = ids[len(ids) // 2:]
 total_t = total_b = 0.0

@@ -25,6 +25,18 @@ data=$root/tests/data
 summary=$out/summary.txt
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
+ladders() {   # ladders KIND...: inputs=N through NVDEC, each kind's rung logs against its goldens
+    local kind
+    for kind in "$@"; do
+        "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
+        say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
+    done
+}
+nograph_ladder() {   # the bicubic ladder with every kernel launched directly
+    VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
+        >"$out/nograph_ladder.log" 2>&1
+    say "no graphs ladder bicubic exit $?: $(grep -h exact "$out/nograph_ladder.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
+}
 
 say "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 raw=/tmp/vqraw
@@ -37,12 +49,9 @@ for name in balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog10
             odd577x323 small36x34; do
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e" \
         >"$out/e2e_$name.log" 2>&1
-    say "$name exit $?: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1 | sed 's|.*/||')"
+    say "$name exit $?: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
 done
-for kind in bicubic same; do
-    "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
-    say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | sed 's|.*/||' | tr '\n' ' ')"
-done
+ladders bicubic same
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
 say "noloss exit $?: $(tail -1 "$out/noloss.log")"
 for x in "dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12" "birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -"; do
@@ -50,19 +59,14 @@ for x in "dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12" "birds422p10
     as=$6; [ "$as" = - ] && as=
     "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$2.yuv" "$raw/$3.yuv" "$4" "$5" "$as" cuda \
         "$data/golden/$1.json" "$out/lib" >"$out/lib_$1.log" 2>&1
-    say "lib $1 ${as:-planar} exit $?: $(grep -h exact "$out/lib_$1.log" | sed 's|.*/||')"
+    say "lib $1 ${as:-planar} exit $?: $(grep -h exact "$out/lib_$1.log" | sed 's|.*/golden/||')"
 done
 fi
 
 if want ladder; then
 say "== ladders only (inputs=N, NVDEC; with and without graphs), memcheck on one"
-for kind in bicubic bicubic_x86 same; do
-    "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
-    say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | sed 's|.*/||' | tr '\n' ' ')"
-done
-VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
-    >"$out/nograph_ladder.log" 2>&1
-say "no graphs ladder bicubic exit $?: $(grep -h exact "$out/nograph_ladder.log" | sed 's|.*/||' | tr '\n' ' ')"
+ladders bicubic bicubic_x86 same
+nograph_ladder
 if command -v compute-sanitizer >/dev/null; then
     c=$data/clips
     timeout 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$ff" -nostdin -v error \
@@ -112,10 +116,7 @@ done
 say "e2e cuda: $pass passed, $fail failed, $skip skipped"
 
 say "== ladders (inputs=N, NVDEC)"
-for kind in bicubic bicubic_x86 same; do
-    "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
-    say "ladder $kind exit $?: $(grep -h exact "$out/ladder_$kind.log" | tr '\n' ' ')"
-done
+ladders bicubic bicubic_x86 same
 
 say "== the same without CUDA graphs (VQ_CUDA_GRAPHS=0: every kernel launched directly)"
 for name in dog1080 dog1080p10 dog1080.multi birds720.features; do
@@ -124,9 +125,7 @@ for name in dog1080 dog1080p10 dog1080.multi birds720.features; do
         "$out/e2e_nograph" >"$out/nograph_$name.log" 2>&1
     say "no graphs $name exit $?: $(grep -h -E 'exact|SKIP' "$out/nograph_$name.log" | head -1)"
 done
-VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
-    >"$out/nograph_ladder.log" 2>&1
-say "no graphs ladder bicubic exit $?: $(grep -h exact "$out/nograph_ladder.log" | tr '\n' ' ')"
+nograph_ladder
 
 say "== the size-change stream through NVDEC (default re-initialisation and -reinit_filter 0)"
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1

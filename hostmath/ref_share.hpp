@@ -11,7 +11,8 @@
  * All of a ladder's sessions are used from one thread.  A member that needs
  * a frame the leader has in flight asks the leader to collect it (pump).
  * On the GPU the leader also makes the reference's VIF images and moments and
- * ADM bands and denominators once per frame for all of them (device_work: kernels/cuda_exec.h).
+ * ADM bands and denominators once per frame for all of them (device_work:
+ * kernels/cuda_exec.h).
  */
 #ifndef VQ_REF_SHARE_HPP
 #define VQ_REF_SHARE_HPP

@@ -113,7 +113,8 @@ typedef struct VqConfig {
     /* An encode ladder: another session, opened before this one and given
      * nothing yet, that scores other pictures against the same reference
      * frames.  The reference's own work (integer motion; on the GPU also
-     * VIF's reference images and moments and ADM's reference bands) is then
+     * VIF's reference images and moments and ADM's reference bands and
+     * denominators) is then
      * done once, by that session, for both: give each reference frame to
      * that session first, from the same thread, and open both with the same
      * format and first_frame.  Results are identical either way. */

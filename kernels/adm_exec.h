@@ -43,12 +43,13 @@ int vq_adm_cuda_run(VqAdmCuda *c, VqPlaneView ref, VqPlaneView dis, int bpc,
                     const VqAdmParams *p, const VqRowLayout *l, int64_t *d_rows,
                     void *stream);
 
-/* A ladder: the reference's DWT bands of one frame, every scale, made once
- * (vq_adm_cuda_ref_run: 4 kernels; they depend on bpc and the sizes only,
- * not on the other parameters) and read by every rendition's
- * vq_adm_cuda_run_shared (the distorted picture's DWT, decouple, CSF and
- * the row sums, as vq_adm_cuda_run: the same rows).  Ordering the runs
- * after the ref run, and the next ref run after them, is the caller's. */
+/* A ladder: the reference's DWT bands of one frame, every scale, and its
+ * denominators' row sums, made once (vq_adm_cuda_ref_run: 8 kernels; they
+ * depend on bpc and the sizes only, not on the other parameters) and read
+ * by every rendition's vq_adm_cuda_run_shared (the distorted picture's DWT,
+ * decouple, CSF and the numerators' row sums, the denominators' copied: the
+ * same rows as vq_adm_cuda_run).  Ordering the runs after the ref run, and
+ * the next ref run after them, is the caller's. */
 typedef struct VqAdmCudaRef VqAdmCudaRef;
 int vq_adm_cuda_ref_alloc(VqAdmCudaRef **r, int w, int h);
 void vq_adm_cuda_ref_free(VqAdmCudaRef *r);

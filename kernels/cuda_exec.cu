@@ -22,9 +22,10 @@
  * off.  The kernels and their arguments are the same either way.
  *
  * Ladders: the leader's executor also makes the reference's VIF scale
- * images and moments and ADM bands and denominators once per frame, and every
- * rendition's executor reads them (VqCudaRef below); the leader's collect waits once for the frame of
- * every rendition (VQ_CUDA_REF_SHARE=0: each does its own, to compare).
+ * images and moments and ADM bands and denominators once per frame, and
+ * every rendition's executor reads them (VqCudaRef below); the leader's
+ * collect waits once for the frame of every rendition (VQ_CUDA_REF_SHARE=0:
+ * each does its own, to compare).
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -125,8 +126,9 @@ struct VqCudaExec {
  * A ladder's reference work on the GPU: per pipeline slot, the reference's
  * VIF scale images and moments (mu1, xx) and ADM bands and denominators of
  * the frame in that slot, made once by the leader's executor and read by the
- * renditions' (the leader's own included).  The slots follow the frame numbers (frame n: slot n % depth)
- * in every executor of the ladder, since each is given the same frames.
+ * renditions' (the leader's own included).  The slots follow the frame
+ * numbers (frame n: slot n % depth) in every executor of the ladder, since
+ * each is given the same frames.
  *   - ready[slot] is recorded when the leader's frame in that slot has made
  *     them; a rendition's frame waits for it on the device.
  *   - The leader's frame n + depth, which rewrites the slot, waits on the

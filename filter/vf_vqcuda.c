@@ -487,6 +487,22 @@ static int meta_keys(VQCUDAContext *s, VqSession *vs, int k, const char *name, i
     return *numbered || *plain;
 }
 
+/* value under lavfi.vqcuda.<k+1>.<suffix> (numbered) and lavfi.vqcuda.<suffix> (plain) */
+static int set_meta(AVDictionary **m, int k, int numbered, int plain, const char *suffix, double v)
+{
+    char key[224], value[32];
+    int ret;
+
+    snprintf(value, sizeof(value), "%.17g", v);
+    snprintf(key, sizeof(key), "lavfi.vqcuda.%d.%s", k + 1, suffix);
+    if (numbered && (ret = av_dict_set(m, key, value, 0)) < 0)
+        return ret;
+    snprintf(key, sizeof(key), "lavfi.vqcuda.%s", suffix);
+    if (plain && (ret = av_dict_set(m, key, value, 0)) < 0)
+        return ret;
+    return 0;
+}
+
 /* One result of rendition k: its metadata on the waiting frame. */
 static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
@@ -504,16 +520,9 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
             continue;
         p->waiting &= ~(1u << k);
         for (int j = 0; res && j < res->n && !s->closing; j++) {
-            char key[160], value[32];
             int ret, numbered, plain;
-            if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
-                continue;
-            snprintf(value, sizeof(value), "%.17g", res->value[j]);
-            snprintf(key, sizeof(key), "lavfi.vqcuda.%d.%s", k + 1, res->name[j]);
-            if (numbered && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
-                return ret;
-            snprintf(key, sizeof(key), "lavfi.vqcuda.%s", res->name[j]);
-            if (plain && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+            if (meta_keys(s, vs, k, res->name[j], &numbered, &plain) &&
+                (ret = set_meta(&p->dist->metadata, k, numbered, plain, res->name[j], res->value[j])) < 0)
                 return ret;
         }
         /* the last frame of a segment carries the segment's pooled values */
@@ -523,14 +532,11 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
             if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
                 continue;
             for (int q = 0; q < 4; q++) {
-                char key[200], value[32];
+                char suffix[192];
                 int ret;
-                snprintf(value, sizeof(value), "%.17g", res->segment_pooled[4 * j + q]);
-                snprintf(key, sizeof(key), "lavfi.vqcuda.%d.segment.%s.%s", k + 1, res->name[j], pools[q]);
-                if (numbered && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
-                    return ret;
-                snprintf(key, sizeof(key), "lavfi.vqcuda.segment.%s.%s", res->name[j], pools[q]);
-                if (plain && (ret = av_dict_set(&p->dist->metadata, key, value, 0)) < 0)
+                snprintf(suffix, sizeof(suffix), "segment.%s.%s", res->name[j], pools[q]);
+                if ((ret = set_meta(&p->dist->metadata, k, numbered, plain, suffix,
+                                    res->segment_pooled[4 * j + q])) < 0)
                     return ret;
             }
         }

@@ -445,12 +445,12 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
 /*
  * A ladder through the public API: one reference, renditions of its size and
  * smaller (upscaled), scored as a ladder on the GPU (device pictures, the
- * later sessions sharing the first one's reference: motion, VIF's images,
- * ADM's bands) and each alone on the CPU (host pictures).  Every frame's
- * values must be identical.  order 0: each frame to every session in turn
- * (as the filter does); order 1: every frame to the leader first, then to
- * the others (their reference work is then their own: the leader's slots
- * have moved on); order 2: the leader one frame ahead.
+ * later sessions sharing the first one's reference: motion, VIF's images
+ * and moments, ADM's bands and denominators) and each alone on the CPU (host
+ * pictures).  Every frame's values must be identical.  order 0: each frame
+ * to every session in turn (as the filter does); order 1: every frame to the
+ * leader first, then to the others (their reference work is then their own:
+ * the leader's slots have moved on); order 2: the leader one frame ahead.
  */
 static int check_ladder(const Layout &L, int w, int h, const char *model, int order)
 {

@@ -1,38 +1,137 @@
 /*
  * cuda_psnr.cu - the CUDA executor of psnr: a thin kernel around
- * kernels/psnr.h.  One block per (row, plane) writes that row's exact sum
- * of squared errors (no atomics, every element of the sections written).
+ * kernels/psnr.h.  A warp per (row, plane) writes that row's exact sum of
+ * squared errors (no atomics, every element of the sections written).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <cuda_runtime.h>
 
-#include "cuda_reduce.cuh"
 #include "psnr.h"
 #include "psnr_exec.h"
 
-#define PSNR_BLOCK 256
+namespace {
+
+constexpr int kRows = 8;              /* rows (warps) per block */
+constexpr int kThreads = 32 * kRows;
+constexpr int kBatch = 4;             /* 16-byte words a lane loads at once */
+
+/*
+ * How a plane's rows are read.  PSNR_SCALAR: one sample at a time
+ * (vq_sample), any layout.  The others read both rows as aligned 16-byte
+ * words, the same samples: both views have one sample width, step and
+ * offset in a 16-byte word, and pitches that keep every row's start at
+ * that offset (named by bytes, step, and the offset modulo the sample
+ * distance: nv12's V view starts one byte into its plane).
+ */
+enum PsnrRead { PSNR_SCALAR, PSNR_B1S1, PSNR_B1S2P0, PSNR_B1S2P1, PSNR_B2S1, PSNR_B2S2P0, PSNR_B2S2P2 };
 
 struct PsnrPlanes {
     VqPlaneView ref[3], dis[3];
     int w[3], h[3];
+    int read[3];    /* PsnrRead */
     int64_t *out[3];
 };
 
-__global__ void psnr_row_sse_kernel(PsnrPlanes pl, int bpc)
+int psnr_read_kind(const VqPlaneView &r, const VqPlaneView &d)
+{
+    const uintptr_t off = (uintptr_t)r.data & 15;
+    if (r.bytes != d.bytes || r.step != d.step || off != ((uintptr_t)d.data & 15) || r.pitch % 16 ||
+        d.pitch % 16)
+        return PSNR_SCALAR;
+    if (r.bytes == 1)
+        return r.step == 1 ? PSNR_B1S1 : r.step == 2 ? (off % 2 ? PSNR_B1S2P1 : PSNR_B1S2P0) : PSNR_SCALAR;
+    if (r.bytes == 2 && off % 2 == 0)
+        return r.step == 1 ? PSNR_B2S1 : r.step == 2 ? (off % 4 ? PSNR_B2S2P2 : PSNR_B2S2P0) : PSNR_SCALAR;
+    return PSNR_SCALAR;
+}
+
+/* the sample at byte pos (a constant) of a 16-byte word, as vq_sample_load
+ * reads it */
+template <int BYTES>
+__device__ __forceinline__ uint32_t word_sample(const uint32_t (&v)[4], int pos, int shift)
+{
+    const uint32_t x = v[pos >> 2] >> (8 * (pos & 3));
+    return BYTES == 1 ? (x & 0xffu) : (x & 0xffffu) >> shift;
+}
+
+/*
+ * Row i's sum (this lane's part) in words: sample j is at byte off + j * S
+ * of the row's 16-byte-aligned start (S = step * bytes, PHASE = off % S).
+ * The words wholly before the row's last sample's end are read whole; the
+ * samples after them one at a time (nothing past the row's last sample is
+ * read).
+ */
+template <int BYTES, int S, int PHASE>
+__device__ __forceinline__ unsigned long long psnr_row_words(const VqPlaneView &r, const VqPlaneView &d, int i,
+                                                            int w, int bpc, int lane)
+{
+    const int off = (int)((uintptr_t)r.data & 15);
+    const uint8_t *ra = r.data + (ptrdiff_t)i * r.pitch - off;
+    const uint8_t *da = d.data + (ptrdiff_t)i * d.pitch - off;
+    const int full = (off + (w - 1) * S + BYTES) / 16;
+    unsigned long long sum = 0;
+    /* kBatch words a lane at a time, all loaded before any is used */
+    for (int c0 = lane; c0 < full; c0 += 32 * kBatch) {
+        uint4 rq[kBatch], dq[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; u++) {
+            const int c = c0 + 32 * u;
+            if (c < full) {
+                rq[u] = *(const uint4 *)(ra + 16 * (ptrdiff_t)c);
+                dq[u] = *(const uint4 *)(da + 16 * (ptrdiff_t)c);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kBatch; u++) {
+            const int c = c0 + 32 * u;
+            if (c >= full)
+                break;
+            const uint32_t rv[4] = { rq[u].x, rq[u].y, rq[u].z, rq[u].w };
+            const uint32_t dv[4] = { dq[u].x, dq[u].y, dq[u].z, dq[u].w };
+#pragma unroll
+            for (int pos = PHASE; pos < 16; pos += S)
+                if (16 * c + pos >= off)
+                    sum += vq_psnr_sq_err(word_sample<BYTES>(rv, pos, r.shift),
+                                          word_sample<BYTES>(dv, pos, d.shift), bpc);
+        }
+    }
+    const int first = 16 * full - off;   /* the first byte after the whole words, from sample 0 */
+    for (int j = (first > 0 ? (first + S - 1) / S : 0) + lane; j < w; j += 32)
+        sum += vq_psnr_sq_err(vq_sample(r, i, j), vq_sample(d, i, j), bpc);
+    return sum;
+}
+
+__global__ void __launch_bounds__(kThreads) psnr_row_sse_kernel(PsnrPlanes pl, int bpc)
 {
     const int p = blockIdx.y;
-    const int i = blockIdx.x;
-    unsigned long long sum = 0;
-
+    const int i = blockIdx.x * kRows + (int)(threadIdx.x / 32);
+    const int lane = (int)(threadIdx.x % 32);
     if (i >= pl.h[p])
-        return;     /* whole block: no barrier is skipped by part of it */
-    for (int j = threadIdx.x; j < pl.w[p]; j += PSNR_BLOCK)
-        sum += vq_psnr_sq_err(vq_sample(pl.ref[p], i, j), vq_sample(pl.dis[p], i, j), bpc);
-    sum = vq_block_sum_u64<PSNR_BLOCK>(sum);
-    if (threadIdx.x == 0)
+        return;     /* the whole warp (no barriers in this kernel) */
+    const VqPlaneView r = pl.ref[p], d = pl.dis[p];
+    const int w = pl.w[p];
+    unsigned long long sum = 0;
+    switch (pl.read[p]) {
+    case PSNR_B1S1: sum = psnr_row_words<1, 1, 0>(r, d, i, w, bpc, lane); break;
+    case PSNR_B1S2P0: sum = psnr_row_words<1, 2, 0>(r, d, i, w, bpc, lane); break;
+    case PSNR_B1S2P1: sum = psnr_row_words<1, 2, 1>(r, d, i, w, bpc, lane); break;
+    case PSNR_B2S1: sum = psnr_row_words<2, 2, 0>(r, d, i, w, bpc, lane); break;
+    case PSNR_B2S2P0: sum = psnr_row_words<2, 4, 0>(r, d, i, w, bpc, lane); break;
+    case PSNR_B2S2P2: sum = psnr_row_words<2, 4, 2>(r, d, i, w, bpc, lane); break;
+    default:
+        for (int j = lane; j < w; j += 32)
+            sum += vq_psnr_sq_err(vq_sample(r, i, j), vq_sample(d, i, j), bpc);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if (lane == 0)
         pl.out[p][i] = (int64_t)sum;
 }
+
+}  // namespace
 
 struct VqPsnrCuda {
     int w, h;
@@ -71,13 +170,14 @@ extern "C" int vq_psnr_cuda_run(VqPsnrCuda *state, const VqPlaneView ref[3], con
         pl.dis[p] = dis[use ? p : 0];
         pl.w[p] = use ? (p ? l->cw : l->w) : 0;
         pl.h[p] = use ? (p ? l->ch : l->h) : 0;
+        pl.read[p] = psnr_read_kind(pl.ref[p], pl.dis[p]);
         pl.out[p] = d_rows + l->psnr_off[use ? p : 0];
         if (pl.h[p] > max_h)
             max_h = pl.h[p];
     }
     if (max_h == 0)
         return 0;
-    psnr_row_sse_kernel<<<dim3((unsigned)max_h, (unsigned)nplanes), PSNR_BLOCK, 0,
+    psnr_row_sse_kernel<<<dim3((unsigned)((max_h + kRows - 1) / kRows), (unsigned)nplanes), kThreads, 0,
                           (cudaStream_t)stream>>>(pl, bpc);
     return (int)cudaGetLastError();
 }

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_column.cuh"
 #include "motion.h"
 #include "motion_exec.h"
 
@@ -15,25 +16,27 @@ namespace {
 /*
  * A block scores a tile of kTileH rows by kCols - 4 columns: each thread
  * owns one of the kCols columns (the tile and its reflected halo), reads the
- * kTileH + 4 source rows of prev and cur once and keeps its rows' vertical
- * taps in registers; the vertical results go to shared memory at reflected
- * columns, then each tile column's horizontal pass, one integer atomic per
- * row and warp.  The owner of a tile pixel also copies cur into the next
- * frame's prev (the other of two buffers: no block reads what another
+ * kTileH + 4 source rows of prev and cur once (vq_load_column) and keeps its
+ * rows' vertical taps in registers (int32 up to 15 bits: motion.h); the
+ * vertical results go to shared memory at reflected columns.  Then a warp per
+ * tile row does the horizontal pass, a lane every 32nd output, and adds the
+ * row's sum with one integer atomic (a tile row's sum fits in 32 bits: 252
+ * outputs below 2^16).  The owner of a tile pixel also copies cur into the
+ * next frame's prev (the other of two buffers: no block reads what another
  * writes).
  */
 constexpr int kThreads = 256;
 constexpr int kCols = kThreads;
 constexpr int kTileW = kCols - 2 * VQ_MOTION_RADIUS;
-constexpr int kTileH = 8;
+constexpr int kTileH = kThreads / 32;   /* a warp per row in the horizontal pass */
 
+template <bool NARROW>
 __global__ void __launch_bounds__(kThreads)
 motion_tile_kernel(VqPlaneView prev, VqPlaneView cur, int bpc, uint16_t *__restrict__ next_prev,
                    int64_t *__restrict__ row_sad)
 {
-    constexpr int R = VQ_MOTION_RADIUS;
+    constexpr int R = VQ_MOTION_RADIUS, N = kTileH + 2 * R;
     __shared__ int32_t s_y[kTileH][kCols];
-    __shared__ unsigned long long s_part[kThreads / 32][kTileH];
     const int w = cur.w, h = cur.h;
     const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
     const int c = threadIdx.x;
@@ -43,47 +46,48 @@ motion_tile_kernel(VqPlaneView prev, VqPlaneView cur, int bpc, uint16_t *__restr
 
     if (xs < out_end + R) {
         const int j = vq_reflect101(xs, w);
-        int64_t acc[kTileH];
+        uint32_t pv[N], cv[N];
+        vq_load_column<N, R>(prev, y0 - R, j, pv);
+        vq_load_column<N, R>(cur, y0 - R, j, cv);
+        if (owner) {   /* this tile's own rows: copy cur */
 #pragma unroll
-        for (int r = 0; r < kTileH; r++)
-            acc[r] = 0;
-#pragma unroll
-        for (int k = 0; k < kTileH + 2 * R; k++) {
-            const int row = vq_reflect101(min(y0 - R + k, h - 1 + R), h);
-            const uint32_t pv = vq_sample(prev, row, j), cv = vq_sample(cur, row, j);
-            const int yy = y0 - R + k;   /* this tile's own rows: copy cur */
-            if (owner && k >= R && k < R + kTileH && yy < h)
-                next_prev[(size_t)yy * w + xs] = (uint16_t)cv;
-#pragma unroll
-            for (int r = 0; r < kTileH; r++) {
-                const int t = k - r;
-                if (t >= 0 && t <= 2 * R)
-                    vq_motion_vtap(&acc[r], t, pv, cv);
-            }
+            for (int r = 0; r < kTileH; r++)
+                if (y0 + r < h)
+                    next_prev[(size_t)(y0 + r) * w + xs] = (uint16_t)cv[R + r];
         }
 #pragma unroll
-        for (int r = 0; r < kTileH; r++)
-            s_y[r][c] = vq_motion_vfinish(acc[r], bpc);
+        for (int r = 0; r < kTileH; r++) {
+            if constexpr (NARROW) {
+                int32_t acc = 0;
+#pragma unroll
+                for (int t = 0; t <= 2 * R; t++)
+                    vq_motion_vtap32(&acc, t, pv[r + t], cv[r + t]);
+                s_y[r][c] = vq_motion_vfinish32(acc, bpc);
+            } else {
+                int64_t acc = 0;
+#pragma unroll
+                for (int t = 0; t <= 2 * R; t++)
+                    vq_motion_vtap(&acc, t, pv[r + t], cv[r + t]);
+                s_y[r][c] = vq_motion_vfinish(acc, bpc);
+            }
+        }
     }
     __syncthreads();
 
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const bool out = c < kTileW && x0 + c < w;
+    const int lane = threadIdx.x & 31, r = threadIdx.x >> 5;
+    const int y = y0 + r;
+    if (y >= h)
+        return;     /* the whole warp; no barrier follows */
+    uint32_t v = 0;
 #pragma unroll
-    for (int r = 0; r < kTileH; r++) {
-        unsigned long long v = out && y0 + r < h ? vq_motion_hblur_abs_window(&s_y[r][c]) : 0;
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_xor_sync(0xffffffffu, v, o);
-        if (lane == 0)
-            s_part[warp][r] = v;
-    }
-    __syncthreads();
-    if (threadIdx.x < kTileH && y0 + (int)threadIdx.x < h) {
-        unsigned long long v = 0;
-        for (int k = 0; k < kThreads / 32; k++)
-            v += s_part[k][threadIdx.x];
-        atomicAdd((unsigned long long *)&row_sad[y0 + threadIdx.x], v);
-    }
+    for (int o = lane; o < kTileW; o += 32)
+        if (x0 + o < w)
+            v += vq_motion_hblur_abs_window(&s_y[r][o]);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    if (lane == 0)
+        atomicAdd((unsigned long long *)&row_sad[y], (unsigned long long)v);
 }
 
 __global__ void motion_store_prev_kernel(VqPlaneView cur, int w, int h, uint16_t *prev)
@@ -153,7 +157,10 @@ extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, con
     } else {
         const VqPlaneView prev = vq_packed_u16_view(m->d_prev[m->cur], m->w, m->h);
         const dim3 grid((unsigned)((m->w + kTileW - 1) / kTileW), (unsigned)((m->h + kTileH - 1) / kTileH));
-        motion_tile_kernel<<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
+        if (bpc <= VQ_MOTION_NARROW_MAX_BPC)
+            motion_tile_kernel<true><<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
+        else
+            motion_tile_kernel<false><<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
     }
     e = cudaGetLastError();
     if (e != cudaSuccess)

@@ -14,44 +14,11 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_column.cuh"
 #include "vif.h"
 #include "vif_exec.h"
 
 namespace {
-
-/*
- * Column j (in range) of v at rows r0 .. r0 + N - 1, reflect-101 at the
- * top and bottom; a row past h - 1 + R (it feeds only outputs past the
- * frame) reads row h - 1 + R's reflection, as any row would do.  A column
- * wholly inside the frame (all tiles but the top and bottom ones) is walked
- * by its address, pitch bytes a row, with the sample width a constant; at
- * the borders each row is reflected and indexed.  Indexing only: the samples
- * are vq_sample's.
- */
-template <int N, int R>
-__device__ __forceinline__ void vif_load_column(const VqPlaneView &v, int r0, int j, uint32_t (&out)[N])
-{
-    const int h = v.h;
-    if (r0 >= 0 && r0 + N <= h) {
-        const uint8_t *p = vq_sample_addr(v, r0, j);
-        VqPlaneView c = v;
-        if (v.bytes == 1) {
-            c.bytes = 1;
-#pragma unroll
-            for (int k = 0; k < N; k++, p += v.pitch)
-                out[k] = vq_sample_load(c, p);
-        } else {
-            c.bytes = 2;
-#pragma unroll
-            for (int k = 0; k < N; k++, p += v.pitch)
-                out[k] = vq_sample_load(c, p);
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < N; k++)
-            out[k] = vq_sample(v, vq_reflect101(min(r0 + k, h - 1 + R), h), j);
-    }
-}
 
 /*
  * img_S (out_w x out_h, uint16) from img_{S-1} (the views): output (oy, ox)
@@ -107,9 +74,9 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
         constexpr int N = 2 * (kDownV - 1) + 2 * R + 1;   /* source rows read */
         uint32_t col_ref[N], col_dis[N];
         if (DO_REF)
-            vif_load_column<N, R>(src_ref, r0, x, col_ref);
+            vq_load_column<N, R>(src_ref, r0, x, col_ref);
         if (DO_DIS)
-            vif_load_column<N, R>(src_dis, r0, x, col_dis);
+            vq_load_column<N, R>(src_dis, r0, x, col_dis);
 #pragma unroll
         for (int k = 0; k < N; k++) {
             const uint32_t pr = DO_REF ? col_ref[k] : 0;
@@ -278,9 +245,9 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                     acc[r].clear();
                 const int r0 = y0 + g * V - R;          /* first source row */
                 uint32_t col_ref[V + 2 * R], col_dis[V + 2 * R];
-                vif_load_column<V + 2 * R, R>(ref, r0, j, col_ref);
+                vq_load_column<V + 2 * R, R>(ref, r0, j, col_ref);
                 if (DIS_MOMENTS)
-                    vif_load_column<V + 2 * R, R>(dis, r0, j, col_dis);
+                    vq_load_column<V + 2 * R, R>(dis, r0, j, col_dis);
 #pragma unroll
                 for (int k = 0; k < V + 2 * R; k++) {
                     const VqVifSample p = vq_vif_sample_pair(col_ref[k], DIS_MOMENTS ? col_dis[k] : 0u);

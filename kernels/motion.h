@@ -46,6 +46,24 @@ VQ_HD int32_t vq_motion_vfinish(int64_t acc, int bpc)
     return (int32_t)((acc + ((int64_t)1 << (bpc - 1))) >> bpc);
 }
 
+/*
+ * The same sum in int32, for bpc <= 15: |sum| <= 65536 * (2^15 - 1), and
+ * with the rounding term below 2^31, so each partial sum and the result
+ * equal vq_motion_vtap's and vq_motion_vfinish's (test_motion_psnr checks
+ * both at the extremes).  The CUDA kernel uses it for those depths.
+ */
+#define VQ_MOTION_NARROW_MAX_BPC 15
+
+VQ_HD void vq_motion_vtap32(int32_t *acc, int k, uint32_t prev, uint32_t cur)
+{
+    *acc += vq_motion_tap(k) * ((int32_t)prev - (int32_t)cur);
+}
+
+VQ_HD int32_t vq_motion_vfinish32(int32_t acc, int bpc)
+{
+    return (acc + (1 << (bpc - 1))) >> bpc;
+}
+
 VQ_HD int32_t vq_motion_vblur_diff(const VqPlaneView prev, const VqPlaneView cur,
                                    int i, int j, int h, int bpc)
 {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "json.h"
+#include "motion.h"
 #include "motion_exec.h"
 #include "motion_fold.h"
 #include "psnr_exec.h"
@@ -318,4 +319,56 @@ TEST(MotionPsnr, FirstFrameScoresZero)
         EXPECT_EQ(rows[l.motion_off + i], 0);
     vq_motion_cpu_free(m);
     EXPECT_EQ(vq_motion_cpu_alloc(2, 40), nullptr);
+}
+
+/* vq_motion_vtap32/vfinish32 (the CUDA kernel's vertical pass up to 15 bits)
+ * equal the int64 pass: the five-tap windows at the extremes (every sample
+ * pair 0/max or max/0, all 32 sign patterns) and random ones, every depth
+ * 8..15. */
+
+TEST(MotionPsnr, NarrowVerticalPassEqualsTheWideOne)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    auto rnd = [&s]() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    };
+    int checked = 0;
+    for (int bpc = 8; bpc <= VQ_MOTION_NARROW_MAX_BPC; bpc++) {
+        const uint32_t maxv = (1u << bpc) - 1;
+        for (int n = 0; n < 32 + 20000; n++) {
+            uint32_t p[5], c[5];
+            for (int k = 0; k < 5; k++) {
+                if (n < 32) {   /* the extremes: +max or -max per tap */
+                    const bool up = (n >> k) & 1;
+                    p[k] = up ? maxv : 0;
+                    c[k] = up ? 0 : maxv;
+                } else {
+                    p[k] = (uint32_t)(rnd() % (maxv + 1));
+                    c[k] = (uint32_t)(rnd() % (maxv + 1));
+                }
+            }
+            int64_t wide = 0;
+            int32_t narrow = 0;
+            for (int k = 0; k < 5; k++) {
+                vq_motion_vtap(&wide, k, p[k], c[k]);
+                vq_motion_vtap32(&narrow, k, p[k], c[k]);
+                ASSERT_EQ((int64_t)narrow, wide) << "bpc " << bpc << " tap " << k;
+            }
+            ASSERT_EQ(vq_motion_vfinish32(narrow, bpc), vq_motion_vfinish(wide, bpc)) << "bpc " << bpc;
+            checked++;
+        }
+        /* all taps at +max and at -max: the largest sums */
+        int64_t wide = 0;
+        int32_t narrow = 0;
+        for (int k = 0; k < 5; k++) {
+            vq_motion_vtap(&wide, k, maxv, 0);
+            vq_motion_vtap32(&narrow, k, maxv, 0);
+        }
+        EXPECT_EQ(wide, (int64_t)65536 * maxv);
+        EXPECT_EQ(vq_motion_vfinish32(narrow, bpc), vq_motion_vfinish(wide, bpc));
+    }
+    EXPECT_EQ(checked, 8 * (32 + 20000));
 }

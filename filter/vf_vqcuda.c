@@ -27,6 +27,7 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
+#include "libavutil/time.h"
 #include "avfilter.h"
 #include "avfilter_internal.h"
 #include "filters.h"
@@ -697,6 +698,7 @@ static enum VqLogFormat log_format(const VQCUDAContext *s);
 static int write_log(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
+    int64_t t0;
     int err;
 
     if (!s->log_path || s->log_written || !s->session)
@@ -706,6 +708,7 @@ static int write_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "no frame was scored, %s not written\n", s->log_path);
         return 0;
     }
+    t0 = av_gettime_relative();
     for (int k = 0; k < s->nb_rend; k++) {
         char *path = rend_path(s->log_path, k);
         int ret;
@@ -727,6 +730,8 @@ static int write_log(AVFilterContext *ctx)
         if (err < 0)
             s->log_error = session_error(ctx, rend_session(s, k), err, "vq_session_write_log");
     }
+    av_log(ctx, AV_LOG_VERBOSE, "%d log%s of %"PRId64" frames written in %.1f ms\n", s->nb_rend,
+           s->nb_rend > 1 ? "s" : "", s->nb_submitted, (av_gettime_relative() - t0) / 1000.0);
     return s->log_error;
 }
 

@@ -2,6 +2,8 @@
 #include "log_writer.hpp"
 
 #include <cerrno>
+#include <cstdarg>
+#include <charconv>
 #include <clocale>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +15,16 @@
 #include "vq_error.h"
 
 namespace vq {
+
+int format_17g(char *buf, size_t size, double v)
+{
+    /* std::to_chars with a precision formats as printf does in the C
+     * locale, without printf's locale and argument handling */
+    const std::to_chars_result r = std::to_chars(buf, buf + size, v, std::chars_format::general, 17);
+    if (r.ec != std::errc())
+        return std::snprintf(buf, size, "%.17g", v);
+    return (int)(r.ptr - buf);
+}
 
 namespace {
 
@@ -39,12 +51,36 @@ private:
     locale_t c_, old_;
 };
 
+/* The log's text, built in memory and written with one fwrite (a log is
+ * written in one go; stdio calls per token cost more than the formatting) */
 struct Out {
-    FILE *f;
-    void put(const char *s) { std::fputs(s, f); }
+    std::string b;
+    void put(const char *s) { b.append(s); }
+    void putc(char c) { b.push_back(c); }
+    void printf(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
+    {
+        char t[256];
+        va_list ap;
+        va_start(ap, fmt);
+        const int n = std::vsnprintf(t, sizeof(t), fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < sizeof(t)) {
+            b.append(t, (size_t)n);
+            return;
+        }
+        std::string big((size_t)n + 1, '\0');
+        va_start(ap, fmt);
+        std::vsnprintf(&big[0], big.size(), fmt, ap);
+        va_end(ap);
+        b.append(big, 0, (size_t)n);
+    }
     void num(double v)
     {
-        std::fprintf(f, "%.17g", v);
+        char t[32];
+        const int n = vq::format_17g(t, sizeof(t), v);
+        b.append(t, (size_t)n);
     }
     void json_num(double v)
     {
@@ -55,16 +91,16 @@ struct Out {
     }
     void json_str(const std::string &s)
     {
-        std::fputc('"', f);
+        putc('"');
         for (unsigned char c : s) {
             if (c == '"' || c == '\\')
-                std::fprintf(f, "\\%c", c);
+                printf("\\%c", c);
             else if (c < 0x20)
-                std::fprintf(f, "\\u%04x", c);
+                printf("\\u%04x", c);
             else
-                std::fputc(c, f);
+                putc((char)c);
         }
-        std::fputc('"', f);
+        putc('"');
     }
     void xml(const std::string &s)
     {
@@ -74,7 +110,7 @@ struct Out {
             case '<': put("&lt;"); break;
             case '>': put("&gt;"); break;
             case '"': put("&quot;"); break;
-            default: std::fputc(c, f); break;
+            default: putc(c); break;
             }
         }
     }
@@ -85,25 +121,25 @@ void write_json(Out &o, const LogTable &t)
     const size_t nc = t.names.size();
     o.put("{\n  \"version\": ");
     o.json_str(t.version);
-    std::fprintf(o.f, ",\n  \"fps\": %.2f,\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    o.printf(",\n  \"fps\": %.2f,\n", std::isfinite(t.fps) ? t.fps : 0.0);
     if (t.sections.size() > 1) {
         /* where the size or format changed: each section scored as a title of its own */
         o.put("  \"sections\": [");
         for (size_t i = 0; i < t.sections.size(); i++)
-            std::fprintf(o.f, "%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
+            o.printf("%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
                          i ? "," : "", (long long)t.sections[i].first_frame, t.sections[i].width,
                          t.sections[i].height, t.sections[i].bitdepth);
         o.put("\n  ],\n");
     }
     if (t.piece) {
-        std::fprintf(o.f, "  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
+        o.printf("  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
                      (long long)t.piece_begin, (long long)t.piece_end);
         o.json_str(t.piece_key);
         o.put(" },\n");
     }
     o.put("  \"frames\": [");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        std::fprintf(o.f, "%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
+        o.printf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
                      (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.put("        ");
@@ -120,7 +156,7 @@ void write_json(Out &o, const LogTable &t)
         o.json_str(t.names[k]);
         o.put(": {");
         for (int j = 0; j < 4; j++) {
-            std::fprintf(o.f, "%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
+            o.printf("%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
             o.json_num(pooled_value(t.pooled[k], j));
         }
         o.put("\n    }");
@@ -130,7 +166,7 @@ void write_json(Out &o, const LogTable &t)
         o.put("  \"segments\": [");
         for (size_t i = 0; i < t.segments.size(); i++) {
             const LogSegment &g = t.segments[i];
-            std::fprintf(o.f, "%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
+            o.printf("%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
                          "      \"start_time\": ", i ? "," : "", (long long)g.first_frame, (long long)g.last_frame);
             o.json_num(g.start_time);
             o.put(",\n      \"end_time\": ");
@@ -141,7 +177,7 @@ void write_json(Out &o, const LogTable &t)
                 o.json_str(t.names[k]);
                 o.put(": {");
                 for (int j = 0; j < 4; j++) {
-                    std::fprintf(o.f, "%s\"%s\": ", j ? ", " : "", pool_names[j]);
+                    o.printf("%s\"%s\": ", j ? ", " : "", pool_names[j]);
                     o.json_num(pooled_value(g.pooled[k], j));
                 }
                 o.put("}");
@@ -159,10 +195,10 @@ void write_xml(Out &o, const LogTable &t)
     o.put("<VMAF version=\"");
     o.xml(t.version);
     o.put("\">\n");
-    std::fprintf(o.f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
-    std::fprintf(o.f, "  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    o.printf("  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
+    o.printf("  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        std::fprintf(o.f, "    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
+        o.printf("    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.xml(t.names[k]);
             o.put("=\"");
@@ -175,7 +211,7 @@ void write_xml(Out &o, const LogTable &t)
     if (t.sections.size() > 1) {
         o.put("  <sections>\n");
         for (const LogSection &x : t.sections)
-            std::fprintf(o.f, "    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
+            o.printf("    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
                          (long long)x.first_frame, x.width, x.height, x.bitdepth);
         o.put("  </sections>\n");
     }
@@ -185,7 +221,7 @@ void write_xml(Out &o, const LogTable &t)
         o.xml(t.names[k]);
         o.put("\" ");
         for (int j = 0; j < 4; j++) {
-            std::fprintf(o.f, "%s=\"", pool_names[j]);
+            o.printf("%s=\"", pool_names[j]);
             o.num(pooled_value(t.pooled[k], j));
             o.put("\" ");
         }
@@ -195,7 +231,7 @@ void write_xml(Out &o, const LogTable &t)
     if (t.segmented) {
         o.put("  <segments>\n");
         for (const LogSegment &g : t.segments) {
-            std::fprintf(o.f, "    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
+            o.printf("    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
                          (long long)g.first_frame, (long long)g.last_frame);
             o.num(g.start_time);
             o.put("\" end_time=\"");
@@ -206,7 +242,7 @@ void write_xml(Out &o, const LogTable &t)
                 o.xml(t.names[k]);
                 o.put("\" ");
                 for (int j = 0; j < 4; j++) {
-                    std::fprintf(o.f, "%s=\"", pool_names[j]);
+                    o.printf("%s=\"", pool_names[j]);
                     o.num(pooled_value(g.pooled[k], j));
                     o.put("\" ");
                 }
@@ -230,7 +266,7 @@ void write_csv(Out &o, const LogTable &t)
     }
     o.put("\n");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        std::fprintf(o.f, "%lld,", (long long)t.frame_num[i]);
+        o.printf("%lld,", (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.num(t.values[i * nc + k]);
             o.put(",");
@@ -245,7 +281,7 @@ void write_sub(Out &o, const LogTable &t)
     const size_t nc = t.names.size();
     for (size_t i = 0; i < t.frame_num.size(); i++) {
         const long long n = (long long)t.frame_num[i];
-        std::fprintf(o.f, "{%lld}{%lld}frame: %lld|", n, n + 1, n);
+        o.printf("{%lld}{%lld}frame: %lld|", n, n + 1, n);
         for (size_t k = 0; k < nc; k++) {
             o.put(t.names[k].c_str());
             o.put(": ");
@@ -268,10 +304,10 @@ void write_seg_csv(Out &o, const LogTable &t)
     o.put("first_frame,last_frame,start_time,end_time");
     for (const std::string &n : t.names)
         for (const char *p : pool_names)
-            std::fprintf(o.f, ",%s.%s", n.c_str(), p);
+            o.printf(",%s.%s", n.c_str(), p);
     o.put("\n");
     for (const LogSegment &g : t.segments) {
-        std::fprintf(o.f, "%lld,%lld,", (long long)g.first_frame, (long long)g.last_frame);
+        o.printf("%lld,%lld,", (long long)g.first_frame, (long long)g.last_frame);
         o.num(g.start_time);
         o.put(",");
         o.num(g.end_time);
@@ -328,12 +364,13 @@ void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, 
         }
         io_fail(path, e);
     }
+    Out o;
     {
         CLocale c;
-        Out o{ f };
-        errno = 0;
         body(o, t);
     }
+    errno = 0;
+    std::fwrite(o.b.data(), 1, o.b.size(), f);
     int err = 0;
     if (std::fflush(f) != 0 || std::ferror(f))
         err = errno ? errno : EIO;

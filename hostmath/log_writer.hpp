@@ -12,6 +12,7 @@
 #ifndef VQ_LOG_WRITER_HPP
 #define VQ_LOG_WRITER_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,6 +49,10 @@ struct LogTable {
     int64_t piece_begin = 0, piece_end = 0;
     std::string piece_key;
 };
+
+/* v as printf's "%.17g" writes it in the C locale, into buf (not
+ * terminated); returns the length.  32 bytes are always enough. */
+int format_17g(char *buf, size_t size, double v);
 
 /* Throws vq::Error(VQ_EIO-like VQ_EINVAL) naming the path and the errno text. */
 void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t);

@@ -16,6 +16,7 @@
 #include <clocale>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <dirent.h>
 #include <unistd.h>
 #include <map>
@@ -898,4 +899,39 @@ TEST(Model, LocaleIndependent)
     EXPECT_TRUE(same_double(a, b));
     EXPECT_EQ(d->features()[0].opts[0].second, "1.5");
     EXPECT_TRUE(same_double(Access::impl(*c).subs[0].slope, Access::impl(*d).subs[0].slope));
+}
+
+/* The logs' numbers: format_17g writes exactly what printf's "%.17g" writes
+ * (the C locale), for random bit patterns (every exponent, subnormals,
+ * NaNs, infinities) and for the values a log holds (scores, integers,
+ * powers of ten at the edges of the fixed and exponent forms). */
+TEST(LogWriter, Format17gEqualsPrintf)
+{
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    auto rnd = [&s]() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 0x2545f4914f6cdd1dull;
+    };
+    std::vector<double> vals = { 0.0, -0.0, 1.0, -1.0, 100.0, 1e16, 1e17, 9.9999999999999998e16, 1e-5,
+                                 1e-4, 0.1, 72.395517030000001, 1e300, 5e-324, 2.2250738585072014e-308,
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN(),
+                                 -std::numeric_limits<double>::quiet_NaN() };
+    for (int k = 0; k < 200000; k++) {
+        uint64_t bits = rnd();
+        double v;
+        std::memcpy(&v, &bits, sizeof(v));
+        vals.push_back(v);
+        vals.push_back((double)(int64_t)(rnd() % 100000) / (double)(1 + rnd() % 1000));   /* score-like */
+    }
+
+    for (double v : vals) {
+        char a[32], b[64];
+        const int n = vq::format_17g(a, sizeof(a), v);
+        const int m = std::snprintf(b, sizeof(b), "%.17g", v);
+        ASSERT_EQ(std::string(a, (size_t)n), std::string(b, (size_t)m));
+    }
 }

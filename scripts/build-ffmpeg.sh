@@ -228,7 +228,7 @@ prepare_ffmpeg() {
 }
 
 configure_ffmpeg() {
-    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat
+    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect
     local extra=()
     # scale_cuda's kernels need a CUDA compiler: clang (free) if there is one
     if command -v clang >/dev/null; then

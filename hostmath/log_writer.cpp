@@ -57,7 +57,7 @@ struct Out {
     std::string b;
     void put(const char *s) { b.append(s); }
     void putc(char c) { b.push_back(c); }
-    void printf(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
+    void putf(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
     {
         char t[256];
         va_list ap;
@@ -94,9 +94,9 @@ struct Out {
         putc('"');
         for (unsigned char c : s) {
             if (c == '"' || c == '\\')
-                printf("\\%c", c);
+                putf("\\%c", c);
             else if (c < 0x20)
-                printf("\\u%04x", c);
+                putf("\\u%04x", c);
             else
                 putc((char)c);
         }
@@ -121,25 +121,25 @@ void write_json(Out &o, const LogTable &t)
     const size_t nc = t.names.size();
     o.put("{\n  \"version\": ");
     o.json_str(t.version);
-    o.printf(",\n  \"fps\": %.2f,\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    o.putf(",\n  \"fps\": %.2f,\n", std::isfinite(t.fps) ? t.fps : 0.0);
     if (t.sections.size() > 1) {
         /* where the size or format changed: each section scored as a title of its own */
         o.put("  \"sections\": [");
         for (size_t i = 0; i < t.sections.size(); i++)
-            o.printf("%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
+            o.putf("%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
                          i ? "," : "", (long long)t.sections[i].first_frame, t.sections[i].width,
                          t.sections[i].height, t.sections[i].bitdepth);
         o.put("\n  ],\n");
     }
     if (t.piece) {
-        o.printf("  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
+        o.putf("  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
                      (long long)t.piece_begin, (long long)t.piece_end);
         o.json_str(t.piece_key);
         o.put(" },\n");
     }
     o.put("  \"frames\": [");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.printf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
+        o.putf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
                      (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.put("        ");
@@ -156,7 +156,7 @@ void write_json(Out &o, const LogTable &t)
         o.json_str(t.names[k]);
         o.put(": {");
         for (int j = 0; j < 4; j++) {
-            o.printf("%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
+            o.putf("%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
             o.json_num(pooled_value(t.pooled[k], j));
         }
         o.put("\n    }");
@@ -166,7 +166,7 @@ void write_json(Out &o, const LogTable &t)
         o.put("  \"segments\": [");
         for (size_t i = 0; i < t.segments.size(); i++) {
             const LogSegment &g = t.segments[i];
-            o.printf("%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
+            o.putf("%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
                          "      \"start_time\": ", i ? "," : "", (long long)g.first_frame, (long long)g.last_frame);
             o.json_num(g.start_time);
             o.put(",\n      \"end_time\": ");
@@ -177,7 +177,7 @@ void write_json(Out &o, const LogTable &t)
                 o.json_str(t.names[k]);
                 o.put(": {");
                 for (int j = 0; j < 4; j++) {
-                    o.printf("%s\"%s\": ", j ? ", " : "", pool_names[j]);
+                    o.putf("%s\"%s\": ", j ? ", " : "", pool_names[j]);
                     o.json_num(pooled_value(g.pooled[k], j));
                 }
                 o.put("}");
@@ -195,10 +195,10 @@ void write_xml(Out &o, const LogTable &t)
     o.put("<VMAF version=\"");
     o.xml(t.version);
     o.put("\">\n");
-    o.printf("  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
-    o.printf("  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
+    o.putf("  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
+    o.putf("  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.printf("    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
+        o.putf("    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.xml(t.names[k]);
             o.put("=\"");
@@ -211,7 +211,7 @@ void write_xml(Out &o, const LogTable &t)
     if (t.sections.size() > 1) {
         o.put("  <sections>\n");
         for (const LogSection &x : t.sections)
-            o.printf("    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
+            o.putf("    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
                          (long long)x.first_frame, x.width, x.height, x.bitdepth);
         o.put("  </sections>\n");
     }
@@ -221,7 +221,7 @@ void write_xml(Out &o, const LogTable &t)
         o.xml(t.names[k]);
         o.put("\" ");
         for (int j = 0; j < 4; j++) {
-            o.printf("%s=\"", pool_names[j]);
+            o.putf("%s=\"", pool_names[j]);
             o.num(pooled_value(t.pooled[k], j));
             o.put("\" ");
         }
@@ -231,7 +231,7 @@ void write_xml(Out &o, const LogTable &t)
     if (t.segmented) {
         o.put("  <segments>\n");
         for (const LogSegment &g : t.segments) {
-            o.printf("    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
+            o.putf("    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
                          (long long)g.first_frame, (long long)g.last_frame);
             o.num(g.start_time);
             o.put("\" end_time=\"");
@@ -242,7 +242,7 @@ void write_xml(Out &o, const LogTable &t)
                 o.xml(t.names[k]);
                 o.put("\" ");
                 for (int j = 0; j < 4; j++) {
-                    o.printf("%s=\"", pool_names[j]);
+                    o.putf("%s=\"", pool_names[j]);
                     o.num(pooled_value(g.pooled[k], j));
                     o.put("\" ");
                 }
@@ -266,7 +266,7 @@ void write_csv(Out &o, const LogTable &t)
     }
     o.put("\n");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.printf("%lld,", (long long)t.frame_num[i]);
+        o.putf("%lld,", (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.num(t.values[i * nc + k]);
             o.put(",");
@@ -281,7 +281,7 @@ void write_sub(Out &o, const LogTable &t)
     const size_t nc = t.names.size();
     for (size_t i = 0; i < t.frame_num.size(); i++) {
         const long long n = (long long)t.frame_num[i];
-        o.printf("{%lld}{%lld}frame: %lld|", n, n + 1, n);
+        o.putf("{%lld}{%lld}frame: %lld|", n, n + 1, n);
         for (size_t k = 0; k < nc; k++) {
             o.put(t.names[k].c_str());
             o.put(": ");
@@ -304,10 +304,10 @@ void write_seg_csv(Out &o, const LogTable &t)
     o.put("first_frame,last_frame,start_time,end_time");
     for (const std::string &n : t.names)
         for (const char *p : pool_names)
-            o.printf(",%s.%s", n.c_str(), p);
+            o.putf(",%s.%s", n.c_str(), p);
     o.put("\n");
     for (const LogSegment &g : t.segments) {
-        o.printf("%lld,%lld,", (long long)g.first_frame, (long long)g.last_frame);
+        o.putf("%lld,%lld,", (long long)g.first_frame, (long long)g.last_frame);
         o.num(g.start_time);
         o.put(",");
         o.num(g.end_time);

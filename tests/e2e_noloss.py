@@ -17,6 +17,19 @@ import sys
 ff, clips, gold, out = sys.argv[1:5]
 cuda = len(sys.argv) > 5 and sys.argv[5] == "cuda"
 hw = ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"] if cuda else []
+
+
+def have_gpu():
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
+if cuda and not have_gpu():   # as the other GPU tests: ctest's skip code
+    print("SKIP: no NVIDIA GPU on this machine")
+    sys.exit(77)
 os.makedirs(out, exist_ok=True)
 failed = 0
 

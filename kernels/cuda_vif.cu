@@ -12,6 +12,9 @@
  */
 #include <new>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <cuda_runtime.h>
 
 #include "cuda_column.cuh"
@@ -161,24 +164,65 @@ struct VifStatTile : VifStatCfg<S> {
     static_assert(ROW_THREADS <= 32 && 32 % ROW_THREADS == 0, "a row's threads share a warp");
 };
 
-template <bool EIGHT_BIT>
+/*
+ * The vertical pass's accumulators.  F64: the wide sums of vif_statistic_16
+ * as doubles (vif.h: exact alike); scale 0 of 8-bit video has none (its
+ * squares fit 32 bits).
+ */
+template <bool EIGHT_BIT, bool F64>
 struct VifVertAcc;
-template <>
-struct VifVertAcc<true> {
+template <bool F64>
+struct VifVertAcc<true, F64> {
     VqVifVert8 a;
+    using Sample = VqVifSample;
+    static __device__ __forceinline__ Sample sample(VqVifSample p) { return p; }
     __device__ __forceinline__ void clear() { a = VqVifVert8{ 0, 0, 0, 0, 0 }; }
     __device__ __forceinline__ void tap(uint32_t t, VqVifSample p) { vq_vif_vert8_tap(&a, t, p); }
     __device__ __forceinline__ VqVifMoments finish(VqVifStatShift) const { return vq_vif_vert8_finish(a); }
 };
 template <>
-struct VifVertAcc<false> {
+struct VifVertAcc<false, true> {
+    VqVifWide a;
+    using Sample = VqVifSampleF64;
+    static __device__ __forceinline__ Sample sample(VqVifSample p) { return vq_vif_sample_f64(p); }
+    __device__ __forceinline__ void clear() { a = VqVifWide{ 0, 0, 0.0, 0.0, 0.0 }; }
+    __device__ __forceinline__ void tap(uint32_t t, const VqVifSampleF64 &p) { vq_vif_vert16_tap_f64(&a, t, p); }
+    __device__ __forceinline__ VqVifMoments finish(VqVifStatShift sh) const
+    {
+        return vq_vif_vert16_finish_f64(a, sh);
+    }
+};
+template <>
+struct VifVertAcc<false, false> {
     VqVifVert16 a;
+    using Sample = VqVifSample;
+    static __device__ __forceinline__ Sample sample(VqVifSample p) { return p; }
     __device__ __forceinline__ void clear() { a = VqVifVert16{ 0, 0, 0, 0, 0 }; }
     __device__ __forceinline__ void tap(uint32_t t, VqVifSample p) { vq_vif_vert16_tap(&a, t, p); }
     __device__ __forceinline__ VqVifMoments finish(VqVifStatShift sh) const
     {
         return vq_vif_vert16_finish(a, sh);
     }
+};
+
+/* the horizontal pass's, likewise (every scale has wide sums there) */
+template <bool F64>
+struct VifHorzAcc {
+    VqVifHorz a;
+    using In = VqVifMoments;
+    static __device__ __forceinline__ In in(VqVifMoments m) { return m; }
+    __device__ __forceinline__ void clear() { a = VqVifHorz{ 0, 0, 0, 0, 0 }; }
+    __device__ __forceinline__ void tap(uint32_t t, const In &m) { vq_vif_horz_tap(&a, t, m); }
+    __device__ __forceinline__ VqVifMoments finish() const { return vq_vif_horz_finish(a); }
+};
+template <>
+struct VifHorzAcc<true> {
+    VqVifWide a;
+    using In = VqVifWide;
+    static __device__ __forceinline__ In in(VqVifMoments m) { return vq_vif_moments_f64(m); }
+    __device__ __forceinline__ void clear() { a = VqVifWide{ 0, 0, 0.0, 0.0, 0.0 }; }
+    __device__ __forceinline__ void tap(uint32_t t, const In &m) { vq_vif_horz_tap_f64(&a, t, m); }
+    __device__ __forceinline__ VqVifMoments finish() const { return vq_vif_horz_finish_f64(a); }
 };
 
 /* the table's upper half, in dynamic shared memory (SMEM_TABLE) */
@@ -195,7 +239,7 @@ constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * size
  */
 enum { VIF_STAT_PAIR, VIF_STAT_REF, VIF_STAT_DIS };
 
-template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR>
+template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR, bool F64 = false>
 __global__ void __launch_bounds__(kStatThreads)
 vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                      const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows,
@@ -239,7 +283,8 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
             const int out_end = min(x0 + T::W, w);      /* this tile's outputs end here */
             if (xs < out_end + R) {
                 const int j = vq_reflect101(xs, w);
-                VifVertAcc<EIGHT_BIT> acc[V];
+                using VAcc = VifVertAcc<EIGHT_BIT, F64>;
+                VAcc acc[V];
 #pragma unroll
                 for (int r = 0; r < V; r++)
                     acc[r].clear();
@@ -250,7 +295,8 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                     vq_load_column<V + 2 * R, R>(dis, r0, j, col_dis);
 #pragma unroll
                 for (int k = 0; k < V + 2 * R; k++) {
-                    const VqVifSample p = vq_vif_sample_pair(col_ref[k], DIS_MOMENTS ? col_dis[k] : 0u);
+                    const typename VAcc::Sample p =
+                        VAcc::sample(vq_vif_sample_pair(col_ref[k], DIS_MOMENTS ? col_dis[k] : 0u));
 #pragma unroll
                     for (int r = 0; r < V; r++) {
                         const int t = k - r;            /* tap of output row r */
@@ -282,10 +328,11 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
         const int o0 = seg * H;                         /* first output (tile column) */
         int64_t sums[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
         if (y < h) {
-            VqVifHorz acc[H];
+            using HAcc = VifHorzAcc<F64>;
+            HAcc acc[H];
 #pragma unroll
             for (int q = 0; q < H; q++)
-                acc[q] = VqVifHorz{ 0, 0, 0, 0, 0 };
+                acc[q].clear();
 #pragma unroll
             for (int k = 0; k < H + 2 * R; k++) {
                 const int c = min(o0 + k, COLS - 1);    /* past the tile: unused */
@@ -295,18 +342,19 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                 m.mu2 = DIS_MOMENTS ? s_mu2[DIS_MOMENTS ? rr : 0][c] : 0u;
                 m.yy = DIS_MOMENTS ? s_yy[DIS_MOMENTS ? rr : 0][c] : 0u;
                 m.xy = DIS_MOMENTS ? s_xy[DIS_MOMENTS ? rr : 0][c] : 0u;
+                const typename HAcc::In hm = HAcc::in(m);
 #pragma unroll
                 for (int q = 0; q < H; q++) {
                     const int t = k - q;
                     if (t >= 0 && t <= 2 * R)
-                        vq_vif_horz_tap(&acc[q], vq_vif_tap(S, t), m);
+                        acc[q].tap(vq_vif_tap(S, t), hm);
                 }
             }
 #pragma unroll
             for (int q = 0; q < H; q++) {
                 const int o = o0 + q;
                 if (o < T::W && x0 + o < w) {
-                    VqVifMoments m = vq_vif_horz_finish(acc[q]);
+                    VqVifMoments m = acc[q].finish();
                     const size_t at = (size_t)y * w + x0 + o;
                     if constexpr (MODE == VIF_STAT_REF) {
                         ref_mu1[at] = m.mu1;
@@ -349,6 +397,7 @@ struct VqVifCuda {
     int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
     uint16_t *d_img[VQ_VIF_SCALES][2];   /* scales 1..3: ref, dis */
     uint16_t *d_log2;
+    bool f64;                            /* the wide sums as doubles: vif_pick_f64 */
     int stat_blocks[2][2];               /* scale-0 statistics grid: [pair, rendition of a ladder][16-bit, 8-bit] */
 };
 
@@ -365,25 +414,60 @@ struct VqVifCudaRef {
     int sw[VQ_VIF_SCALES], sh[VQ_VIF_SCALES];
     uint16_t *d_img[VQ_VIF_SCALES];
     uint32_t *d_mu1[VQ_VIF_SCALES], *d_xx[VQ_VIF_SCALES];
+    bool f64;
 };
+
+/*
+ * The formulation of the wide sums for the current device: doubles where
+ * fp64 runs at half the fp32 rate or better (the data-centre GPUs: V100,
+ * A100, H100/H200), integers elsewhere (L4, T4, A10 and the other GPUs
+ * whose fp64 is 1/32 or 1/64 of fp32).  VQ_CUDA_VIF_WIDE=int|f64 forces
+ * one (scripts/gpu-check.sh runs the parity tool with both).
+ */
+static bool vif_pick_f64()
+{
+    const char *e = getenv("VQ_CUDA_VIF_WIDE");
+    if (e && !strcmp(e, "int"))
+        return false;
+    if (e && !strcmp(e, "f64"))
+        return true;
+    int dev = 0, ratio = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev) != cudaSuccess)
+        return false;
+    return ratio > 0 && ratio <= 2;
+}
 
 /* the statistics kernel of scale S in MODE: its 8-bit instance for scale 0
  * of 8-bit video (eight), else the 16-bit one */
-template <int S, int MODE>
-static cudaError_t vif_stat_launch(bool eight, int grid, size_t dyn, cudaStream_t st, VqPlaneView ref,
-                                   VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
-                                   int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
+template <int S, int MODE, bool F64>
+static cudaError_t vif_stat_launch_w(bool eight, int grid, size_t dyn, cudaStream_t st, VqPlaneView ref,
+                                     VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
+                                     int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
 {
     if constexpr (S == 0) {
         if (eight) {
-            vif_statistic_kernel<S, true, MODE><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table,
-                                                                                 rows, ref_mu1, ref_xx);
+            vif_statistic_kernel<S, true, MODE, F64><<<grid, kStatThreads, dyn, st>>>(
+                ref, dis, bpc, egl, log2_table, rows, ref_mu1, ref_xx);
             return cudaGetLastError();
         }
     }
-    vif_statistic_kernel<S, false, MODE><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table, rows,
-                                                                          ref_mu1, ref_xx);
+    vif_statistic_kernel<S, false, MODE, F64><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table,
+                                                                               rows, ref_mu1, ref_xx);
     return cudaGetLastError();
+}
+
+template <int S, int MODE>
+static cudaError_t vif_stat_launch(bool f64, bool eight, int grid, size_t dyn, cudaStream_t st,
+                                   VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
+                                   const uint16_t *log2_table, int64_t *rows, uint32_t *ref_mu1,
+                                   uint32_t *ref_xx)
+{
+    if (f64)
+        return vif_stat_launch_w<S, MODE, true>(eight, grid, dyn, st, ref, dis, bpc, egl, log2_table, rows,
+                                                ref_mu1, ref_xx);
+    return vif_stat_launch_w<S, MODE, false>(eight, grid, dyn, st, ref, dis, bpc, egl, log2_table, rows,
+                                             ref_mu1, ref_xx);
 }
 
 /* down-sampling into scale S (S >= 1), then the statistics of scale S; with
@@ -422,9 +506,9 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
     if (rs)   /* a ladder's rendition: the reference's moments from rs */
-        return vif_stat_launch<S, VIF_STAT_DIS>(eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2,
+        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2,
                                                 rows, rs->d_mu1[S], rs->d_xx[S]);
-    return vif_stat_launch<S, VIF_STAT_PAIR>(eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2, rows,
+    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2, rows,
                                              nullptr, nullptr);
 }
 
@@ -437,12 +521,17 @@ static cudaError_t vif_stat_setup(VqVifCuda *v)
     if ((err = cudaGetDevice(&dev)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
         return err;
-    /* [pair, ladder rendition][16-bit, 8-bit] */
-    const void *const k[2][2] = {
-        { (const void *)vif_statistic_kernel<0, false>, (const void *)vif_statistic_kernel<0, true> },
-        { (const void *)vif_statistic_kernel<0, false, VIF_STAT_DIS>,
-          (const void *)vif_statistic_kernel<0, true, VIF_STAT_DIS> },
-    };
+    /* [f64][pair, ladder rendition][16-bit, 8-bit] */
+#define VIF_STAT0_KERNELS(W)                                                                             \
+    {                                                                                                    \
+        { (const void *)vif_statistic_kernel<0, false, VIF_STAT_PAIR, W>,                                \
+          (const void *)vif_statistic_kernel<0, true, VIF_STAT_PAIR, W> },                               \
+        { (const void *)vif_statistic_kernel<0, false, VIF_STAT_DIS, W>,                                 \
+          (const void *)vif_statistic_kernel<0, true, VIF_STAT_DIS, W> },                                \
+    }
+    const void *const kw[2][2][2] = { VIF_STAT0_KERNELS(false), VIF_STAT0_KERNELS(true) };
+#undef VIF_STAT0_KERNELS
+    const void *const(&k)[2][2] = kw[v->f64];
     for (int m = 0; m < 2; m++)
         for (int e = 0; e < 2; e++) {
             int per_sm = 0;
@@ -477,6 +566,7 @@ extern "C" int vq_vif_cuda_alloc(VqVifCuda **out, int w, int h, const uint16_t *
         return cudaErrorMemoryAllocation;
     v->w = w;
     v->h = h;
+    v->f64 = vif_pick_f64();
     cudaError_t err = cudaSuccess;
     for (int s = 0; s < VQ_VIF_SCALES && err == cudaSuccess; s++) {
         v->sw[s] = s ? v->sw[s - 1] / 2 : w;
@@ -575,6 +665,7 @@ extern "C" int vq_vif_cuda_ref_alloc(VqVifCudaRef **out, int w, int h)
         return cudaErrorMemoryAllocation;
     r->w = w;
     r->h = h;
+    r->f64 = vif_pick_f64();
     cudaError_t err = cudaSuccess;
     for (int s = 0; s < VQ_VIF_SCALES && err == cudaSuccess; s++) {
         r->sw[s] = s ? r->sw[s - 1] / 2 : w;
@@ -612,7 +703,7 @@ static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cuda
     const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
-    return vif_stat_launch<S, VIF_STAT_REF>(S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0, nullptr,
+    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0, nullptr,
                                             nullptr, r->d_mu1[S], r->d_xx[S]);
 }
 

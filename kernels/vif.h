@@ -329,6 +329,123 @@ VQ_HD VqVifMoments vq_vif_vert16_finish(VqVifVert16 a, VqVifStatShift sh)
     return m;
 }
 
+/*
+ * ---- the wide sums on the FP64 pipe (GPUs whose fp64 is fast) ----
+ * The 64-bit sums of the squares and the product, in both passes, are
+ * integers below 2^53: every product tap * v is below 2^16 * 2^32 = 2^48
+ * and so is every partial sum (the taps add up to 65536, v < 2^32).  A
+ * double holds each exactly, so a double sum equals the integer one, in any
+ * order, fused or not.  The conversions are exact too: a uint32 becomes a
+ * double through the bits of 2^52 + x (one subtraction), and a rounding
+ * shift reads the integer back from the bits of 2^52 + sum + round.  The
+ * CUDA executor picks this formulation or the integer one per device
+ * (cuda_vif.cu); test_vif checks the two against each other.
+ */
+#define VQ_VIF_F64_2P52 4503599627370496.0   /* 2^52 */
+
+VQ_HD double vq_vif_f64_from_bits(uint64_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double((long long)b);
+#else
+    double d;
+    __builtin_memcpy(&d, &b, sizeof d);
+    return d;
+#endif
+}
+
+VQ_HD uint64_t vq_vif_f64_bits(double d)
+{
+#if defined(__CUDA_ARCH__)
+    return (uint64_t)__double_as_longlong(d);
+#else
+    uint64_t b;
+    __builtin_memcpy(&b, &d, sizeof b);
+    return b;
+#endif
+}
+
+/* x as a double, exactly */
+VQ_HD double vq_vif_f64_of_u32(uint32_t x)
+{
+    return vq_vif_dsub(vq_vif_f64_from_bits(0x4330000000000000ull | x), VQ_VIF_F64_2P52);
+}
+
+/* (a + round) >> shift, truncated to 32 bits, of an integer-valued a with
+ * a + round < 2^52: 2^52 + a + round is exact, and its low 52 bits are
+ * a + round */
+VQ_HD uint32_t vq_vif_f64_round_shift(double a, uint64_t round, int shift)
+{
+    const uint64_t b = vq_vif_f64_bits(vq_vif_dadd(a, vq_vif_dadd(VQ_VIF_F64_2P52, (double)round)));
+    return (uint32_t)((b & 0xfffffffffffffull) >> shift);
+}
+
+/* the moments from sums whose wide ones are doubles: those rounded by shift */
+VQ_HD VqVifMoments vq_vif_f64_moments(uint32_t mu1, uint32_t mu2, double xx, double yy, double xy,
+                                      uint64_t round, int shift)
+{
+    VqVifMoments m;
+    m.mu1 = mu1;
+    m.mu2 = mu2;
+    m.xx = vq_vif_f64_round_shift(xx, round, shift);
+    m.yy = vq_vif_f64_round_shift(yy, round, shift);
+    m.xy = vq_vif_f64_round_shift(xy, round, shift);
+    return m;
+}
+
+/* five moments or their sums, the wide ones as doubles: the vertical
+ * accumulators of vif_statistic_16, the horizontal pass's inputs and its
+ * accumulators */
+typedef struct VqVifWide {
+    uint32_t mu1, mu2;
+    double xx, yy, xy;
+} VqVifWide;
+
+/* a * b + c where all three and the result are integers below 2^53 */
+VQ_HD double vq_vif_dfma_exact(double a, double b, double c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fma_rn(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+
+/* a sample pair's products as doubles (the vertical pass of
+ * vif_statistic_16 on the FP64 pipe) */
+typedef struct VqVifSampleF64 {
+    uint32_t x, y;
+    double xx, yy, xy;
+} VqVifSampleF64;
+
+VQ_HD VqVifSampleF64 vq_vif_sample_f64(VqVifSample p)
+{
+    VqVifSampleF64 q;
+    q.x = p.x;
+    q.y = p.y;
+    q.xx = vq_vif_f64_of_u32(p.xx);
+    q.yy = vq_vif_f64_of_u32(p.yy);
+    q.xy = vq_vif_f64_of_u32(p.xy);
+    return q;
+}
+
+VQ_HD void vq_vif_vert16_tap_f64(VqVifWide *a, uint32_t tap, VqVifSampleF64 p)
+{
+    a->mu1 += tap * p.x;
+    a->mu2 += tap * p.y;
+    a->xx = vq_vif_dfma_exact((double)tap, p.xx, a->xx);
+    a->yy = vq_vif_dfma_exact((double)tap, p.yy, a->yy);
+    a->xy = vq_vif_dfma_exact((double)tap, p.xy, a->xy);
+}
+
+/* equals vq_vif_vert16_finish of the integer sums */
+VQ_HD VqVifMoments vq_vif_vert16_finish_f64(VqVifWide a, VqVifStatShift sh)
+{
+    return vq_vif_f64_moments((uint16_t)((a.mu1 + sh.mu_round) >> sh.mu_shift),
+                              (uint16_t)((a.mu2 + sh.mu_round) >> sh.mu_shift), a.xx, a.yy, a.xy, sh.sq_round,
+                              sh.sq_shift);
+}
+
 VQ_HD VqVifMoments vq_vif_stat_vertical_8(VqPlaneView ref, VqPlaneView dis, int i, int j)
 {
     const int r = VQ_VIF_RADIUS(0);
@@ -391,6 +508,34 @@ VQ_HD VqVifMoments vq_vif_horz_finish(VqVifHorz a)
     m.yy = (uint32_t)((a.yy + 32768) >> 16);
     m.xy = (uint32_t)((a.xy + 32768) >> 16);
     return m;
+}
+
+/* The horizontal pass on the FP64 pipe: the vertical moments with the
+ * wide ones as doubles (converted once, used by every output they reach) */
+VQ_HD VqVifWide vq_vif_moments_f64(VqVifMoments t)
+{
+    VqVifWide d;
+    d.mu1 = t.mu1;
+    d.mu2 = t.mu2;
+    d.xx = vq_vif_f64_of_u32(t.xx);
+    d.yy = vq_vif_f64_of_u32(t.yy);
+    d.xy = vq_vif_f64_of_u32(t.xy);
+    return d;
+}
+
+VQ_HD void vq_vif_horz_tap_f64(VqVifWide *a, uint32_t tap, VqVifWide t)
+{
+    a->mu1 += tap * t.mu1;
+    a->mu2 += tap * t.mu2;
+    a->xx = vq_vif_dfma_exact((double)tap, t.xx, a->xx);
+    a->yy = vq_vif_dfma_exact((double)tap, t.yy, a->yy);
+    a->xy = vq_vif_dfma_exact((double)tap, t.xy, a->xy);
+}
+
+/* equals vq_vif_horz_finish of the integer sums */
+VQ_HD VqVifMoments vq_vif_horz_finish_f64(VqVifWide a)
+{
+    return vq_vif_f64_moments(a.mu1, a.mu2, a.xx, a.yy, a.xy, 32768, 16);
 }
 
 /* Horizontal pass: t[0..2r] are vertical results at columns j-r..j+r. */

@@ -86,6 +86,13 @@ for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqpa
     timeout 900 "$lib/$p" >"$out/$p.log" 2>&1
     say "$p exit $?: $(tail -1 "$out/$p.log")"
 done
+# VIF's wide sums: the device picks doubles or integers (fast fp64 or not);
+# run the formulations it did not pick too, so both are proven on any GPU
+for w in int f64; do
+    [ -x "$lib/vqparity" ] || break
+    VQ_CUDA_VIF_WIDE=$w timeout 900 "$lib/vqparity" >"$out/vqparity_vif_$w.log" 2>&1
+    say "vqparity VQ_CUDA_VIF_WIDE=$w exit $?: $(tail -1 "$out/vqparity_vif_$w.log")"
+done
 
 say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
 while read -r pair ref dis size fmt as; do

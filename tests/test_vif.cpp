@@ -110,6 +110,103 @@ TEST(VifVertical, EightBitFloatMeansEqualTheWideIntegerPass)
     }
 }
 
+/*
+ * The FP64 formulation of the wide sums (the CUDA executor's choice where
+ * fp64 is fast) against the integer one, tap by tap and at the rounding
+ * shifts: every scale, every depth of the vertical pass, the extremes and
+ * random windows.
+ */
+TEST(VifWide, F64ConversionsAreExact)
+{
+    const uint32_t xs[] = { 0u, 1u, 2u, 65535u, 65536u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu };
+    for (uint32_t x : xs) {
+        EXPECT_EQ(vq_vif_f64_of_u32(x), (double)x) << x;
+        for (int shift = 0; shift <= 16; shift++) {
+            const uint64_t round = shift ? (uint64_t)1 << (shift - 1) : 0;
+            EXPECT_EQ(vq_vif_f64_round_shift((double)x, round, shift), (uint32_t)((x + round) >> shift));
+        }
+    }
+    /* the largest sums: 65536 * (2^32 - 1) */
+    const double big = 65536.0 * 4294967295.0;
+    EXPECT_EQ(vq_vif_f64_round_shift(big, 32768, 16), (uint32_t)((((uint64_t)65536 * 0xffffffffu) + 32768) >> 16));
+}
+
+TEST(VifWide, F64SumsEqualTheIntegerOnes)
+{
+    uint64_t st = 0x2545f4914f6cdd1dull;
+    auto rnd = [&st]() {
+        st ^= st << 13;
+        st ^= st >> 7;
+        st ^= st << 17;
+        return st;
+    };
+    long checked = 0;
+    for (int s = 0; s < VQ_VIF_SCALES; s++) {
+        const int r = VQ_VIF_RADIUS(s), n = 2 * r + 1;
+        /* vertical: scale 0 at 9..16 bits (8 bits takes vert8), scales 1-3 on 16-bit images */
+        for (int bpc = s ? 16 : 9; bpc <= 16; bpc++) {
+            const VqVifStatShift sh = vq_vif_stat_shift(s, bpc);
+            const uint32_t maxv = s ? 65535u : (1u << bpc) - 1;
+            for (int it = 0; it < 4 + 3000; it++) {
+                VqVifVert16 a = { 0, 0, 0, 0, 0 };
+                VqVifWide b = { 0, 0, 0.0, 0.0, 0.0 };
+                for (int k = 0; k < n; k++) {
+                    uint32_t x, y;
+                    if (it < 4) {   /* all max, all zero, and the two mixed */
+                        x = (it & 1) ? maxv : 0;
+                        y = (it & 2) ? maxv : 0;
+                    } else {
+                        x = (uint32_t)(rnd() % (maxv + 1));
+                        y = (uint32_t)(rnd() % (maxv + 1));
+                    }
+                    const VqVifSample p = vq_vif_sample_pair(x, y);
+                    vq_vif_vert16_tap(&a, vq_vif_tap(s, k), p);
+                    vq_vif_vert16_tap_f64(&b, vq_vif_tap(s, k), vq_vif_sample_f64(p));
+                    ASSERT_EQ(b.xx, (double)a.xx);
+                    ASSERT_EQ(b.yy, (double)a.yy);
+                    ASSERT_EQ(b.xy, (double)a.xy);
+                }
+                const VqVifMoments ma = vq_vif_vert16_finish(a, sh), mb = vq_vif_vert16_finish_f64(b, sh);
+                ASSERT_EQ(ma.mu1, mb.mu1);
+                ASSERT_EQ(ma.mu2, mb.mu2);
+                ASSERT_EQ(ma.xx, mb.xx) << "scale " << s << " bpc " << bpc << " it " << it;
+                ASSERT_EQ(ma.yy, mb.yy);
+                ASSERT_EQ(ma.xy, mb.xy);
+                checked++;
+            }
+        }
+        /* horizontal: moments anywhere in their ranges */
+        for (int it = 0; it < 4 + 20000; it++) {
+            VqVifHorz a = { 0, 0, 0, 0, 0 };
+            VqVifWide b = { 0, 0, 0.0, 0.0, 0.0 };
+            for (int k = 0; k < n; k++) {
+                VqVifMoments t;
+                if (it < 4) {
+                    const uint32_t v = (it & 1) ? 0xffffffffu : 0u;
+                    t = VqVifMoments{ (it & 2) ? 65535u : 0u, 65535u, v, ~v, 0x80000000u };
+                } else {
+                    const uint64_t b64 = rnd();
+                    t.mu1 = (uint32_t)(b64 & 0xffff);
+                    t.mu2 = (uint32_t)((b64 >> 16) & 0xffff);
+                    t.xx = (uint32_t)rnd();
+                    t.yy = (uint32_t)(rnd() >> (b64 >> 59));   /* also small values */
+                    t.xy = (uint32_t)rnd();
+                }
+                vq_vif_horz_tap(&a, vq_vif_tap(s, k), t);
+                vq_vif_horz_tap_f64(&b, vq_vif_tap(s, k), vq_vif_moments_f64(t));
+            }
+            const VqVifMoments ma = vq_vif_horz_finish(a), mb = vq_vif_horz_finish_f64(b);
+            ASSERT_EQ(ma.mu1, mb.mu1);
+            ASSERT_EQ(ma.mu2, mb.mu2);
+            ASSERT_EQ(ma.xx, mb.xx) << "scale " << s << " it " << it;
+            ASSERT_EQ(ma.yy, mb.yy);
+            ASSERT_EQ(ma.xy, mb.xy);
+            checked++;
+        }
+    }
+    EXPECT_EQ(checked, (8 + 3 * 1) * (4 + 3000) + 4 * (4 + 20000));
+}
+
 TEST(VifBorder, Reflect101)
 {
     const int n = 16;

@@ -56,6 +56,16 @@ __device__ __forceinline__ uint32_t word_sample(const uint32_t (&v)[4], int pos,
     return BYTES == 1 ? (x & 0xffu) : (x & 0xffffu) >> shift;
 }
 
+/* Row i's sum (this lane's part) over samples j0.. w - 1, one at a time */
+__device__ __forceinline__ unsigned long long psnr_row_samples(const VqPlaneView &r, const VqPlaneView &d, int i,
+                                                              int j0, int w, int bpc, int lane)
+{
+    unsigned long long sum = 0;
+    for (int j = j0 + lane; j < w; j += 32)
+        sum += vq_psnr_sq_err(vq_sample(r, i, j), vq_sample(d, i, j), bpc);
+    return sum;
+}
+
 /*
  * Row i's sum (this lane's part) in words: sample j is at byte off + j * S
  * of the row's 16-byte-aligned start (S = step * bytes, PHASE = off % S).
@@ -98,9 +108,7 @@ __device__ __forceinline__ unsigned long long psnr_row_words(const VqPlaneView &
         }
     }
     const int first = 16 * full - off;   /* the first byte after the whole words, from sample 0 */
-    for (int j = (first > 0 ? (first + S - 1) / S : 0) + lane; j < w; j += 32)
-        sum += vq_psnr_sq_err(vq_sample(r, i, j), vq_sample(d, i, j), bpc);
-    return sum;
+    return sum + psnr_row_samples(r, d, i, first > 0 ? (first + S - 1) / S : 0, w, bpc, lane);
 }
 
 __global__ void __launch_bounds__(kThreads) psnr_row_sse_kernel(PsnrPlanes pl, int bpc)
@@ -120,9 +128,7 @@ __global__ void __launch_bounds__(kThreads) psnr_row_sse_kernel(PsnrPlanes pl, i
     case PSNR_B2S1: sum = psnr_row_words<2, 2, 0>(r, d, i, w, bpc, lane); break;
     case PSNR_B2S2P0: sum = psnr_row_words<2, 4, 0>(r, d, i, w, bpc, lane); break;
     case PSNR_B2S2P2: sum = psnr_row_words<2, 4, 2>(r, d, i, w, bpc, lane); break;
-    default:
-        for (int j = lane; j < w; j += 32)
-            sum += vq_psnr_sq_err(vq_sample(r, i, j), vq_sample(d, i, j), bpc);
+    default: sum = psnr_row_samples(r, d, i, 0, w, bpc, lane); break;
     }
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1)

@@ -8,7 +8,9 @@
  * horizontal pass.  The statistics kernel keeps several outputs' taps in
  * registers in both passes (each input read once per thread), and adds
  * each tile row's sums with one integer atomic per sum (integer sums: the
- * order does not change the result).
+ * order does not change the result).  The 64-bit sums of the squares and
+ * the product are doubles on GPUs with fast fp64 and integers elsewhere
+ * (vif_pick_f64; vif.h shows both exact).
  */
 #include <new>
 
@@ -506,10 +508,10 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
     if (rs)   /* a ladder's rendition: the reference's moments from rs */
-        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2,
-                                                rows, rs->d_mu1[S], rs->d_xx[S]);
-    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl, v->d_log2, rows,
-                                             nullptr, nullptr);
+        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl,
+                                                v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
+    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl,
+                                             v->d_log2, rows, nullptr, nullptr);
 }
 
 /* once per executor: the scale-0 kernels' shared memory, and how many of
@@ -703,8 +705,8 @@ static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cuda
     const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
-    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0, nullptr,
-                                            nullptr, r->d_mu1[S], r->d_xx[S]);
+    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0,
+                                            nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
 }
 
 extern "C" int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, void *stream)

@@ -26,6 +26,16 @@ int format_17g(char *buf, size_t size, double v)
     return (int)(r.ptr - buf);
 }
 
+void append_json_number(std::string &o, double v)
+{
+    if (!std::isfinite(v)) {
+        o += "null";
+        return;
+    }
+    char t[32];
+    o.append(t, (size_t)format_17g(t, sizeof(t), v));
+}
+
 namespace {
 
 const char *const pool_names[4] = { "min", "max", "mean", "harmonic_mean" };
@@ -82,13 +92,7 @@ struct Out {
         const int n = vq::format_17g(t, sizeof(t), v);
         b.append(t, (size_t)n);
     }
-    void json_num(double v)
-    {
-        if (std::isfinite(v))
-            num(v);
-        else
-            put("null");
-    }
+    void json_num(double v) { append_json_number(b, v); }
     void json_str(const std::string &s)
     {
         putc('"');

@@ -53,6 +53,9 @@ struct LogTable {
 /* v as printf's "%.17g" writes it in the C locale, into buf (not
  * terminated); returns the length.  32 bytes are always enough. */
 int format_17g(char *buf, size_t size, double v);
+/* v as a JSON number (format_17g), or null where it is not finite,
+ * appended to o: the logs' and the live stream's records */
+void append_json_number(std::string &o, double v);
 
 /* Throws vq::Error(VQ_EIO-like VQ_EINVAL) naming the path and the errno text. */
 void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t);

@@ -501,16 +501,6 @@ void VqSession::fold(const int64_t *rows, bool scored)
 
 namespace {
 
-void json_number(std::string &o, double v)
-{
-    char b[40];
-    if (std::isfinite(v))
-        std::snprintf(b, sizeof(b), "%.17g", v);
-    else
-        std::snprintf(b, sizeof(b), "null");
-    o += b;
-}
-
 void json_metrics(std::string &o, const std::vector<const char *> &names, const double *v, size_t stride)
 {
     o += "{";
@@ -518,7 +508,7 @@ void json_metrics(std::string &o, const std::vector<const char *> &names, const 
         o += k ? ", \"" : "\"";
         o += names[k];
         o += "\": ";
-        json_number(o, v[k * stride]);
+        vq::append_json_number(o, v[k * stride]);
     }
     o += "}";
 }
@@ -533,7 +523,7 @@ void VqSession::stream_frame(int64_t i, const FrameRec &fr)
     if (cfg.stream_rendition > 0)
         o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
     o += ", \"time\": ";
-    json_number(o, fr.time);
+    vq::append_json_number(o, fr.time);
     o += ", \"metrics\": ";
     json_metrics(o, names, fr.v.data(), 1);
     o += "}\n";
@@ -547,22 +537,22 @@ void VqSession::stream_segment(const vq::LogSegment &g)
         return;
     std::string o = "{\"segment\": {\"first_frame\": " + std::to_string(g.first_frame) +
                     ", \"last_frame\": " + std::to_string(g.last_frame) + ", \"start_time\": ";
-    json_number(o, g.start_time);
+    vq::append_json_number(o, g.start_time);
     o += ", \"end_time\": ";
-    json_number(o, g.end_time);
+    vq::append_json_number(o, g.end_time);
     if (cfg.stream_rendition > 0)
         o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
     o += ", \"pooled_metrics\": {";
     for (size_t k = 0; k < names.size(); k++) {
         const vq::Pooled &p = g.pooled[k];
         o += std::string(k ? ", \"" : "\"") + names[k] + "\": {\"min\": ";
-        json_number(o, p.min);
+        vq::append_json_number(o, p.min);
         o += ", \"max\": ";
-        json_number(o, p.max);
+        vq::append_json_number(o, p.max);
         o += ", \"mean\": ";
-        json_number(o, p.mean);
+        vq::append_json_number(o, p.mean);
         o += ", \"harmonic_mean\": ";
-        json_number(o, p.harmonic_mean);
+        vq::append_json_number(o, p.harmonic_mean);
         o += "}";
     }
     o += "}}}\n";
@@ -580,13 +570,13 @@ void VqSession::stream_pooled()
         if (pool[k].count()) {
             const vq::Pooled p = pool[k].get();
             o += "\"min\": ";
-            json_number(o, p.min);
+            vq::append_json_number(o, p.min);
             o += ", \"max\": ";
-            json_number(o, p.max);
+            vq::append_json_number(o, p.max);
             o += ", \"mean\": ";
-            json_number(o, p.mean);
+            vq::append_json_number(o, p.mean);
             o += ", \"harmonic_mean\": ";
-            json_number(o, p.harmonic_mean);
+            vq::append_json_number(o, p.harmonic_mean);
         }
         o += "}";
     }

@@ -131,20 +131,20 @@ void write_json(Out &o, const LogTable &t)
         o.put("  \"sections\": [");
         for (size_t i = 0; i < t.sections.size(); i++)
             o.putf("%s\n    { \"first_frame\": %lld, \"width\": %d, \"height\": %d, \"bitdepth\": %d }",
-                         i ? "," : "", (long long)t.sections[i].first_frame, t.sections[i].width,
-                         t.sections[i].height, t.sections[i].bitdepth);
+                   i ? "," : "", (long long)t.sections[i].first_frame, t.sections[i].width,
+                   t.sections[i].height, t.sections[i].bitdepth);
         o.put("\n  ],\n");
     }
     if (t.piece) {
         o.putf("  \"piece\": { \"first_frame\": %lld, \"end_frame\": %lld, \"key\": ",
-                     (long long)t.piece_begin, (long long)t.piece_end);
+               (long long)t.piece_begin, (long long)t.piece_end);
         o.json_str(t.piece_key);
         o.put(" },\n");
     }
     o.put("  \"frames\": [");
     for (size_t i = 0; i < t.frame_num.size(); i++) {
         o.putf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
-                     (long long)t.frame_num[i]);
+               (long long)t.frame_num[i]);
         for (size_t k = 0; k < nc; k++) {
             o.put("        ");
             o.json_str(t.names[k]);
@@ -171,7 +171,7 @@ void write_json(Out &o, const LogTable &t)
         for (size_t i = 0; i < t.segments.size(); i++) {
             const LogSegment &g = t.segments[i];
             o.putf("%s\n    {\n      \"first_frame\": %lld,\n      \"last_frame\": %lld,\n"
-                         "      \"start_time\": ", i ? "," : "", (long long)g.first_frame, (long long)g.last_frame);
+                   "      \"start_time\": ", i ? "," : "", (long long)g.first_frame, (long long)g.last_frame);
             o.json_num(g.start_time);
             o.put(",\n      \"end_time\": ");
             o.json_num(g.end_time);
@@ -216,7 +216,7 @@ void write_xml(Out &o, const LogTable &t)
         o.put("  <sections>\n");
         for (const LogSection &x : t.sections)
             o.putf("    <section first_frame=\"%lld\" width=\"%d\" height=\"%d\" bitdepth=\"%d\" />\n",
-                         (long long)x.first_frame, x.width, x.height, x.bitdepth);
+                   (long long)x.first_frame, x.width, x.height, x.bitdepth);
         o.put("  </sections>\n");
     }
     o.put("  <pooled_metrics>\n");
@@ -236,7 +236,7 @@ void write_xml(Out &o, const LogTable &t)
         o.put("  <segments>\n");
         for (const LogSegment &g : t.segments) {
             o.putf("    <segment first_frame=\"%lld\" last_frame=\"%lld\" start_time=\"",
-                         (long long)g.first_frame, (long long)g.last_frame);
+                   (long long)g.first_frame, (long long)g.last_frame);
             o.num(g.start_time);
             o.put("\" end_time=\"");
             o.num(g.end_time);

@@ -133,13 +133,7 @@ TEST(VifWide, F64ConversionsAreExact)
 
 TEST(VifWide, F64SumsEqualTheIntegerOnes)
 {
-    uint64_t st = 0x2545f4914f6cdd1dull;
-    auto rnd = [&st]() {
-        st ^= st << 13;
-        st ^= st >> 7;
-        st ^= st << 17;
-        return st;
-    };
+    std::mt19937_64 rnd(0x2545f4914f6cdd1dull);
     long checked = 0;
     for (int s = 0; s < VQ_VIF_SCALES; s++) {
         const int r = VQ_VIF_RADIUS(s), n = 2 * r + 1;

@@ -5,14 +5,15 @@
  * and the vertical pass (one thread per output column and kRows rows); or
  * one copy kernel when the plan is the identity.  A thread's rows share
  * its column's filter (horizontal pass) and overlap in their intermediate
- * rows (vertical pass), and 4-tap filters (every bicubic upscale) get
- * kernels whose tap loops unroll, so that a thread's loads issue together:
- * one sample per thread left the kernels bound by block scheduling and load
- * latency (H200, 3 planes into 1920x1080: 29-37 us per picture, now 22-27).
+ * rows (vertical pass).  4-tap filters (every bicubic upscale) get kernels
+ * with the layout and bit depth as constants, whose tap loops unroll (H200,
+ * 3 planes into 1920x1080: 29-37 us per picture with one sample per
+ * thread, 22-27 with 8 rows a thread, 16-19 with the 4-tap kernels).
  * Tables, intermediate rows and output planes are allocated once, in
  * vq_scale_cuda_alloc.
  */
 #include <new>
+#include <type_traits>
 #include <string.h>
 
 #include <cuda_runtime.h>
@@ -60,11 +61,9 @@ __device__ __forceinline__ void store_sample(uint8_t *plane, int bytes, size_t i
         ((uint16_t *)plane)[i] = (uint16_t)v;
 }
 
-/* intermediate[p][row][x] = horizontal filter of source row `row` */
-/* kSize: the filters' taps when every plane has that many (4: every
- * bicubic upscale), so that the tap loops unroll and their loads issue
- * together; 0: any, from the tables */
-template <bool kB19, int kSize>
+/* intermediate[p][row][x] = horizontal filter of source row `row`: any
+ * taps, any layout (scale_h4_kernel below: 4 taps) */
+template <bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
 {
     const int p = blockIdx.z, row0 = blockIdx.y * kRows;
@@ -74,9 +73,7 @@ __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
     const int n = a.rows[p] - row0 < kRows ? a.rows[p] - row0 : kRows;
     /* every row's sum first, then the stores: a store may alias the source
      * (bytes), so loads after one could not be issued before it */
-    VqScaleFilter f = a.f[p];
-    if (kSize)
-        f.size = kSize;
+    const VqScaleFilter f = a.f[p];
     int32_t sum[kRows];
 #pragma unroll
     for (int r = 0; r < kRows; r++)
@@ -93,8 +90,9 @@ __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
     }
 }
 
-/* out[p][y][x] = vertical filter of the intermediate rows pos[y] ... */
-template <bool kB19, int kSize>
+/* out[p][y][x] = vertical filter of the intermediate rows pos[y] ...: any
+ * taps (scale_v4_kernel below: 4 taps) */
+template <bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
 {
     const int p = blockIdx.z, y0 = blockIdx.y * kRows;
@@ -103,9 +101,7 @@ __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
         return;
     const int n = a.rows[p] - y0 < kRows ? a.rows[p] - y0 : kRows;
     const ptrdiff_t stride = a.cols[p];
-    VqScaleFilter f = a.f[p];
-    if (kSize)
-        f.size = kSize;
+    const VqScaleFilter f = a.f[p];
     /* every row's sample first, then the stores (see scale_h_kernel) */
     uint32_t v[kRows];
 #pragma unroll
@@ -132,6 +128,104 @@ __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
             ((uint16_t *)a.out[p])[o] = (uint16_t)v[r];
         else
             store_sample(a.out[p], a.bpc > 8 ? 2 : 1, o, v[r]);
+    }
+}
+
+/*
+ * The 4-tap kernels (every bicubic upscale) with the layout and the bit
+ * depth as constants.  The generic kernels above spent some 160-220
+ * instructions per output sample on the run-time cases (bytes, step, bit
+ * depth, taps cut at the row's end, 64-bit addresses per tap; H200, ncu:
+ * 12-18 us a pass into 1920x1080); here a thread works out its column's
+ * taps once (horizontal) or each row's once (vertical), and the arithmetic
+ * is the same scale.h calls.
+ */
+template <int kBytes, bool kB19>
+__global__ void __launch_bounds__(kThreads) scale_h4_kernel(HArgs a)
+{
+    const int p = blockIdx.z, row0 = blockIdx.y * kRows;
+    const int x = blockIdx.x * kThreads + threadIdx.x;
+    if (row0 >= a.rows[p] || x >= a.cols[p])
+        return;
+    const int n = a.rows[p] - row0 < kRows ? a.rows[p] - row0 : kRows;
+    VqPlaneView src = a.src[p];
+    src.bytes = kBytes;
+    VqScaleFilter f = a.f[p];
+    f.size = 4;
+    /* the column's taps: inside the row, their byte offsets, coefficients */
+    const int taps = vq_scale_h_taps(f, src.w, x);
+    const int first = f.pos[x];
+    const uint2 cw = *(const uint2 *)(f.coef + (size_t)x * 4);   /* 8-byte aligned rows of 4 */
+    const int16_t c[4] = { (int16_t)(cw.x & 0xffff), (int16_t)(cw.x >> 16),
+                           (int16_t)(cw.y & 0xffff), (int16_t)(cw.y >> 16) };
+    const int col_step = src.step * kBytes;
+    const uint8_t *base = src.data + (ptrdiff_t)row0 * src.pitch + first * col_step;
+    /* every row's sum first, then the stores (see scale_h_kernel) */
+    int32_t sum[kRows];
+#pragma unroll
+    for (int r = 0; r < kRows; r++) {
+        uint32_t acc = 0;
+        if (r < n) {
+            const uint8_t *q = base + (ptrdiff_t)r * src.pitch;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                if (j < taps)
+                    acc = vq_scale_h_tap(acc, vq_sample_load(src, q + j * col_step), c[j]);
+        }
+        sum[r] = (int32_t)acc;
+    }
+#pragma unroll
+    for (int r = 0; r < kRows; r++) {
+        if (r >= n)
+            break;
+        const size_t o = (size_t)(row0 + r) * a.cols[p] + x;
+        if (kB19)
+            ((int32_t *)a.tmp[p])[o] = vq_scale_h_to19(sum[r]);
+        else
+            ((int16_t *)a.tmp[p])[o] = vq_scale_h_to15(sum[r], a.bpc);
+    }
+}
+
+/* kBpc: the bit depth (16: the 19-bit intermediate); kX86: mode
+ * VQ_SCALE_BICUBIC_X86 (8 bits), whose rows before c_row_begin take the
+ * SIMD arithmetic */
+template <int kBpc, bool kX86>
+__global__ void __launch_bounds__(kThreads) scale_v4_kernel(VArgs a)
+{
+    using Tmp = typename std::conditional<kBpc == 16, int32_t, int16_t>::type;
+    using Out = typename std::conditional<kBpc == 8, uint8_t, uint16_t>::type;
+    const int p = blockIdx.z, y0 = blockIdx.y * kRows;
+    const int x = blockIdx.x * kThreads + threadIdx.x;
+    if (y0 >= a.rows[p] || x >= a.cols[p])
+        return;
+    const int n = a.rows[p] - y0 < kRows ? a.rows[p] - y0 : kRows;
+    const int stride = a.cols[p];
+    const Tmp *tmp = (const Tmp *)a.tmp[p] + x;
+    const VqScaleFilter f = a.f[p];
+    const int x86_rows = kX86 ? a.c_row_begin[p] : 0;
+    /* every row's sample first, then the stores (see scale_h_kernel) */
+    uint32_t v[kRows];
+#pragma unroll
+    for (int r = 0; r < kRows; r++) {
+        v[r] = 0;
+        if (r >= n)
+            continue;
+        const int y = y0 + r;
+        const uint2 cw = *(const uint2 *)(f.coef + (size_t)y * 4);
+        const int16_t c[4] = { (int16_t)(cw.x & 0xffff), (int16_t)(cw.x >> 16),
+                               (int16_t)(cw.y & 0xffff), (int16_t)(cw.y >> 16) };
+        const Tmp *col = tmp + (ptrdiff_t)(f.pos[y] * stride);
+        if (kBpc == 16)
+            v[r] = vq_scale_v_sample19((const int32_t *)col, stride, c, 4);
+        else
+            v[r] = vq_scale_v_sample15((const int16_t *)col, stride, c, 4, kBpc, kX86 && y < x86_rows);
+    }
+    Out *out = (Out *)a.out[p] + x;
+#pragma unroll
+    for (int r = 0; r < kRows; r++) {
+        if (r >= n)
+            break;
+        out[(ptrdiff_t)(y0 + r) * stride] = (Out)v[r];
     }
 }
 
@@ -285,33 +379,44 @@ extern "C" int vq_scale_cuda_run(VqScaleCuda *s, const VqPlaneView src[3], void 
     const dim3 vg(bx, (unsigned)((max_dh + kRows - 1) / kRows), (unsigned)pl.nplanes);
     bool h4 = true, v4 = true;
     for (int p = 0; p < pl.nplanes; p++) {
-        h4 = h4 && pl.plane[p].h.size == 4;
+        h4 = h4 && pl.plane[p].h.size == 4 && src[p].bytes == src[0].bytes;
         v4 = v4 && pl.plane[p].v.size == 4;
     }
-    if (pl.bpc == 16) {
-        if (h4)
-            scale_h_kernel<true, 4><<<hg, kThreads, 0, st>>>(h);
+    cudaError_t e = cudaSuccess;
+    if (h4) {
+        /* a plane view's bytes: 1 or 2 (checked above), the same in every plane */
+        if (pl.bpc == 16)
+            scale_h4_kernel<2, true><<<hg, kThreads, 0, st>>>(h);
+        else if (src[0].bytes == 2)
+            scale_h4_kernel<2, false><<<hg, kThreads, 0, st>>>(h);
         else
-            scale_h_kernel<true, 0><<<hg, kThreads, 0, st>>>(h);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return (int)e;
-        if (v4)
-            scale_v_kernel<true, 4><<<vg, kThreads, 0, st>>>(v);
-        else
-            scale_v_kernel<true, 0><<<vg, kThreads, 0, st>>>(v);
+            scale_h4_kernel<1, false><<<hg, kThreads, 0, st>>>(h);
+    } else if (pl.bpc == 16) {
+        scale_h_kernel<true><<<hg, kThreads, 0, st>>>(h);
     } else {
-        if (h4)
-            scale_h_kernel<false, 4><<<hg, kThreads, 0, st>>>(h);
-        else
-            scale_h_kernel<false, 0><<<hg, kThreads, 0, st>>>(h);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return (int)e;
-        if (v4)
-            scale_v_kernel<false, 4><<<vg, kThreads, 0, st>>>(v);
-        else
-            scale_v_kernel<false, 0><<<vg, kThreads, 0, st>>>(v);
+        scale_h_kernel<false><<<hg, kThreads, 0, st>>>(h);
+    }
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return (int)e;
+    if (v4) {
+        switch (pl.bpc) {
+        case 8:
+            if (v.x86)
+                scale_v4_kernel<8, true><<<vg, kThreads, 0, st>>>(v);
+            else
+                scale_v4_kernel<8, false><<<vg, kThreads, 0, st>>>(v);
+            break;
+        case 9:  scale_v4_kernel<9, false><<<vg, kThreads, 0, st>>>(v); break;
+        case 10: scale_v4_kernel<10, false><<<vg, kThreads, 0, st>>>(v); break;
+        case 12: scale_v4_kernel<12, false><<<vg, kThreads, 0, st>>>(v); break;
+        case 14: scale_v4_kernel<14, false><<<vg, kThreads, 0, st>>>(v); break;
+        case 16: scale_v4_kernel<16, false><<<vg, kThreads, 0, st>>>(v); break;
+        default: return (int)cudaErrorInvalidValue;
+        }
+    } else if (pl.bpc == 16) {
+        scale_v_kernel<true><<<vg, kThreads, 0, st>>>(v);
+    } else {
+        scale_v_kernel<false><<<vg, kThreads, 0, st>>>(v);
     }
     return (int)cudaGetLastError();
 }

@@ -41,18 +41,32 @@ typedef struct VqScaleFilter {
 
 /* ---- horizontal pass -------------------------------------------------- */
 
-/* sum_j src(row, pos + j) * coef_j in int32 (swscale's int accumulator;
- * the unsigned arithmetic only makes a wrap defined, none occurs).  Taps
- * past the row's end carry coefficient 0 (initFilter folds the edge inward;
- * swscale reads its padded line there): they are not read. */
+/* The taps of output x that lie inside a source row of src_w samples.
+ * Taps past the row's end carry coefficient 0 (initFilter folds the edge
+ * inward; swscale reads its padded line there): they are not read. */
+VQ_HD int vq_scale_h_taps(const VqScaleFilter f, int src_w, int x)
+{
+    const int left = src_w - f.pos[x];
+    return left < f.size ? left : f.size;
+}
+
+/* one tap of the horizontal sum: acc + sample * coef in int32 (swscale's
+ * int accumulator; the unsigned arithmetic only makes a wrap defined, none
+ * occurs) */
+VQ_HD uint32_t vq_scale_h_tap(uint32_t acc, uint32_t sample, int16_t coef)
+{
+    return acc + (uint32_t)((int32_t)sample * (int32_t)coef);
+}
+
+/* sum_j src(row, pos + j) * coef_j over the taps inside the row */
 VQ_HD int32_t vq_scale_h_sum(const VqPlaneView src, int row, const VqScaleFilter f, int x)
 {
     const int p = f.pos[x];
     const int16_t *c = f.coef + (ptrdiff_t)x * f.size;
-    const int n = src.w - p < f.size ? src.w - p : f.size;
+    const int n = vq_scale_h_taps(f, src.w, x);
     uint32_t acc = 0;
     for (int j = 0; j < n; j++)
-        acc += (uint32_t)((int32_t)vq_sample(src, row, p + j) * (int32_t)c[j]);
+        acc = vq_scale_h_tap(acc, vq_sample(src, row, p + j), c[j]);
     return (int32_t)acc;
 }
 

@@ -78,8 +78,10 @@ enum { N_PHASE = 3 };
 enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, N_SIDE };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
- * images shared (a ladder) or the executor's own */
-enum { N_REFMODE = 2 };
+ * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
+ * shared and the reference's picture read from the leader's staging copy
+ * too (REF_SHARED_STAGED) */
+enum { REF_OWN, REF_SHARED, REF_SHARED_STAGED, N_REFMODE };
 
 struct VqCudaExec {
     VqCudaExecConfig cfg;
@@ -153,6 +155,15 @@ struct VqCudaRef {
      * theirs), whose collects then need not wait */
     cudaStream_t group;
     cudaEvent_t group_done;
+    /* the reference's picture of each slot, as the leader staged it (graphs,
+     * host pictures): a rendition given the same frame reads it there
+     * instead of copying the picture again.  Owned here, so that it outlives
+     * the leader's executor. */
+    uint8_t *stage[VQ_CUDA_PIPELINE_DEPTH][2];      /* luma, chroma */
+    size_t stage_pitch[VQ_CUDA_PIPELINE_DEPTH][2];
+    VqPlaneView staged[VQ_CUDA_PIPELINE_DEPTH][3];
+    int staged_chroma[VQ_CUDA_PIPELINE_DEPTH];
+    int64_t staged_frame[VQ_CUDA_PIPELINE_DEPTH];   /* -1: none */
 };
 
 extern "C" void vq_cuda_ref_release(VqCudaRef *r)
@@ -164,6 +175,8 @@ extern "C" void vq_cuda_ref_release(VqCudaRef *r)
         vq_adm_cuda_ref_free(r->adm[k]);
         if (r->ready[k])
             cudaEventDestroy(r->ready[k]);
+        cudaFree(r->stage[k][0]);
+        cudaFree(r->stage[k][1]);
     }
     delete r->members;
     if (r->group_done)
@@ -205,7 +218,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
         return VQ_ENOMEM;
     r->refs = 1;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
-        r->slot_frame[k] = -1;
+        r->slot_frame[k] = r->staged_frame[k] = -1;
     r->w = p->w;
     r->h = p->h;
     r->members = new (std::nothrow) std::vector<VqCudaExec *>();
@@ -361,32 +374,38 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     return VQ_OK;
 }
 
-/* Copy each plane the features read into the slot's staging buffer (host
- * pictures: uploaded; device pictures, for a graph: copied on the device)
- * and point the views there. */
-static int upload(VqCudaExec *e, Slot *s, int which, VqPlaneView v[3], cudaStream_t st, char *err,
-                  size_t errlen)
+/* The chroma planes a picture's copy needs: psnr's cb/cr, psnr_hvs, ciede;
+ * and the distorted one's for the upscaler. */
+static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
+{
+    const VqExecPlan *p = &e->cfg.plan;
+    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || (which == 1 && e->scale));
+}
+
+/* Copy the luma plane, and with chroma the chroma planes, of a picture into
+ * the staging planes buf[luma/chroma] (allocated at the first copy; pitch
+ * alongside) and point the views there: host pictures are uploaded, device
+ * pictures (for a graph) copied on the device. */
+static int upload(VqPlaneView v[3], int chroma, uint8_t *buf[2], size_t pitch_of[2], cudaStream_t st,
+                  char *err, size_t errlen)
 {
     int chroma_planes = v[1].step == 2 ? 1 : 2;   /* semiplanar: one UV plane */
-    /* chroma: for psnr's cb/cr, psnr_hvs, ciede and the upscaler */
-    const VqExecPlan *p = &e->cfg.plan;
-    const int chroma = v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || e->scale);
     for (int kind = 0; kind < 2; kind++) {
         int np = kind == 0 ? 1 : (chroma ? chroma_planes : 0);
         for (int q = 0; q < np; q++) {
             VqPlaneView *pv = &v[kind == 0 ? 0 : 1 + q];
             size_t row_bytes = (size_t)pv->w * pv->bytes * pv->step;
             const uint8_t *src = pv->data;
-            if (!s->d_upload[which][kind]) {
+            if (!buf[kind]) {
                 size_t pitch;
                 void *p;
                 /* chroma: room for two planes (U, V) */
                 CHECK(cudaMallocPitch(&p, &pitch, row_bytes, (size_t)pv->h * (kind ? 2 : 1)));
-                s->d_upload[which][kind] = (uint8_t *)p;
-                s->upload_pitch[which][kind] = pitch;
+                buf[kind] = (uint8_t *)p;
+                pitch_of[kind] = pitch;
             }
-            const size_t pitch = s->upload_pitch[which][kind];
-            uint8_t *dst = s->d_upload[which][kind] + (size_t)q * pv->h * pitch;
+            const size_t pitch = pitch_of[kind];
+            uint8_t *dst = buf[kind] + (size_t)q * pv->h * pitch;
             CHECK(cudaMemcpy2DAsync(dst, pitch, src, pv->pitch, row_bytes, pv->h, cudaMemcpyDefault, st));
             pv->data = dst;
             pv->pitch = (ptrdiff_t)pitch;
@@ -555,24 +574,47 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         CHECK(cudaEventRecord(e->legacy, e->legacy_mode ? cudaStreamLegacy : e->stream));
         CHECK(cudaStreamWaitEvent(in, e->legacy, 0));
     }
-    if (!on_device || graph) {
-        if ((ret = upload(e, s, 0, ref, in, err, errlen)) < 0 || (ret = upload(e, s, 1, dis, in, err, errlen)) < 0)
-            return ret;
-    }
     /* a ladder: the leader's frame rewrites the slot's shared reference
-     * work once every rendition's last frame in the slot is done; a
-     * rendition's frame waits for the leader's work in the slot */
+     * work (and its copy of the reference's picture) once every
+     * rendition's last frame in the slot is done; a rendition's frame waits
+     * for the leader's work in the slot */
     const int shared = ref_shared(e, slot_index, score);
-    if (shared && e->ref_owner) {
-        for (VqCudaExec *m : *e->ref->members)
-            CHECK(cudaStreamWaitEvent(e->stream, m->slot[slot_index].done, 0));
+    const int staging = !on_device || graph;
+    VqCudaRef *r = e->ref;
+    int refmode = shared ? REF_SHARED : REF_OWN;
+    if (r && e->ref_owner && (shared || staging)) {
+        for (VqCudaExec *m : *r->members)
+            CHECK(cudaStreamWaitEvent(in, m->slot[slot_index].done, 0));
     } else if (shared) {
-        CHECK(cudaStreamWaitEvent(e->stream, e->ref->ready[slot_index], 0));
+        CHECK(cudaStreamWaitEvent(e->stream, r->ready[slot_index], 0));
+    }
+    if (staging) {
+        const int ref_chroma = needs_chroma(e, 0, ref);
+        if (r && e->ref_owner) {
+            /* the leader's copy of the reference goes to the ladder's staging */
+            if ((ret = upload(ref, ref_chroma, r->stage[slot_index], r->stage_pitch[slot_index], in, err,
+                              errlen)) < 0)
+                return ret;
+            memcpy(r->staged[slot_index], ref, sizeof(ref));
+            r->staged_chroma[slot_index] = ref_chroma;
+            r->staged_frame[slot_index] = shared ? e->frames : -1;
+        } else if (shared && r->staged_frame[slot_index] == e->frames &&
+                   (!ref_chroma || r->staged_chroma[slot_index])) {
+            /* a rendition: the leader's copy of the same frame (ready[slot],
+             * waited for above, is recorded after it) */
+            memcpy(ref, r->staged[slot_index], sizeof(ref));
+            refmode = REF_SHARED_STAGED;
+        } else if ((ret = upload(ref, ref_chroma, s->d_upload[0], s->upload_pitch[0], in, err, errlen)) < 0) {
+            return ret;
+        }
+        if ((ret = upload(dis, needs_chroma(e, 1, dis), s->d_upload[1], s->upload_pitch[1], in, err,
+                          errlen)) < 0)
+            return ret;
     }
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0][shared];
+        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0][refmode];
         if (!*g) {
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, g, err, errlen)) < 0)
                 return ret;

@@ -6,9 +6,10 @@
  * one copy kernel when the plan is the identity.  A thread's rows share
  * its column's filter (horizontal pass) and overlap in their intermediate
  * rows (vertical pass).  4-tap filters (every bicubic upscale) get kernels
- * with the layout and bit depth as constants, whose tap loops unroll (H200,
- * 3 planes into 1920x1080: 29-37 us per picture with one sample per
- * thread, 22-27 with 8 rows a thread, 16-19 with the 4-tap kernels).
+ * with the layout and bit depth as constants, whose tap loops unroll and
+ * whose full tiles test nothing per tap or row (H200, 3 planes into
+ * 1920x1080: 29-37 us per picture with one sample per thread, 22-27 with 8
+ * rows a thread, 12-14 with the 4-tap kernels).
  * Tables, intermediate rows and output planes are allocated once, in
  * vq_scale_cuda_alloc.
  */
@@ -140,6 +141,40 @@ __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
  * taps once (horizontal) or each row's once (vertical), and the arithmetic
  * is the same scale.h calls.
  */
+/* one row's sum over the first `taps` of the 4 taps at q (kAll: all 4),
+ * kStep samples apart */
+template <int kBytes, int kStep, bool kAll>
+__device__ __forceinline__ uint32_t h4_row(const VqPlaneView &src, const uint8_t *q, const int16_t (&c)[4],
+                                           int taps)
+{
+    uint32_t acc = 0;
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        if (kAll || j < taps)
+            acc = vq_scale_h_tap(acc, vq_sample_load(src, q + j * kStep * kBytes), c[j]);
+    return acc;
+}
+
+/* the n rows' sums from base (the first tap of the first row): without a
+ * test per tap or row where the column has all its taps and the block all
+ * its rows, so that every load of the thread issues together */
+template <int kBytes, int kStep>
+__device__ __forceinline__ void h4_rows(const VqPlaneView &src, const uint8_t *base, const int16_t (&c)[4],
+                                        int taps, int n, int32_t (&sum)[kRows])
+{
+    if (taps == 4 && n == kRows) {
+#pragma unroll
+        for (int r = 0; r < kRows; r++)
+            sum[r] = (int32_t)h4_row<kBytes, kStep, true>(src, base + (ptrdiff_t)r * src.pitch, c, 4);
+    } else {
+#pragma unroll
+        for (int r = 0; r < kRows; r++)
+            sum[r] = r < n ? (int32_t)h4_row<kBytes, kStep, false>(src, base + (ptrdiff_t)r * src.pitch, c,
+                                                                   taps)
+                           : 0;
+    }
+}
+
 template <int kBytes, bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_h4_kernel(HArgs a)
 {
@@ -152,38 +187,46 @@ __global__ void __launch_bounds__(kThreads) scale_h4_kernel(HArgs a)
     src.bytes = kBytes;
     VqScaleFilter f = a.f[p];
     f.size = 4;
-    /* the column's taps: inside the row, their byte offsets, coefficients */
+    /* the column's taps: how many inside the row, the first's place, the coefficients */
     const int taps = vq_scale_h_taps(f, src.w, x);
     const int first = f.pos[x];
     const uint2 cw = *(const uint2 *)(f.coef + (size_t)x * 4);   /* 8-byte aligned rows of 4 */
     const int16_t c[4] = { (int16_t)(cw.x & 0xffff), (int16_t)(cw.x >> 16),
                            (int16_t)(cw.y & 0xffff), (int16_t)(cw.y >> 16) };
-    const int col_step = src.step * kBytes;
-    const uint8_t *base = src.data + (ptrdiff_t)row0 * src.pitch + first * col_step;
-    /* every row's sum first, then the stores (see scale_h_kernel) */
+    const uint8_t *base = src.data + (ptrdiff_t)row0 * src.pitch + first * src.step * kBytes;
+    /* every row's sum first, then the stores (see scale_h_kernel); the step
+     * as a constant (1, or 2: interleaved chroma), so that the taps' loads
+     * take immediate offsets */
     int32_t sum[kRows];
-#pragma unroll
-    for (int r = 0; r < kRows; r++) {
-        uint32_t acc = 0;
-        if (r < n) {
-            const uint8_t *q = base + (ptrdiff_t)r * src.pitch;
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                if (j < taps)
-                    acc = vq_scale_h_tap(acc, vq_sample_load(src, q + j * col_step), c[j]);
-        }
-        sum[r] = (int32_t)acc;
-    }
+    if (src.step == 1)
+        h4_rows<kBytes, 1>(src, base, c, taps, n, sum);
+    else
+        h4_rows<kBytes, 2>(src, base, c, taps, n, sum);
+    const size_t o = (size_t)row0 * a.cols[p] + x;
 #pragma unroll
     for (int r = 0; r < kRows; r++) {
         if (r >= n)
             break;
-        const size_t o = (size_t)(row0 + r) * a.cols[p] + x;
         if (kB19)
-            ((int32_t *)a.tmp[p])[o] = vq_scale_h_to19(sum[r]);
+            ((int32_t *)a.tmp[p])[o + (size_t)r * a.cols[p]] = vq_scale_h_to19(sum[r]);
         else
-            ((int16_t *)a.tmp[p])[o] = vq_scale_h_to15(sum[r], a.bpc);
+            ((int16_t *)a.tmp[p])[o + (size_t)r * a.cols[p]] = vq_scale_h_to15(sum[r], a.bpc);
     }
+}
+
+/* output row y's sample of the thread's column (tmp: the column's first
+ * intermediate sample) */
+template <int kBpc, bool kX86, typename Tmp>
+__device__ __forceinline__ uint32_t v4_row(const Tmp *tmp, int stride, const VqScaleFilter &f, int y,
+                                           int x86_rows)
+{
+    const uint2 cw = *(const uint2 *)(f.coef + (size_t)y * 4);
+    const int16_t c[4] = { (int16_t)(cw.x & 0xffff), (int16_t)(cw.x >> 16),
+                           (int16_t)(cw.y & 0xffff), (int16_t)(cw.y >> 16) };
+    const Tmp *col = tmp + (ptrdiff_t)(f.pos[y] * stride);
+    if (kBpc == 16)
+        return vq_scale_v_sample19((const int32_t *)col, stride, c, 4);
+    return vq_scale_v_sample15((const int16_t *)col, stride, c, 4, kBpc, kX86 && y < x86_rows);
 }
 
 /* kBpc: the bit depth (16: the 19-bit intermediate); kX86: mode
@@ -203,29 +246,27 @@ __global__ void __launch_bounds__(kThreads) scale_v4_kernel(VArgs a)
     const Tmp *tmp = (const Tmp *)a.tmp[p] + x;
     const VqScaleFilter f = a.f[p];
     const int x86_rows = kX86 ? a.c_row_begin[p] : 0;
-    /* every row's sample first, then the stores (see scale_h_kernel) */
+    Out *out = (Out *)a.out[p] + (ptrdiff_t)y0 * stride + x;
+    /* every row's sample first, then the stores (see scale_h_kernel);
+     * without a test per row where the block has all its rows */
     uint32_t v[kRows];
+    if (n == kRows) {
 #pragma unroll
-    for (int r = 0; r < kRows; r++) {
-        v[r] = 0;
-        if (r >= n)
-            continue;
-        const int y = y0 + r;
-        const uint2 cw = *(const uint2 *)(f.coef + (size_t)y * 4);
-        const int16_t c[4] = { (int16_t)(cw.x & 0xffff), (int16_t)(cw.x >> 16),
-                               (int16_t)(cw.y & 0xffff), (int16_t)(cw.y >> 16) };
-        const Tmp *col = tmp + (ptrdiff_t)(f.pos[y] * stride);
-        if (kBpc == 16)
-            v[r] = vq_scale_v_sample19((const int32_t *)col, stride, c, 4);
-        else
-            v[r] = vq_scale_v_sample15((const int16_t *)col, stride, c, 4, kBpc, kX86 && y < x86_rows);
+        for (int r = 0; r < kRows; r++)
+            v[r] = v4_row<kBpc, kX86>(tmp, stride, f, y0 + r, x86_rows);
+#pragma unroll
+        for (int r = 0; r < kRows; r++)
+            out[(ptrdiff_t)r * stride] = (Out)v[r];
+        return;
     }
-    Out *out = (Out *)a.out[p] + x;
+#pragma unroll
+    for (int r = 0; r < kRows; r++)
+        v[r] = r < n ? v4_row<kBpc, kX86>(tmp, stride, f, y0 + r, x86_rows) : 0;
 #pragma unroll
     for (int r = 0; r < kRows; r++) {
         if (r >= n)
             break;
-        out[(ptrdiff_t)(y0 + r) * stride] = (Out)v[r];
+        out[(ptrdiff_t)r * stride] = (Out)v[r];
     }
 }
 

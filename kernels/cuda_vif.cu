@@ -185,10 +185,10 @@ struct VifVertAcc<true, F64> {
 template <>
 struct VifVertAcc<false, true> {
     VqVifWide a;
-    using Sample = VqVifSampleF64;
+    using Sample = VqVifWide;
     static __device__ __forceinline__ Sample sample(VqVifSample p) { return vq_vif_sample_f64(p); }
     __device__ __forceinline__ void clear() { a = VqVifWide{ 0, 0, 0.0, 0.0, 0.0 }; }
-    __device__ __forceinline__ void tap(uint32_t t, const VqVifSampleF64 &p) { vq_vif_vert16_tap_f64(&a, t, p); }
+    __device__ __forceinline__ void tap(uint32_t t, const VqVifWide &p) { vq_vif_wide_tap(&a, t, p); }
     __device__ __forceinline__ VqVifMoments finish(VqVifStatShift sh) const
     {
         return vq_vif_vert16_finish_f64(a, sh);
@@ -223,7 +223,7 @@ struct VifHorzAcc<true> {
     using In = VqVifWide;
     static __device__ __forceinline__ In in(VqVifMoments m) { return vq_vif_moments_f64(m); }
     __device__ __forceinline__ void clear() { a = VqVifWide{ 0, 0, 0.0, 0.0, 0.0 }; }
-    __device__ __forceinline__ void tap(uint32_t t, const In &m) { vq_vif_horz_tap_f64(&a, t, m); }
+    __device__ __forceinline__ void tap(uint32_t t, const In &m) { vq_vif_wide_tap(&a, t, m); }
     __device__ __forceinline__ VqVifMoments finish() const { return vq_vif_horz_finish_f64(a); }
 };
 

@@ -393,9 +393,9 @@ VQ_HD VqVifMoments vq_vif_f64_moments(uint32_t mu1, uint32_t mu2, double xx, dou
     return m;
 }
 
-/* five moments or their sums, the wide ones as doubles: the vertical
- * accumulators of vif_statistic_16, the horizontal pass's inputs and its
- * accumulators */
+/* five moments, their sums or a sample pair's terms, the wide ones as
+ * doubles: the vertical pass's inputs and accumulators (vif_statistic_16),
+ * the horizontal pass's inputs and accumulators */
 typedef struct VqVifWide {
     uint32_t mu1, mu2;
     double xx, yy, xy;
@@ -411,31 +411,34 @@ VQ_HD double vq_vif_dfma_exact(double a, double b, double c)
 #endif
 }
 
-/* a sample pair's products as doubles (the vertical pass of
- * vif_statistic_16 on the FP64 pipe) */
-typedef struct VqVifSampleF64 {
-    uint32_t x, y;
-    double xx, yy, xy;
-} VqVifSampleF64;
-
-VQ_HD VqVifSampleF64 vq_vif_sample_f64(VqVifSample p)
+/* the five from 32-bit ones, the wide ones converted */
+VQ_HD VqVifWide vq_vif_wide(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy, uint32_t xy)
 {
-    VqVifSampleF64 q;
-    q.x = p.x;
-    q.y = p.y;
-    q.xx = vq_vif_f64_of_u32(p.xx);
-    q.yy = vq_vif_f64_of_u32(p.yy);
-    q.xy = vq_vif_f64_of_u32(p.xy);
-    return q;
+    VqVifWide d;
+    d.mu1 = mu1;
+    d.mu2 = mu2;
+    d.xx = vq_vif_f64_of_u32(xx);
+    d.yy = vq_vif_f64_of_u32(yy);
+    d.xy = vq_vif_f64_of_u32(xy);
+    return d;
 }
 
-VQ_HD void vq_vif_vert16_tap_f64(VqVifWide *a, uint32_t tap, VqVifSampleF64 p)
+/* one tap of either pass on the FP64 pipe: a += tap * t, the means in
+ * uint32 (as the integer passes), the wide sums in double */
+VQ_HD void vq_vif_wide_tap(VqVifWide *a, uint32_t tap, VqVifWide t)
 {
-    a->mu1 += tap * p.x;
-    a->mu2 += tap * p.y;
-    a->xx = vq_vif_dfma_exact((double)tap, p.xx, a->xx);
-    a->yy = vq_vif_dfma_exact((double)tap, p.yy, a->yy);
-    a->xy = vq_vif_dfma_exact((double)tap, p.xy, a->xy);
+    a->mu1 += tap * t.mu1;
+    a->mu2 += tap * t.mu2;
+    a->xx = vq_vif_dfma_exact((double)tap, t.xx, a->xx);
+    a->yy = vq_vif_dfma_exact((double)tap, t.yy, a->yy);
+    a->xy = vq_vif_dfma_exact((double)tap, t.xy, a->xy);
+}
+
+/* a sample pair as the vertical pass of vif_statistic_16 on the FP64 pipe
+ * takes it: the samples, and their products as doubles */
+VQ_HD VqVifWide vq_vif_sample_f64(VqVifSample p)
+{
+    return vq_vif_wide(p.x, p.y, p.xx, p.yy, p.xy);
 }
 
 /* equals vq_vif_vert16_finish of the integer sums */
@@ -514,22 +517,7 @@ VQ_HD VqVifMoments vq_vif_horz_finish(VqVifHorz a)
  * wide ones as doubles (converted once, used by every output they reach) */
 VQ_HD VqVifWide vq_vif_moments_f64(VqVifMoments t)
 {
-    VqVifWide d;
-    d.mu1 = t.mu1;
-    d.mu2 = t.mu2;
-    d.xx = vq_vif_f64_of_u32(t.xx);
-    d.yy = vq_vif_f64_of_u32(t.yy);
-    d.xy = vq_vif_f64_of_u32(t.xy);
-    return d;
-}
-
-VQ_HD void vq_vif_horz_tap_f64(VqVifWide *a, uint32_t tap, VqVifWide t)
-{
-    a->mu1 += tap * t.mu1;
-    a->mu2 += tap * t.mu2;
-    a->xx = vq_vif_dfma_exact((double)tap, t.xx, a->xx);
-    a->yy = vq_vif_dfma_exact((double)tap, t.yy, a->yy);
-    a->xy = vq_vif_dfma_exact((double)tap, t.xy, a->xy);
+    return vq_vif_wide(t.mu1, t.mu2, t.xx, t.yy, t.xy);
 }
 
 /* equals vq_vif_horz_finish of the integer sums */

@@ -155,7 +155,7 @@ TEST(VifWide, F64SumsEqualTheIntegerOnes)
                     }
                     const VqVifSample p = vq_vif_sample_pair(x, y);
                     vq_vif_vert16_tap(&a, vq_vif_tap(s, k), p);
-                    vq_vif_vert16_tap_f64(&b, vq_vif_tap(s, k), vq_vif_sample_f64(p));
+                    vq_vif_wide_tap(&b, vq_vif_tap(s, k), vq_vif_sample_f64(p));
                     ASSERT_EQ(b.xx, (double)a.xx);
                     ASSERT_EQ(b.yy, (double)a.yy);
                     ASSERT_EQ(b.xy, (double)a.xy);
@@ -187,7 +187,7 @@ TEST(VifWide, F64SumsEqualTheIntegerOnes)
                     t.xy = (uint32_t)rnd();
                 }
                 vq_vif_horz_tap(&a, vq_vif_tap(s, k), t);
-                vq_vif_horz_tap_f64(&b, vq_vif_tap(s, k), vq_vif_moments_f64(t));
+                vq_vif_wide_tap(&b, vq_vif_tap(s, k), vq_vif_moments_f64(t));
             }
             const VqVifMoments ma = vq_vif_horz_finish(a), mb = vq_vif_horz_finish_f64(b);
             ASSERT_EQ(ma.mu1, mb.mu1);

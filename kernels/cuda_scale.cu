@@ -62,16 +62,29 @@ __device__ __forceinline__ void store_sample(uint8_t *plane, int bytes, size_t i
         ((uint16_t *)plane)[i] = (uint16_t)v;
 }
 
+/* The block's plane (blockIdx.z), first row (blockIdx.y * kRows) and this
+ * thread's column, and the block's rows there (at most kRows); false where
+ * the thread has nothing to do (the planes differ in size) */
+__device__ __forceinline__ bool thread_tile(const int32_t (&rows)[3], const int32_t (&cols)[3], int &p,
+                                            int &row0, int &x, int &n)
+{
+    p = blockIdx.z;
+    row0 = blockIdx.y * kRows;
+    x = blockIdx.x * kThreads + threadIdx.x;
+    if (row0 >= rows[p] || x >= cols[p])
+        return false;
+    n = rows[p] - row0 < kRows ? rows[p] - row0 : kRows;
+    return true;
+}
+
 /* intermediate[p][row][x] = horizontal filter of source row `row`: any
  * taps, any layout (scale_h4_kernel below: 4 taps) */
 template <bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
 {
-    const int p = blockIdx.z, row0 = blockIdx.y * kRows;
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (row0 >= a.rows[p] || x >= a.cols[p])
+    int p, row0, x, n;
+    if (!thread_tile(a.rows, a.cols, p, row0, x, n))
         return;
-    const int n = a.rows[p] - row0 < kRows ? a.rows[p] - row0 : kRows;
     /* every row's sum first, then the stores: a store may alias the source
      * (bytes), so loads after one could not be issued before it */
     const VqScaleFilter f = a.f[p];
@@ -96,11 +109,9 @@ __global__ void __launch_bounds__(kThreads) scale_h_kernel(HArgs a)
 template <bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_v_kernel(VArgs a)
 {
-    const int p = blockIdx.z, y0 = blockIdx.y * kRows;
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (y0 >= a.rows[p] || x >= a.cols[p])
+    int p, y0, x, n;
+    if (!thread_tile(a.rows, a.cols, p, y0, x, n))
         return;
-    const int n = a.rows[p] - y0 < kRows ? a.rows[p] - y0 : kRows;
     const ptrdiff_t stride = a.cols[p];
     const VqScaleFilter f = a.f[p];
     /* every row's sample first, then the stores (see scale_h_kernel) */
@@ -178,11 +189,9 @@ __device__ __forceinline__ void h4_rows(const VqPlaneView &src, const uint8_t *b
 template <int kBytes, bool kB19>
 __global__ void __launch_bounds__(kThreads) scale_h4_kernel(HArgs a)
 {
-    const int p = blockIdx.z, row0 = blockIdx.y * kRows;
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (row0 >= a.rows[p] || x >= a.cols[p])
+    int p, row0, x, n;
+    if (!thread_tile(a.rows, a.cols, p, row0, x, n))
         return;
-    const int n = a.rows[p] - row0 < kRows ? a.rows[p] - row0 : kRows;
     VqPlaneView src = a.src[p];
     src.bytes = kBytes;
     VqScaleFilter f = a.f[p];
@@ -237,11 +246,9 @@ __global__ void __launch_bounds__(kThreads) scale_v4_kernel(VArgs a)
 {
     using Tmp = typename std::conditional<kBpc == 16, int32_t, int16_t>::type;
     using Out = typename std::conditional<kBpc == 8, uint8_t, uint16_t>::type;
-    const int p = blockIdx.z, y0 = blockIdx.y * kRows;
-    const int x = blockIdx.x * kThreads + threadIdx.x;
-    if (y0 >= a.rows[p] || x >= a.cols[p])
+    int p, y0, x, n;
+    if (!thread_tile(a.rows, a.cols, p, y0, x, n))
         return;
-    const int n = a.rows[p] - y0 < kRows ? a.rows[p] - y0 : kRows;
     const int stride = a.cols[p];
     const Tmp *tmp = (const Tmp *)a.tmp[p] + x;
     const VqScaleFilter f = a.f[p];

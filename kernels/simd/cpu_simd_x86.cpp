@@ -14,10 +14,11 @@
 
 #include <immintrin.h>
 
-/* GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on their own
- * _mm512_undefined_* placeholders (GCC bug 105593) */
+/* GCC 12's AVX-512 headers trip -Wmaybe-uninitialized and -Wuninitialized
+ * on their own _mm512_undefined_* placeholders (GCC bug 105593) */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 extern "C" {

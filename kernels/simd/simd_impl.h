@@ -74,6 +74,82 @@ __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1,
  * 0.0 where the plain code does not add it), in its own function so that
  * the sums stay in registers.
  */
+#ifdef VQ_SIMD_X86_AVX512
+/*
+ * log2_hi[idx] for 16 indices in 0..32767: each a 32-bit gather of the
+ * entry's aligned pair (so nothing past the table's end is read), the half
+ * picked by the index's low bit.
+ */
+static inline __m512i vif_log2_gather16(const uint16_t *log2_hi, __m512i idx)
+{
+    const __m512i pair = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 1), (const void *)log2_hi, 4);
+    const __m512i half = _mm512_slli_epi32(_mm512_and_si512(idx, _mm512_set1_epi32(1)), 4);
+    return _mm512_and_si512(_mm512_srlv_epi32(pair, half), _mm512_set1_epi32(0xffff));
+}
+
+/* vq_vif_log2_32 on 16 lanes (every x >= 2^17); for x < 2^32 it equals
+ * vq_vif_log2_64 (48 - clz64 = 16 - clz32) */
+static inline __m512i vif_log2_32x16(const uint16_t *log2_hi, __m512i x)
+{
+    const __m512i k = _mm512_sub_epi32(_mm512_set1_epi32(16), _mm512_lzcnt_epi32(x));
+    const __m512i idx = _mm512_sub_epi32(_mm512_srlv_epi32(x, k), _mm512_set1_epi32(VQ_VIF_LOG2_HI));
+    return _mm512_add_epi32(vif_log2_gather16(log2_hi, idx), _mm512_slli_epi32(k, 11));
+}
+
+/* vq_vif_log2_64 on 8 lanes (every x >= 2^17), as int32 */
+static inline __m256i vif_log2_64x8(const uint16_t *log2_hi, __m512i x)
+{
+    const __m512i k = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(x));
+    const __m256i idx = _mm512_cvtepi64_epi32(
+        _mm512_sub_epi64(_mm512_srlv_epi64(x, k), _mm512_set1_epi64(VQ_VIF_LOG2_HI)));
+    const __m256i pair = _mm256_i32gather_epi32((const int *)(const void *)log2_hi, _mm256_srli_epi32(idx, 1), 4);
+    const __m256i half = _mm256_slli_epi32(_mm256_and_si256(idx, _mm256_set1_epi32(1)), 4);
+    const __m256i e = _mm256_and_si256(_mm256_srlv_epi32(pair, half), _mm256_set1_epi32(0xffff));
+    return _mm256_add_epi32(e, _mm256_slli_epi32(_mm512_cvtepi64_epi32(k), 11));
+}
+
+/*
+ * The loop below on 16 pixels at a time: the same terms, masked where the
+ * plain code masks them.  The log terms of one call (n <= kCols pixels,
+ * each term below 2^17) are summed in int32 lanes, the non-log sums in
+ * int64 lanes; integer sums, so their order does not matter.  Returns the
+ * pixels done (a multiple of 16).
+ */
+static inline int vif_decide_sums_avx512(const int32_t *__restrict s1, const int32_t *__restrict s2,
+                                         const int32_t *__restrict sv, const double *__restrict tmp,
+                                         const uint8_t *__restrict lg, int n, const uint16_t *log2_hi,
+                                         int64_t sums[4])
+{
+    const __m512i nsq = _mm512_set1_epi32(VQ_VIF_SIGMA_NSQ), den_bias = _mm512_set1_epi32(2048 * 17);
+    __m512i den_log = _mm512_setzero_si512(), num_log = den_log, nnl = den_log;
+    int64_t den_non_log = 0;
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __mmask16 big = _mm_cmpneq_epi8_mask(_mm_loadu_si128((const __m128i *)(lg + j)), _mm_setzero_si128());
+        const __m512i x32 = _mm512_add_epi32(_mm512_maskz_loadu_epi32(big, s1 + j), nsq);
+        den_log = _mm512_mask_add_epi32(den_log, big, den_log,
+                                        _mm512_sub_epi32(vif_log2_32x16(log2_hi, x32), den_bias));
+        const __m512i numer1 = _mm512_add_epi32(_mm512_loadu_si512((const void *)(sv + j)), nsq);
+        const __m512i n1lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(numer1));
+        const __m512i n1hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(numer1, 1));
+        const __m512i xlo = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(tmp + j)), n1lo);
+        const __m512i xhi = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(tmp + j + 8)), n1hi);
+        const __m512i l64 = _mm512_inserti64x4(_mm512_castsi256_si512(vif_log2_64x8(log2_hi, xlo)),
+                                               vif_log2_64x8(log2_hi, xhi), 1);
+        num_log = _mm512_add_epi32(num_log, _mm512_sub_epi32(l64, vif_log2_32x16(log2_hi, numer1)));
+        const __m512i s2n = _mm512_maskz_loadu_epi32((__mmask16)~big, s2 + j);
+        nnl = _mm512_add_epi64(nnl, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2n)));
+        nnl = _mm512_add_epi64(nnl, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s2n, 1)));
+        den_non_log += 16 - __builtin_popcount((unsigned)big);
+    }
+    sums[0] += _mm512_reduce_add_epi32(num_log);
+    sums[1] += _mm512_reduce_add_epi32(den_log);
+    sums[2] += _mm512_reduce_add_epi64(nnl);
+    sums[3] += den_non_log;
+    return j;
+}
+#endif
+
 __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict s1, const int32_t *__restrict s2,
                                                       const int32_t *__restrict sv, const double *__restrict tmp,
                                                       const uint8_t *__restrict lg, int n,
@@ -81,7 +157,18 @@ __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict 
 {
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
     const uint16_t *log2_hi = log2_table + VQ_VIF_LOG2_HI;   /* what vq_vif_log2_* index */
-    for (int j = 0; j < n; j++) {
+    int j = 0;
+#ifdef VQ_SIMD_X86_AVX512
+    {
+        int64_t sums[4] = { 0, 0, 0, 0 };
+        j = vif_decide_sums_avx512(s1, s2, sv, tmp, lg, n, log2_hi, sums);
+        num_log = sums[0];
+        den_log = sums[1];
+        num_non_log = sums[2];
+        den_non_log = sums[3];
+    }
+#endif
+    for (; j < n; j++) {
         const uint32_t big = lg[j] != 0, mask = 0u - big;
         const uint32_t x32 = ((uint32_t)s1[j] & mask) + VQ_VIF_SIGMA_NSQ;
         den_log += (int32_t)((uint32_t)(vq_vif_log2_32(log2_hi, x32) - 2048 * 17) & mask);

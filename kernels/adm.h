@@ -113,26 +113,37 @@ VQ_HD void vq_adm_dwt0_horz(int16_t t0, int16_t t1, int16_t t2, int16_t t3,
 }
 
 /*
- * One output sample (i, j) of the scale 0 DWT, read from the picture.
- * Vertical low pass then horizontal low/high gives A/V, vertical high pass
- * then horizontal low/high gives H/D (libvmaf's band naming).
+ * One output sample of the scale 0 DWT from its 4x4 input samples
+ * u[row tap][column tap] (bpc bits).  Vertical low pass then horizontal
+ * low/high gives A/V, vertical high pass then horizontal low/high gives H/D
+ * (libvmaf's band naming).
  */
-VQ_HD VqAdmDwtOut vq_adm_dwt0_sample(const VqPlaneView src, int bpc, int i, int j)
+VQ_HD VqAdmDwtOut vq_adm_dwt0_block(const uint32_t u[4][4], int bpc)
 {
-    int ty[4], tx[4], k;
     int16_t lo[4], hi[4], a, v, h, d;
+    int k;
     VqAdmDwtOut o;
 
-    vq_adm_dwt_taps(i, src.h, ty);
-    vq_adm_dwt_taps(j, src.w, tx);
     for (k = 0; k < 4; k++)
-        vq_adm_dwt0_vert(vq_sample(src, ty[0], tx[k]), vq_sample(src, ty[1], tx[k]),
-                         vq_sample(src, ty[2], tx[k]), vq_sample(src, ty[3], tx[k]),
-                         bpc, &lo[k], &hi[k]);
+        vq_adm_dwt0_vert(u[0][k], u[1][k], u[2][k], u[3][k], bpc, &lo[k], &hi[k]);
     vq_adm_dwt0_horz(lo[0], lo[1], lo[2], lo[3], &a, &v);
     vq_adm_dwt0_horz(hi[0], hi[1], hi[2], hi[3], &h, &d);
     o.a = a; o.h = h; o.v = v; o.d = d;
     return o;
+}
+
+/* One output sample (i, j) of the scale 0 DWT, read from the picture. */
+VQ_HD VqAdmDwtOut vq_adm_dwt0_sample(const VqPlaneView src, int bpc, int i, int j)
+{
+    int ty[4], tx[4], r, c;
+    uint32_t u[4][4];
+
+    vq_adm_dwt_taps(i, src.h, ty);
+    vq_adm_dwt_taps(j, src.w, tx);
+    for (r = 0; r < 4; r++)
+        for (c = 0; c < 4; c++)
+            u[r][c] = vq_sample(src, ty[r], tx[c]);
+    return vq_adm_dwt0_block(u, bpc);
 }
 
 /* Scales 1-3: rounding of the vertical and horizontal passes. */
@@ -154,31 +165,40 @@ VQ_HD void vq_adm_dwt_s123_pass(int32_t x0, int32_t x1, int32_t x2, int32_t x3,
 }
 
 /*
+ * One output sample of the scale 1-3 DWT from its 4x4 input samples
+ * x[row tap][column tap] of the previous scale's A band.
+ */
+VQ_HD VqAdmDwtOut vq_adm_dwt_s123_block(const int32_t x[4][4], int scale)
+{
+    const int32_t vadd = vq_adm_dwt_vadd(scale), hadd = vq_adm_dwt_hadd(scale);
+    const int vshift = vq_adm_dwt_vshift(scale), hshift = vq_adm_dwt_hshift(scale);
+    int32_t lo[4], hi[4];
+    int k;
+    VqAdmDwtOut o;
+
+    for (k = 0; k < 4; k++)
+        vq_adm_dwt_s123_pass(x[0][k], x[1][k], x[2][k], x[3][k], vadd, vshift, &lo[k], &hi[k]);
+    vq_adm_dwt_s123_pass(lo[0], lo[1], lo[2], lo[3], hadd, hshift, &o.a, &o.v);
+    vq_adm_dwt_s123_pass(hi[0], hi[1], hi[2], hi[3], hadd, hshift, &o.h, &o.d);
+    return o;
+}
+
+/*
  * One output sample (i, j) of the scale 1-3 DWT of the previous scale's A
  * band (in_w x in_h int32 samples, row pitch `stride` samples).
  */
 VQ_HD VqAdmDwtOut vq_adm_dwt_s123_sample(const int32_t *src, ptrdiff_t stride, int in_w, int in_h,
                                          int scale, int i, int j)
 {
-    const int32_t vadd = vq_adm_dwt_vadd(scale), hadd = vq_adm_dwt_hadd(scale);
-    const int vshift = vq_adm_dwt_vshift(scale), hshift = vq_adm_dwt_hshift(scale);
-    const int32_t *r0, *r1, *r2, *r3;
-    int ty[4], tx[4], k;
-    int32_t lo[4], hi[4];
-    VqAdmDwtOut o;
+    int ty[4], tx[4], r, c;
+    int32_t x[4][4];
 
     vq_adm_dwt_taps(i, in_h, ty);
     vq_adm_dwt_taps(j, in_w, tx);
-    r0 = src + ty[0] * stride;
-    r1 = src + ty[1] * stride;
-    r2 = src + ty[2] * stride;
-    r3 = src + ty[3] * stride;
-    for (k = 0; k < 4; k++)
-        vq_adm_dwt_s123_pass(r0[tx[k]], r1[tx[k]], r2[tx[k]], r3[tx[k]], vadd, vshift,
-                             &lo[k], &hi[k]);
-    vq_adm_dwt_s123_pass(lo[0], lo[1], lo[2], lo[3], hadd, hshift, &o.a, &o.v);
-    vq_adm_dwt_s123_pass(hi[0], hi[1], hi[2], hi[3], hadd, hshift, &o.h, &o.d);
-    return o;
+    for (r = 0; r < 4; r++)
+        for (c = 0; c < 4; c++)
+            x[r][c] = src[ty[r] * stride + tx[c]];
+    return vq_adm_dwt_s123_block(x, scale);
 }
 
 /* ----------------------------------------------------------- decouple --- */

@@ -33,6 +33,59 @@ constexpr int kRowThreads = 128;
  * the reference's bands read from the shared planes (a ladder's rendition) */
 enum { ADM_BOTH, ADM_REF, ADM_DIS };
 
+/*
+ * The DWT's input samples of output (i, j).  In a block whose outputs all
+ * read 16 samples inside the input (every block but those of the first and
+ * the last rows and columns of blocks), output (i, j) reads taps
+ * 2i - 1 .. 2i + 2 and 2j - 1 .. 2j + 2 (vq_adm_dwt_taps reflects none):
+ * from one address per row, the columns at constant offsets.  Elsewhere
+ * through vq_adm_dwt_taps.  The choice is the block's (a thread's own would
+ * make the border warps run both).  The arithmetic is adm.h's either way.
+ */
+__device__ __forceinline__ bool dwt_block_inner(int in_w, int in_h)
+{
+    const int i0 = blockIdx.y * kDwtBlockY, j0 = blockIdx.x * kDwtBlockX;
+    return i0 > 0 && j0 > 0 && 2 * (i0 + kDwtBlockY - 1) + 2 < in_h && 2 * (j0 + kDwtBlockX - 1) + 2 < in_w;
+}
+
+template <int BYTES>
+__device__ __forceinline__ VqAdmDwtOut dwt0_inner(const VqPlaneView &v, int bpc, int i, int j)
+{
+    VqPlaneView c = v;
+    c.bytes = BYTES;   /* vq_sample_load with the width a constant */
+    const uint8_t *p = vq_sample_addr(v, 2 * i - 1, 2 * j - 1);
+    uint32_t u[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; r++, p += v.pitch)
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            u[r][k] = vq_sample_load(c, p + k * BYTES);
+    return vq_adm_dwt0_block(u, bpc);
+}
+
+__device__ __forceinline__ VqAdmDwtOut dwt0_at(const VqPlaneView &v, int bpc, int i, int j, bool inner)
+{
+    if (inner && v.step == 1)
+        return v.bytes == 1 ? dwt0_inner<1>(v, bpc, i, j) : dwt0_inner<2>(v, bpc, i, j);
+    return vq_adm_dwt0_sample(v, bpc, i, j);
+}
+
+__device__ __forceinline__ VqAdmDwtOut dwt_s123_at(const int32_t *src, ptrdiff_t stride, int in_w, int in_h,
+                                                   int scale, int i, int j, bool inner)
+{
+    if (inner) {
+        const int32_t *p = src + (ptrdiff_t)(2 * i - 1) * stride + (2 * j - 1);
+        int32_t x[4][4];
+#pragma unroll
+        for (int r = 0; r < 4; r++, p += stride)
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                x[r][k] = p[k];
+        return vq_adm_dwt_s123_block(x, scale);
+    }
+    return vq_adm_dwt_s123_sample(src, stride, in_w, in_h, scale, i, j);
+}
+
 template <int SCALE, int MODE>
 __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmParams p,
                                  AdmPlanes pl)
@@ -46,6 +99,8 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
 
     const ptrdiff_t o = (ptrdiff_t)i * sp.w + j;
     const ptrdiff_t in_stride = p.s[SCALE ? SCALE - 1 : 0].w;
+    /* the DWT's input: the picture at scale 0, the previous scale's A band after */
+    const bool inner = SCALE == 0 ? dwt_block_inner(dis.w, dis.h) : dwt_block_inner(sp.in_w, sp.in_h);
     VqAdmDwtOut r, d;
     if (MODE == ADM_DIS) {
         r.a = pl.p[VQ_ADM_PLANE_A_REF0 + cur][o];
@@ -53,9 +108,9 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
         r.v = pl.p[VQ_ADM_PLANE_REF_V][o];
         r.d = pl.p[VQ_ADM_PLANE_REF_D][o];
     } else {
-        r = SCALE == 0 ? vq_adm_dwt0_sample(ref, p.bpc, i, j)
-                       : vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp.in_w,
-                                                sp.in_h, SCALE, i, j);
+        r = SCALE == 0 ? dwt0_at(ref, p.bpc, i, j, inner)
+                       : dwt_s123_at(pl.p[VQ_ADM_PLANE_A_REF0 + prev], in_stride, sp.in_w, sp.in_h, SCALE, i, j,
+                                     inner);
         pl.p[VQ_ADM_PLANE_A_REF0 + cur][o] = r.a;
         pl.p[VQ_ADM_PLANE_REF_H][o] = r.h;
         pl.p[VQ_ADM_PLANE_REF_V][o] = r.v;
@@ -63,9 +118,9 @@ __global__ void adm_dwt_decouple(VqPlaneView ref, VqPlaneView dis, const VqAdmPa
         if (MODE == ADM_REF)
             return;
     }
-    d = SCALE == 0 ? vq_adm_dwt0_sample(dis, p.bpc, i, j)
-                   : vq_adm_dwt_s123_sample(pl.p[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h,
-                                            SCALE, i, j);
+    d = SCALE == 0 ? dwt0_at(dis, p.bpc, i, j, inner)
+                   : dwt_s123_at(pl.p[VQ_ADM_PLANE_A_DIS0 + prev], in_stride, sp.in_w, sp.in_h, SCALE, i, j,
+                                 inner);
     pl.p[VQ_ADM_PLANE_A_DIS0 + cur][o] = d.a;
 
     if (i < sp.dec.top || i >= sp.dec.bottom || j < sp.dec.left || j >= sp.dec.right)

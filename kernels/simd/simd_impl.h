@@ -191,12 +191,13 @@ __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict 
  * below 2^8, so each 16-bit product pair is exact in int32.  The squares and
  * the product (below 2^16) enter as sq - 2^15 in int16; the taps sum to
  * 2^16, so the int32 lane holds sum(tap * sq) - 2^31 mod 2^32, and adding
- * 2^31 gives the uint32 sum of the plain code (< 2^32).  Returns the
- * columns done (a multiple of 16); the caller does the rest.
+ * 2^31 gives the uint32 sum of the plain code (< 2^32).  Starts at column
+ * t0 and returns the columns done (t0 plus a multiple of 16); the caller
+ * does the rest.
  */
 static inline int vif_vert8_s0_avx2(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
                                     uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
-                                    uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
+                                    uint32_t *__restrict yy, uint32_t *__restrict xy, int m, int t0)
 {
     __m256i tp[9];
     for (int q = 0; q < 9; q++) {
@@ -205,7 +206,7 @@ static inline int vif_vert8_s0_avx2(const uint8_t *const *pr, const uint8_t *con
     }
     const __m256i off = _mm256_set1_epi16((short)0x8000);
     const __m256i bias = _mm256_set1_epi32((int)0x80000000u), r128 = _mm256_set1_epi32(128);
-    int t = 0;
+    int t = t0;
     for (; t + 16 <= m; t += 16) {
         __m256i a1l = _mm256_setzero_si256(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
         __m256i ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
@@ -248,6 +249,68 @@ static inline int vif_vert8_s0_avx2(const uint8_t *const *pr, const uint8_t *con
 }
 #endif
 
+#ifdef VQ_SIMD_X86_AVX512
+/*
+ * vif_vert8_s0_avx2's arithmetic on 32 columns at a time.  Within each
+ * 128-bit lane the unpacks pair columns 8L..8L+3 (lo) and 8L+4..8L+7 (hi);
+ * the stores put the lanes back in column order.  Returns the columns done
+ * (a multiple of 32).
+ */
+static inline int vif_vert8_s0_avx512(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
+                                      uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
+                                      uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
+{
+    __m512i tp[9];
+    for (int q = 0; q < 9; q++) {
+        const uint32_t lo = tap[2 * q], hi = 2 * q + 1 < 17 ? tap[2 * q + 1] : 0;
+        tp[q] = _mm512_set1_epi32((int)((hi << 16) | lo));
+    }
+    const __m512i off = _mm512_set1_epi16((short)0x8000);
+    const __m512i bias = _mm512_set1_epi32((int)0x80000000u), r128 = _mm512_set1_epi32(128);
+    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    int t = 0;
+    for (; t + 32 <= m; t += 32) {
+        __m512i a1l = _mm512_setzero_si512(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
+        __m512i ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
+        for (int q = 0; q < 9; q++) {
+            const int ka = 2 * q, kb = 2 * q + 1 < 17 ? 2 * q + 1 : 16;
+            const __m512i xa = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pr[ka] + t)));
+            const __m512i xb = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pr[kb] + t)));
+            const __m512i ya = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pd[ka] + t)));
+            const __m512i yb = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pd[kb] + t)));
+            const __m512i c = tp[q];
+            a1l = _mm512_add_epi32(a1l, _mm512_madd_epi16(_mm512_unpacklo_epi16(xa, xb), c));
+            a1h = _mm512_add_epi32(a1h, _mm512_madd_epi16(_mm512_unpackhi_epi16(xa, xb), c));
+            a2l = _mm512_add_epi32(a2l, _mm512_madd_epi16(_mm512_unpacklo_epi16(ya, yb), c));
+            a2h = _mm512_add_epi32(a2h, _mm512_madd_epi16(_mm512_unpackhi_epi16(ya, yb), c));
+            const __m512i sxa = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), off);
+            const __m512i sxb = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), off);
+            axl = _mm512_add_epi32(axl, _mm512_madd_epi16(_mm512_unpacklo_epi16(sxa, sxb), c));
+            axh = _mm512_add_epi32(axh, _mm512_madd_epi16(_mm512_unpackhi_epi16(sxa, sxb), c));
+            const __m512i sya = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), off);
+            const __m512i syb = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), off);
+            ayl = _mm512_add_epi32(ayl, _mm512_madd_epi16(_mm512_unpacklo_epi16(sya, syb), c));
+            ayh = _mm512_add_epi32(ayh, _mm512_madd_epi16(_mm512_unpackhi_epi16(sya, syb), c));
+            const __m512i spa = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), off);
+            const __m512i spb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), off);
+            apl = _mm512_add_epi32(apl, _mm512_madd_epi16(_mm512_unpacklo_epi16(spa, spb), c));
+            aph = _mm512_add_epi32(aph, _mm512_madd_epi16(_mm512_unpackhi_epi16(spa, spb), c));
+        }
+        auto store = [&](uint32_t *dst, __m512i l, __m512i h) {
+            _mm512_storeu_si512((void *)(dst + t), _mm512_permutex2var_epi64(l, first, h));
+            _mm512_storeu_si512((void *)(dst + t + 16), _mm512_permutex2var_epi64(l, second, h));
+        };
+        store(m1, _mm512_srli_epi32(_mm512_add_epi32(a1l, r128), 8), _mm512_srli_epi32(_mm512_add_epi32(a1h, r128), 8));
+        store(m2, _mm512_srli_epi32(_mm512_add_epi32(a2l, r128), 8), _mm512_srli_epi32(_mm512_add_epi32(a2h, r128), 8));
+        store(xx, _mm512_add_epi32(axl, bias), _mm512_add_epi32(axh, bias));
+        store(yy, _mm512_add_epi32(ayl, bias), _mm512_add_epi32(ayh, bias));
+        store(xy, _mm512_add_epi32(apl, bias), _mm512_add_epi32(aph, bias));
+    }
+    return t;
+}
+#endif
+
 /* the vertical statistic pass of 8-bit samples over m columns: uint32
  * sums, kept in registers over the 2r+1 rows */
 template <int S>
@@ -265,9 +328,13 @@ __attribute__((noinline)) static void vif_vert8(const uint8_t *const *rrow, cons
         tap[k] = vq_vif_tap(S, k);
     }
     int t0 = 0;
+#ifdef VQ_SIMD_X86_AVX512
+    if constexpr (S == 0)
+        t0 = vif_vert8_s0_avx512(pr, pd, tap, m1, m2, xx, yy, xy, m);
+#endif
 #ifdef VQ_SIMD_X86_AVX2
     if constexpr (S == 0)
-        t0 = vif_vert8_s0_avx2(pr, pd, tap, m1, m2, xx, yy, xy, m);
+        t0 = vif_vert8_s0_avx2(pr, pd, tap, m1, m2, xx, yy, xy, m, t0);
 #endif
     for (int t = t0; t < m; t++) {
         uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;

@@ -186,126 +186,103 @@ __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict 
 
 #ifdef VQ_SIMD_X86_AVX2
 /*
- * Scale 0, 8-bit, 16 columns at a time with vpmaddwd on rows paired
+ * Scale 0, 8-bit, V::N columns at a time with vpmaddwd on rows paired
  * (0,1) (2,3) ... (16, a tap-0 copy of 16): taps are below 2^15 and samples
  * below 2^8, so each 16-bit product pair is exact in int32.  The squares and
  * the product (below 2^16) enter as sq - 2^15 in int16; the taps sum to
  * 2^16, so the int32 lane holds sum(tap * sq) - 2^31 mod 2^32, and adding
- * 2^31 gives the uint32 sum of the plain code (< 2^32).  Starts at column
- * t0 and returns the columns done (t0 plus a multiple of 16); the caller
- * does the rest.
+ * 2^31 gives the uint32 sum of the plain code (< 2^32).  Within each 128-bit
+ * lane the unpacks pair columns 8L..8L+3 ("lo") and 8L+4..8L+7 ("hi");
+ * V::store puts them back in column order.  V: the vector width's
+ * operations (VifVert8Avx2: 16 columns, VifVert8Avx512: 32).  Starts at
+ * column t0 and returns the columns done (t0 plus a multiple of V::N); the
+ * caller does the rest.
  */
-static inline int vif_vert8_s0_avx2(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
+struct VifVert8Avx2 {
+    using R = __m256i;
+    static constexpr int N = 16;
+    static R set32(uint32_t v) { return _mm256_set1_epi32((int)v); }
+    static R set16(uint16_t v) { return _mm256_set1_epi16((short)v); }
+    static R zero() { return _mm256_setzero_si256(); }
+    static R load(const uint8_t *p) { return _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)); }
+    static R madd(R a, R b) { return _mm256_madd_epi16(a, b); }
+    static R unlo(R a, R b) { return _mm256_unpacklo_epi16(a, b); }
+    static R unhi(R a, R b) { return _mm256_unpackhi_epi16(a, b); }
+    static R mul16(R a, R b) { return _mm256_mullo_epi16(a, b); }
+    static R xor_(R a, R b) { return _mm256_xor_si256(a, b); }
+    static R add32(R a, R b) { return _mm256_add_epi32(a, b); }
+    static R shr32(R a, int n) { return _mm256_srli_epi32(a, n); }
+    static void store(uint32_t *dst, R lo, R hi)
+    {
+        _mm256_storeu_si256((__m256i *)dst, _mm256_permute2x128_si256(lo, hi, 0x20));
+        _mm256_storeu_si256((__m256i *)(dst + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+    }
+};
+
+#ifdef VQ_SIMD_X86_AVX512
+struct VifVert8Avx512 {
+    using R = __m512i;
+    static constexpr int N = 32;
+    static R set32(uint32_t v) { return _mm512_set1_epi32((int)v); }
+    static R set16(uint16_t v) { return _mm512_set1_epi16((short)v); }
+    static R zero() { return _mm512_setzero_si512(); }
+    static R load(const uint8_t *p) { return _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p)); }
+    static R madd(R a, R b) { return _mm512_madd_epi16(a, b); }
+    static R unlo(R a, R b) { return _mm512_unpacklo_epi16(a, b); }
+    static R unhi(R a, R b) { return _mm512_unpackhi_epi16(a, b); }
+    static R mul16(R a, R b) { return _mm512_mullo_epi16(a, b); }
+    static R xor_(R a, R b) { return _mm512_xor_si512(a, b); }
+    static R add32(R a, R b) { return _mm512_add_epi32(a, b); }
+    static R shr32(R a, int n) { return _mm512_srli_epi32(a, n); }
+    static void store(uint32_t *dst, R lo, R hi)
+    {
+        _mm512_storeu_si512((void *)dst, _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), hi));
+        _mm512_storeu_si512((void *)(dst + 16),
+                            _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), hi));
+    }
+};
+#endif
+
+template <class V>
+static inline int vif_vert8_s0_simd(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
                                     uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
                                     uint32_t *__restrict yy, uint32_t *__restrict xy, int m, int t0)
 {
-    __m256i tp[9];
+    using R = typename V::R;
+    R tp[9];
     for (int q = 0; q < 9; q++) {
         const uint32_t lo = tap[2 * q], hi = 2 * q + 1 < 17 ? tap[2 * q + 1] : 0;
-        tp[q] = _mm256_set1_epi32((int)((hi << 16) | lo));
+        tp[q] = V::set32((hi << 16) | lo);
     }
-    const __m256i off = _mm256_set1_epi16((short)0x8000);
-    const __m256i bias = _mm256_set1_epi32((int)0x80000000u), r128 = _mm256_set1_epi32(128);
+    const R off = V::set16(0x8000), bias = V::set32(0x80000000u), r128 = V::set32(128);
     int t = t0;
-    for (; t + 16 <= m; t += 16) {
-        __m256i a1l = _mm256_setzero_si256(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
-        __m256i ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
+    for (; t + V::N <= m; t += V::N) {
+        R a1l = V::zero(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
+        R ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
         for (int q = 0; q < 9; q++) {
             const int ka = 2 * q, kb = 2 * q + 1 < 17 ? 2 * q + 1 : 16;
-            const __m256i xa = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pr[ka] + t)));
-            const __m256i xb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pr[kb] + t)));
-            const __m256i ya = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pd[ka] + t)));
-            const __m256i yb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pd[kb] + t)));
-            const __m256i c = tp[q];
-            a1l = _mm256_add_epi32(a1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa, xb), c));
-            a1h = _mm256_add_epi32(a1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa, xb), c));
-            a2l = _mm256_add_epi32(a2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(ya, yb), c));
-            a2h = _mm256_add_epi32(a2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(ya, yb), c));
-            const __m256i sxa = _mm256_xor_si256(_mm256_mullo_epi16(xa, xa), off);
-            const __m256i sxb = _mm256_xor_si256(_mm256_mullo_epi16(xb, xb), off);
-            axl = _mm256_add_epi32(axl, _mm256_madd_epi16(_mm256_unpacklo_epi16(sxa, sxb), c));
-            axh = _mm256_add_epi32(axh, _mm256_madd_epi16(_mm256_unpackhi_epi16(sxa, sxb), c));
-            const __m256i sya = _mm256_xor_si256(_mm256_mullo_epi16(ya, ya), off);
-            const __m256i syb = _mm256_xor_si256(_mm256_mullo_epi16(yb, yb), off);
-            ayl = _mm256_add_epi32(ayl, _mm256_madd_epi16(_mm256_unpacklo_epi16(sya, syb), c));
-            ayh = _mm256_add_epi32(ayh, _mm256_madd_epi16(_mm256_unpackhi_epi16(sya, syb), c));
-            const __m256i spa = _mm256_xor_si256(_mm256_mullo_epi16(xa, ya), off);
-            const __m256i spb = _mm256_xor_si256(_mm256_mullo_epi16(xb, yb), off);
-            apl = _mm256_add_epi32(apl, _mm256_madd_epi16(_mm256_unpacklo_epi16(spa, spb), c));
-            aph = _mm256_add_epi32(aph, _mm256_madd_epi16(_mm256_unpackhi_epi16(spa, spb), c));
+            const R xa = V::load(pr[ka] + t), xb = V::load(pr[kb] + t);
+            const R ya = V::load(pd[ka] + t), yb = V::load(pd[kb] + t);
+            const R c = tp[q];
+            a1l = V::add32(a1l, V::madd(V::unlo(xa, xb), c));
+            a1h = V::add32(a1h, V::madd(V::unhi(xa, xb), c));
+            a2l = V::add32(a2l, V::madd(V::unlo(ya, yb), c));
+            a2h = V::add32(a2h, V::madd(V::unhi(ya, yb), c));
+            const R sxa = V::xor_(V::mul16(xa, xa), off), sxb = V::xor_(V::mul16(xb, xb), off);
+            axl = V::add32(axl, V::madd(V::unlo(sxa, sxb), c));
+            axh = V::add32(axh, V::madd(V::unhi(sxa, sxb), c));
+            const R sya = V::xor_(V::mul16(ya, ya), off), syb = V::xor_(V::mul16(yb, yb), off);
+            ayl = V::add32(ayl, V::madd(V::unlo(sya, syb), c));
+            ayh = V::add32(ayh, V::madd(V::unhi(sya, syb), c));
+            const R spa = V::xor_(V::mul16(xa, ya), off), spb = V::xor_(V::mul16(xb, yb), off);
+            apl = V::add32(apl, V::madd(V::unlo(spa, spb), c));
+            aph = V::add32(aph, V::madd(V::unhi(spa, spb), c));
         }
-        /* lanes: lo = columns 0-3, 8-11; hi = 4-7, 12-15 */
-        auto store = [t](uint32_t *dst, __m256i l, __m256i h) {
-            _mm256_storeu_si256((__m256i *)(dst + t), _mm256_permute2x128_si256(l, h, 0x20));
-            _mm256_storeu_si256((__m256i *)(dst + t + 8), _mm256_permute2x128_si256(l, h, 0x31));
-        };
-        store(m1, _mm256_srli_epi32(_mm256_add_epi32(a1l, r128), 8), _mm256_srli_epi32(_mm256_add_epi32(a1h, r128), 8));
-        store(m2, _mm256_srli_epi32(_mm256_add_epi32(a2l, r128), 8), _mm256_srli_epi32(_mm256_add_epi32(a2h, r128), 8));
-        store(xx, _mm256_add_epi32(axl, bias), _mm256_add_epi32(axh, bias));
-        store(yy, _mm256_add_epi32(ayl, bias), _mm256_add_epi32(ayh, bias));
-        store(xy, _mm256_add_epi32(apl, bias), _mm256_add_epi32(aph, bias));
-    }
-    return t;
-}
-#endif
-
-#ifdef VQ_SIMD_X86_AVX512
-/*
- * vif_vert8_s0_avx2's arithmetic on 32 columns at a time.  Within each
- * 128-bit lane the unpacks pair columns 8L..8L+3 (lo) and 8L+4..8L+7 (hi);
- * the stores put the lanes back in column order.  Returns the columns done
- * (a multiple of 32).
- */
-static inline int vif_vert8_s0_avx512(const uint8_t *const *pr, const uint8_t *const *pd, const uint32_t *tap,
-                                      uint32_t *__restrict m1, uint32_t *__restrict m2, uint32_t *__restrict xx,
-                                      uint32_t *__restrict yy, uint32_t *__restrict xy, int m)
-{
-    __m512i tp[9];
-    for (int q = 0; q < 9; q++) {
-        const uint32_t lo = tap[2 * q], hi = 2 * q + 1 < 17 ? tap[2 * q + 1] : 0;
-        tp[q] = _mm512_set1_epi32((int)((hi << 16) | lo));
-    }
-    const __m512i off = _mm512_set1_epi16((short)0x8000);
-    const __m512i bias = _mm512_set1_epi32((int)0x80000000u), r128 = _mm512_set1_epi32(128);
-    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-    int t = 0;
-    for (; t + 32 <= m; t += 32) {
-        __m512i a1l = _mm512_setzero_si512(), a1h = a1l, a2l = a1l, a2h = a1l, axl = a1l, axh = a1l;
-        __m512i ayl = a1l, ayh = a1l, apl = a1l, aph = a1l;
-        for (int q = 0; q < 9; q++) {
-            const int ka = 2 * q, kb = 2 * q + 1 < 17 ? 2 * q + 1 : 16;
-            const __m512i xa = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pr[ka] + t)));
-            const __m512i xb = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pr[kb] + t)));
-            const __m512i ya = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pd[ka] + t)));
-            const __m512i yb = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(pd[kb] + t)));
-            const __m512i c = tp[q];
-            a1l = _mm512_add_epi32(a1l, _mm512_madd_epi16(_mm512_unpacklo_epi16(xa, xb), c));
-            a1h = _mm512_add_epi32(a1h, _mm512_madd_epi16(_mm512_unpackhi_epi16(xa, xb), c));
-            a2l = _mm512_add_epi32(a2l, _mm512_madd_epi16(_mm512_unpacklo_epi16(ya, yb), c));
-            a2h = _mm512_add_epi32(a2h, _mm512_madd_epi16(_mm512_unpackhi_epi16(ya, yb), c));
-            const __m512i sxa = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), off);
-            const __m512i sxb = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), off);
-            axl = _mm512_add_epi32(axl, _mm512_madd_epi16(_mm512_unpacklo_epi16(sxa, sxb), c));
-            axh = _mm512_add_epi32(axh, _mm512_madd_epi16(_mm512_unpackhi_epi16(sxa, sxb), c));
-            const __m512i sya = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), off);
-            const __m512i syb = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), off);
-            ayl = _mm512_add_epi32(ayl, _mm512_madd_epi16(_mm512_unpacklo_epi16(sya, syb), c));
-            ayh = _mm512_add_epi32(ayh, _mm512_madd_epi16(_mm512_unpackhi_epi16(sya, syb), c));
-            const __m512i spa = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), off);
-            const __m512i spb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), off);
-            apl = _mm512_add_epi32(apl, _mm512_madd_epi16(_mm512_unpacklo_epi16(spa, spb), c));
-            aph = _mm512_add_epi32(aph, _mm512_madd_epi16(_mm512_unpackhi_epi16(spa, spb), c));
-        }
-        auto store = [&](uint32_t *dst, __m512i l, __m512i h) {
-            _mm512_storeu_si512((void *)(dst + t), _mm512_permutex2var_epi64(l, first, h));
-            _mm512_storeu_si512((void *)(dst + t + 16), _mm512_permutex2var_epi64(l, second, h));
-        };
-        store(m1, _mm512_srli_epi32(_mm512_add_epi32(a1l, r128), 8), _mm512_srli_epi32(_mm512_add_epi32(a1h, r128), 8));
-        store(m2, _mm512_srli_epi32(_mm512_add_epi32(a2l, r128), 8), _mm512_srli_epi32(_mm512_add_epi32(a2h, r128), 8));
-        store(xx, _mm512_add_epi32(axl, bias), _mm512_add_epi32(axh, bias));
-        store(yy, _mm512_add_epi32(ayl, bias), _mm512_add_epi32(ayh, bias));
-        store(xy, _mm512_add_epi32(apl, bias), _mm512_add_epi32(aph, bias));
+        V::store(m1 + t, V::shr32(V::add32(a1l, r128), 8), V::shr32(V::add32(a1h, r128), 8));
+        V::store(m2 + t, V::shr32(V::add32(a2l, r128), 8), V::shr32(V::add32(a2h, r128), 8));
+        V::store(xx + t, V::add32(axl, bias), V::add32(axh, bias));
+        V::store(yy + t, V::add32(ayl, bias), V::add32(ayh, bias));
+        V::store(xy + t, V::add32(apl, bias), V::add32(aph, bias));
     }
     return t;
 }
@@ -330,11 +307,11 @@ __attribute__((noinline)) static void vif_vert8(const uint8_t *const *rrow, cons
     int t0 = 0;
 #ifdef VQ_SIMD_X86_AVX512
     if constexpr (S == 0)
-        t0 = vif_vert8_s0_avx512(pr, pd, tap, m1, m2, xx, yy, xy, m);
+        t0 = vif_vert8_s0_simd<VifVert8Avx512>(pr, pd, tap, m1, m2, xx, yy, xy, m, t0);
 #endif
 #ifdef VQ_SIMD_X86_AVX2
     if constexpr (S == 0)
-        t0 = vif_vert8_s0_avx2(pr, pd, tap, m1, m2, xx, yy, xy, m, t0);
+        t0 = vif_vert8_s0_simd<VifVert8Avx2>(pr, pd, tap, m1, m2, xx, yy, xy, m, t0);
 #endif
     for (int t = t0; t < m; t++) {
         uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;

@@ -68,12 +68,6 @@ __attribute__((noinline)) static void vif_decide(const uint32_t *__restrict mu1,
     vif_decide_sums(s1, s2, sv, tmp, lg, n, log2_table, acc);
 }
 
-/*
- * The second loop of vif_decide: table look-ups and sums, branch-free (a
- * term the plain code skips is masked to 0, or is log2(x) - log2(x): tmp is
- * 0.0 where the plain code does not add it), in its own function so that
- * the sums stay in registers.
- */
 #ifdef VQ_SIMD_X86_AVX512
 /*
  * log2_hi[idx] for 16 indices in 0..32767: each a 32-bit gather of the
@@ -150,6 +144,12 @@ static inline int vif_decide_sums_avx512(const int32_t *__restrict s1, const int
 }
 #endif
 
+/*
+ * The second loop of vif_decide: table look-ups and sums, branch-free (a
+ * term the plain code skips is masked to 0, or is log2(x) - log2(x): tmp is
+ * 0.0 where the plain code does not add it), in its own function so that
+ * the sums stay in registers.
+ */
 __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict s1, const int32_t *__restrict s2,
                                                       const int32_t *__restrict sv, const double *__restrict tmp,
                                                       const uint8_t *__restrict lg, int n,

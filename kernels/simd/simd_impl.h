@@ -81,25 +81,37 @@ static inline __m512i vif_log2_gather16(const uint16_t *log2_hi, __m512i idx)
     return _mm512_and_si512(_mm512_srlv_epi32(pair, half), _mm512_set1_epi32(0xffff));
 }
 
+/* 2048 * log2 from the normalised x >> k (in 32768..65535) and k, 16 lanes:
+ * the table entry plus 2048 k, as vq_vif_log2_32 and _64 end */
+static inline __m512i vif_log2_entry16(const uint16_t *log2_hi, __m512i xs, __m512i k)
+{
+    return _mm512_add_epi32(vif_log2_gather16(log2_hi, _mm512_sub_epi32(xs, _mm512_set1_epi32(VQ_VIF_LOG2_HI))),
+                            _mm512_slli_epi32(k, 11));
+}
+
 /* vq_vif_log2_32 on 16 lanes (every x >= 2^17); for x < 2^32 it equals
  * vq_vif_log2_64 (48 - clz64 = 16 - clz32) */
 static inline __m512i vif_log2_32x16(const uint16_t *log2_hi, __m512i x)
 {
     const __m512i k = _mm512_sub_epi32(_mm512_set1_epi32(16), _mm512_lzcnt_epi32(x));
-    const __m512i idx = _mm512_sub_epi32(_mm512_srlv_epi32(x, k), _mm512_set1_epi32(VQ_VIF_LOG2_HI));
-    return _mm512_add_epi32(vif_log2_gather16(log2_hi, idx), _mm512_slli_epi32(k, 11));
+    return vif_log2_entry16(log2_hi, _mm512_srlv_epi32(x, k), k);
 }
 
-/* vq_vif_log2_64 on 8 lanes (every x >= 2^17), as int32 */
-static inline __m256i vif_log2_64x8(const uint16_t *log2_hi, __m512i x)
+/* two vectors of 8 int64 lanes (each below 2^31) as 16 int32 lanes, in order */
+static inline __m512i vif_narrow16(__m512i lo, __m512i hi)
 {
-    const __m512i k = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(x));
-    const __m256i idx = _mm512_cvtepi64_epi32(
-        _mm512_sub_epi64(_mm512_srlv_epi64(x, k), _mm512_set1_epi64(VQ_VIF_LOG2_HI)));
-    const __m256i pair = _mm256_i32gather_epi32((const int *)(const void *)log2_hi, _mm256_srli_epi32(idx, 1), 4);
-    const __m256i half = _mm256_slli_epi32(_mm256_and_si256(idx, _mm256_set1_epi32(1)), 4);
-    const __m256i e = _mm256_and_si256(_mm256_srlv_epi32(pair, half), _mm256_set1_epi32(0xffff));
-    return _mm256_add_epi32(e, _mm256_slli_epi32(_mm512_cvtepi64_epi32(k), 11));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
+}
+
+/* vq_vif_log2_64 on 16 lanes given as two of 8 (every x >= 2^17), as int32:
+ * x >> k is below 2^16 and k below 48, so both narrow to 32 bits */
+static inline __m512i vif_log2_64x16(const uint16_t *log2_hi, __m512i xlo, __m512i xhi)
+{
+    const __m512i k48 = _mm512_set1_epi64(48);
+    const __m512i klo = _mm512_sub_epi64(k48, _mm512_lzcnt_epi64(xlo));
+    const __m512i khi = _mm512_sub_epi64(k48, _mm512_lzcnt_epi64(xhi));
+    return vif_log2_entry16(log2_hi, vif_narrow16(_mm512_srlv_epi64(xlo, klo), _mm512_srlv_epi64(xhi, khi)),
+                            vif_narrow16(klo, khi));
 }
 
 /*
@@ -128,8 +140,7 @@ static inline int vif_decide_sums_avx512(const int32_t *__restrict s1, const int
         const __m512i n1hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(numer1, 1));
         const __m512i xlo = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(tmp + j)), n1lo);
         const __m512i xhi = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(tmp + j + 8)), n1hi);
-        const __m512i l64 = _mm512_inserti64x4(_mm512_castsi256_si512(vif_log2_64x8(log2_hi, xlo)),
-                                               vif_log2_64x8(log2_hi, xhi), 1);
+        const __m512i l64 = vif_log2_64x16(log2_hi, xlo, xhi);
         num_log = _mm512_add_epi32(num_log, _mm512_sub_epi32(l64, vif_log2_32x16(log2_hi, numer1)));
         const __m512i s2n = _mm512_maskz_loadu_epi32((__mmask16)~big, s2 + j);
         nnl = _mm512_add_epi64(nnl, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2n)));

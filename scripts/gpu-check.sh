@@ -157,8 +157,8 @@ if want sanitize && command -v compute-sanitizer >/dev/null; then
 fi
 
 if want sanitize && command -v ncu >/dev/null && [ -x "$lib/vqparity" ]; then
-    say "== ncu: time and DRAM bytes of each kernel, second of two 1080p nv12 pairs"
-    ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    say "== ncu: time, DRAM bytes and instructions of each kernel, second of two 1080p nv12 pairs; the issue floor"
+    ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second,device__attribute_multiprocessor_count \
         "$lib/vqparity" --profile >"$out/ncu.csv" 2>"$out/ncu.err"
     python3 "$root/scripts/ncu-table.py" "$out/ncu.csv" | tee -a "$summary"
 fi

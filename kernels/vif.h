@@ -365,10 +365,16 @@ VQ_HD uint64_t vq_vif_f64_bits(double d)
 #endif
 }
 
-/* x as a double, exactly */
+/* x as a double, exactly: on the device one conversion instruction (the
+ * bits of 2^52 + x cost a move and a subtraction); on the host through those
+ * bits (test_vif checks them against (double)x, vqparity the device's) */
 VQ_HD double vq_vif_f64_of_u32(uint32_t x)
 {
+#if defined(__CUDA_ARCH__)
+    return __uint2double_rn(x);
+#else
     return vq_vif_dsub(vq_vif_f64_from_bits(0x4330000000000000ull | x), VQ_VIF_F64_2P52);
+#endif
 }
 
 /* (a + round) >> shift, truncated to 32 bits, of an integer-valued a with
@@ -576,8 +582,11 @@ VQ_HD void vq_vif_accumulate_hi(int64_t *acc, VqVifMoments m, const uint16_t *lo
             const uint32_t numer1 = (uint32_t)sv_sq + VQ_VIF_SIGMA_NSQ;
             const int64_t numer1_tmp =
                 (int64_t)vq_vif_dmul(vq_vif_dmul(g, g), (double)sigma1_sq) + numer1;
+            /* the reference takes both logarithms in 64 bits; numer1 is a
+             * uint32, where the 32-bit one is the same (48 - clz64(x) =
+             * 16 - clz32(x): the same shift and entry; test_vif checks it) */
             acc[VQ_VIF_NUM_LOG] += vq_vif_log2_64(log2_hi, (uint64_t)numer1_tmp) -
-                                   vq_vif_log2_64(log2_hi, numer1);
+                                   vq_vif_log2_32(log2_hi, numer1);
         }
     } else {
         acc[VQ_VIF_NUM_NON_LOG] += sigma2_sq;

@@ -54,6 +54,26 @@ TEST(VifLog2Table, EqualsDoubleLog2RoundedToFloat)
         ASSERT_EQ(t[i], (uint16_t)std::round((float)std::log2((double)i) * 2048.0f)) << i;
 }
 
+/* The decision takes the logarithm of a uint32 (numer1) with the 32-bit
+ * form where the reference uses the 64-bit one: the same value for every
+ * x in [2^17, 2^32).  Both read one entry, chosen by the shift k and the top
+ * 16 bits; every k (0..16) with every entry, and the bits below varied. */
+TEST(VifLog2Table, ThirtyTwoBitFormEqualsSixtyFourBitFormBelow2To32)
+{
+    const std::vector<uint16_t> t = log2_table();
+    const uint16_t *hi = t.data() + VQ_VIF_LOG2_HI;
+    std::mt19937 rng(79);
+    for (int k = 1; k <= 16; k++)
+        for (uint32_t top = 32768; top < 65536; top++) {
+            const uint32_t base = top << k, low = (1u << k) - 1;
+            for (const uint32_t x : { base, base | low, base | ((uint32_t)rng() & low) })
+                ASSERT_EQ(vq_vif_log2_32(hi, x), vq_vif_log2_64(hi, x)) << x;
+        }
+    for (uint32_t x = 1u << 17; x < (1u << 18); x++)   /* k = 1 and the smallest inputs, all of them */
+        ASSERT_EQ(vq_vif_log2_32(hi, x), vq_vif_log2_64(hi, x)) << x;
+    EXPECT_EQ(vq_vif_log2_32(hi, 0xffffffffu), vq_vif_log2_64(hi, 0xffffffffu));
+}
+
 /* ---- filters (spec 2.2) ------------------------------------------------ */
 
 TEST(VifFilter, TapsAreSymmetricAndSumTo65536)

@@ -57,7 +57,8 @@ TEST(VifLog2Table, EqualsDoubleLog2RoundedToFloat)
 /* The decision takes the logarithm of a uint32 (numer1) with the 32-bit
  * form where the reference uses the 64-bit one: the same value for every
  * x in [2^17, 2^32).  Both read one entry, chosen by the shift k and the top
- * 16 bits; every k (0..16) with every entry, and the bits below varied. */
+ * 16 bits: every k from 1 (x from 2^16) to 16 with every entry, the bits
+ * below all 0, all 1 and random; then every x in [2^17, 2^18). */
 TEST(VifLog2Table, ThirtyTwoBitFormEqualsSixtyFourBitFormBelow2To32)
 {
     const std::vector<uint16_t> t = log2_table();
@@ -69,7 +70,7 @@ TEST(VifLog2Table, ThirtyTwoBitFormEqualsSixtyFourBitFormBelow2To32)
             for (const uint32_t x : { base, base | low, base | ((uint32_t)rng() & low) })
                 ASSERT_EQ(vq_vif_log2_32(hi, x), vq_vif_log2_64(hi, x)) << x;
         }
-    for (uint32_t x = 1u << 17; x < (1u << 18); x++)   /* k = 1 and the smallest inputs, all of them */
+    for (uint32_t x = 1u << 17; x < (1u << 18); x++)   /* the smallest inputs, all of them */
         ASSERT_EQ(vq_vif_log2_32(hi, x), vq_vif_log2_64(hi, x)) << x;
     EXPECT_EQ(vq_vif_log2_32(hi, 0xffffffffu), vq_vif_log2_64(hi, 0xffffffffu));
 }

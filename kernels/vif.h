@@ -336,8 +336,9 @@ VQ_HD VqVifMoments vq_vif_vert16_finish(VqVifVert16 a, VqVifStatShift sh)
  * and so is every partial sum (the taps add up to 65536, v < 2^32).  A
  * double holds each exactly, so a double sum equals the integer one, in any
  * order, fused or not.  The conversions are exact too: a uint32 becomes a
- * double through the bits of 2^52 + x (one subtraction), and a rounding
- * shift reads the integer back from the bits of 2^52 + sum + round.  The
+ * double by a conversion instruction on the device and through the bits of
+ * 2^52 + x (one subtraction) on the host, and a rounding shift reads the
+ * integer back from the bits of 2^52 + sum + round.  The
  * CUDA executor picks this formulation or the integer one per device
  * (cuda_vif.cu); test_vif checks the two against each other.
  */

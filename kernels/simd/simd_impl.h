@@ -185,7 +185,7 @@ __attribute__((noinline)) static void vif_decide_sums(const int32_t *__restrict 
         den_log += (int32_t)((uint32_t)(vq_vif_log2_32(log2_hi, x32) - 2048 * 17) & mask);
         const uint32_t numer1 = (uint32_t)sv[j] + VQ_VIF_SIGMA_NSQ;
         const uint64_t x64 = (uint64_t)((int64_t)tmp[j] + numer1);
-        num_log += vq_vif_log2_64(log2_hi, x64) - vq_vif_log2_64(log2_hi, numer1);
+        num_log += vq_vif_log2_64(log2_hi, x64) - vq_vif_log2_32(log2_hi, numer1);   /* numer1 < 2^32 */
         num_non_log += (uint32_t)s2[j] & ~mask;
         den_non_log += 1 - big;
     }

@@ -76,6 +76,16 @@ def issue_rate(k):
 
 
 inst = any("smsp__inst_executed.sum" in launch[i] for i in second)
+
+
+def row(name, t, b, n, r):
+    """a line of the table: us, MB, GB/s, and with instructions their count and issue share"""
+    line = f"{name:40s} {t:8.1f} {b / 1e6:8.2f} {b / (t * 1e-6) / 1e9 if t else 0:8.0f}"
+    if inst:
+        line += f" {n / 1e6:7.2f} " + (f"{100 * n / (r * t):6.1f}" if r and t else f"{'-':>6s}")
+    return line
+
+
 print(f"{'kernel':40s} {'us':>8s} {'MB':>8s} {'GB/s':>8s}" + (f" {'Minst':>7s} {'issue%':>6s}" if inst else ""))
 rate = 0.0
 for i in second:
@@ -88,15 +98,8 @@ for i in second:
     total_t += t
     total_b += b
     total_i += n
-    line = f"{k['name']:40s} {t:8.1f} {b / 1e6:8.2f} {b / (t * 1e-6) / 1e9 if t else 0:8.0f}"
-    if inst:
-        line += f" {n / 1e6:7.2f} " + (f"{100 * n / (r * t):6.1f}" if r and t else f"{'-':>6s}")
-    print(line)
-line = (f"{'total (' + str(len(second)) + ' kernels)':40s} {total_t:8.1f} {total_b / 1e6:8.2f} "
-        f"{total_b / (total_t * 1e-6) / 1e9 if total_t else 0:8.0f}")
-if inst:
-    line += f" {total_i / 1e6:7.2f} " + (f"{100 * total_i / (rate * total_t):6.1f}" if rate and total_t else f"{'-':>6s}")
-print(line)
+    print(row(k["name"], t, b, n, r))
+print(row(f"total ({len(second)} kernels)", total_t, total_b, total_i, rate))
 if inst and rate:
     print(f"issue floor: {total_i / 1e6:.1f} M warp instructions = {total_i / rate:.1f} us at 4 per cycle "
           f"per SM ({rate / 4e3:.0f} SM-GHz), however the kernels are scheduled")

@@ -125,9 +125,9 @@ vif_subsample_kernel(VqPlaneView src_ref, VqPlaneView src_dis, int shift,
  * += the sums of row y (rows = this scale's section, zeroed beforehand).
  * EIGHT_BIT: scale 0 of 8-bit video (the reference's vif_statistic_8).
  *
- * A tile is C::TILE_H rows by C::COLS - 2R output columns; a block loops
- * over tiles (grid-stride: with the log2 table in shared memory, a block
- * loads it once and scores several tiles).
+ * A tile is C::TILE_H rows by C::COLS - 2R output columns; each group of a
+ * block (VifStatGroups) loops over tiles (grid-stride: with the log2 table
+ * in shared memory, a block loads it once and scores several tiles).
  *   1. Vertical pass: a thread owns one of the C::COLS columns (the tile and
  *      its reflected halo) and C::V consecutive rows; it reads each of the
  *      C::V + 2R source rows once, adds it into its rows' taps (held in
@@ -165,6 +165,48 @@ struct VifStatTile : VifStatCfg<S> {
     static_assert(V >= 1 && V * kStatThreads == B::TILE_H * B::COLS, "tile shape");
     static_assert(ROW_THREADS <= 32 && 32 % ROW_THREADS == 0, "a row's threads share a warp");
 };
+
+/*
+ * Groups: a scale-0 block with the log2 table in shared memory is G groups
+ * of kStatThreads threads, each scoring its own tiles with its own barrier
+ * (a named one), all reading the block's one copy of the table.  G = 2:
+ * the same 16 warps per SM as two blocks of one group, but the SM holds
+ * one 64 KB table instead of two, which leaves room for the side streams'
+ * kernels beside it (H200: the pair 2-4% and a 2160p pair 6% faster, the
+ * kernel itself unchanged); G = 3 (24 warps, 80 registers) was no faster.
+ * VQ_VIF_STAT0_GROUPS sets G at build time.
+ */
+#ifndef VQ_VIF_STAT0_GROUPS
+#define VQ_VIF_STAT0_GROUPS 2
+#endif
+/* the statistics kernel's modes: see vif_statistic_kernel */
+enum { VIF_STAT_PAIR, VIF_STAT_REF, VIF_STAT_DIS };
+
+template <int S, int MODE>
+struct VifStatGroups {
+    static constexpr int G = (S == 0 && MODE != VIF_STAT_REF) ? VQ_VIF_STAT0_GROUPS : 1;
+    static constexpr int THREADS = G * kStatThreads;
+};
+
+/* one group's tile of moments in shared memory (planes; a moment the mode
+ * does not filter gets one unused row) */
+template <int S, bool REF_MOMENTS, bool DIS_MOMENTS>
+struct VifStatSmem {
+    using T = VifStatTile<S>;
+    uint32_t mu1[REF_MOMENTS ? T::TILE_H : 1][T::PITCH], xx[REF_MOMENTS ? T::TILE_H : 1][T::PITCH];
+    uint32_t mu2[DIS_MOMENTS ? T::TILE_H : 1][T::PITCH], yy[DIS_MOMENTS ? T::TILE_H : 1][T::PITCH];
+    uint32_t xy[DIS_MOMENTS ? T::TILE_H : 1][T::PITCH];
+};
+
+/* the barrier of one group: the block's when it is the only one */
+template <int G>
+__device__ __forceinline__ void vif_group_sync(int group)
+{
+    if constexpr (G == 1)
+        __syncthreads();
+    else
+        asm volatile("bar.sync %0, %1;" ::"r"(group + 1), "r"(kStatThreads) : "memory");
+}
 
 /*
  * The vertical pass's accumulators.  F64: the wide sums of vif_statistic_16
@@ -230,6 +272,16 @@ struct VifHorzAcc<true> {
 /* the table's upper half, in dynamic shared memory (SMEM_TABLE) */
 constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * sizeof(uint16_t);
 
+/* the statistics kernel's dynamic shared memory: the table (scale 0, a mode
+ * that decides) and its groups' moments */
+template <int S, int MODE>
+constexpr size_t vif_stat_dyn()
+{
+    return (VifStatCfg<S>::SMEM_TABLE && MODE != VIF_STAT_REF ? kLog2HiBytes : 0) +
+           VifStatGroups<S, MODE>::G *
+               sizeof(VifStatSmem<S, MODE != VIF_STAT_DIS, MODE != VIF_STAT_REF>);
+}
+
 /*
  * MODE: the pair's statistics (VIF_STAT_PAIR); or, for a ladder, the
  * reference's moments alone (VIF_STAT_REF: mu1 and xx of every pixel,
@@ -239,32 +291,39 @@ constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * size
  * on its own, so a moment left out is dead code (its inputs are constant 0,
  * or its result unused) and the others are unchanged.
  */
-enum { VIF_STAT_PAIR, VIF_STAT_REF, VIF_STAT_DIS };
-
 template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR, bool F64 = false>
-__global__ void __launch_bounds__(kStatThreads)
+__global__ void __launch_bounds__(VifStatGroups<S, MODE>::THREADS)
 vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                      const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows,
                      uint32_t *__restrict__ ref_mu1, uint32_t *__restrict__ ref_xx)
 {
     using T = VifStatTile<S>;
-    constexpr int R = T::R, V = T::V, H = T::H, COLS = T::COLS, P = T::PITCH;
+    constexpr int R = T::R, V = T::V, H = T::H, COLS = T::COLS;
     constexpr bool REF_MOMENTS = MODE != VIF_STAT_DIS;     /* mu1, xx filtered here */
     constexpr bool DIS_MOMENTS = MODE != VIF_STAT_REF;     /* mu2, yy, xy filtered here */
     constexpr bool TABLE = T::SMEM_TABLE && MODE != VIF_STAT_REF;
-    /* moments as planes (structure of arrays) */
-    __shared__ uint32_t s_mu1[REF_MOMENTS ? T::TILE_H : 1][P], s_mu2[DIS_MOMENTS ? T::TILE_H : 1][P];
-    __shared__ uint32_t s_xx[REF_MOMENTS ? T::TILE_H : 1][P], s_yy[DIS_MOMENTS ? T::TILE_H : 1][P];
-    __shared__ uint32_t s_xy[DIS_MOMENTS ? T::TILE_H : 1][P];
-    extern __shared__ uint16_t s_log2_hi[];
+    constexpr int G = VifStatGroups<S, MODE>::G;
+    using Smem = VifStatSmem<S, REF_MOMENTS, DIS_MOMENTS>;
+    /* dynamic shared memory: the table's upper half (TABLE), then each
+     * group's moments */
+    extern __shared__ __align__(16) uint8_t s_dyn[];
+    const int group = G == 1 ? 0 : (int)threadIdx.x / kStatThreads;
+    const int tid = G == 1 ? (int)threadIdx.x : (int)threadIdx.x % kStatThreads;
+    Smem &sm = ((Smem *)(s_dyn + (TABLE ? kLog2HiBytes : 0)))[group];
+    auto &s_mu1 = sm.mu1;
+    auto &s_xx = sm.xx;
+    auto &s_mu2 = sm.mu2;
+    auto &s_yy = sm.yy;
+    auto &s_xy = sm.xy;
 
     const uint16_t *log2_hi = log2_table + VQ_VIF_LOG2_HI;
     if constexpr (TABLE) {
         const uint4 *src = (const uint4 *)log2_hi;
-        uint4 *dst = (uint4 *)s_log2_hi;
-        for (int e = threadIdx.x; e < (int)(kLog2HiBytes / sizeof(uint4)); e += kStatThreads)
+        uint4 *dst = (uint4 *)s_dyn;
+        for (int e = threadIdx.x; e < (int)(kLog2HiBytes / sizeof(uint4)); e += G * kStatThreads)
             dst[e] = src[e];
-        log2_hi = s_log2_hi;   /* made visible by the first barrier below */
+        log2_hi = (const uint16_t *)s_dyn;
+        __syncthreads();   /* every group reads the whole table */
     }
 
     const int w = ref.w, h = ref.h;
@@ -272,15 +331,15 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
     const int tiles = tiles_x * ((h + T::TILE_H - 1) / T::TILE_H);
     const VqVifStatShift sh = vq_vif_stat_shift(S, bpc);
 
-    /* the loop condition is the same for the whole block (barriers) */
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    /* the loop condition is the same for the whole group (its barriers) */
+    for (int tile = blockIdx.x * G + group; tile < tiles; tile += gridDim.x * G) {
         const int x0 = (tile % tiles_x) * T::W, y0 = (tile / tiles_x) * T::TILE_H;
-        __syncthreads();   /* the previous tile's readers are done */
+        vif_group_sync<G>(group);   /* the previous tile's readers are done */
 
         /* 1. vertical */
         {
-            const int c = threadIdx.x % COLS;
-            const int g = threadIdx.x / COLS;
+            const int c = tid % COLS;
+            const int g = tid / COLS;
             const int xs = x0 - R + c;                  /* source column, unreflected */
             const int out_end = min(x0 + T::W, w);      /* this tile's outputs end here */
             if (xs < out_end + R) {
@@ -322,10 +381,10 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                 }
             }
         }
-        __syncthreads();
+        vif_group_sync<G>(group);
 
         /* 2. horizontal, then the decision */
-        const int rr = threadIdx.x / T::ROW_THREADS, seg = threadIdx.x % T::ROW_THREADS;
+        const int rr = tid / T::ROW_THREADS, seg = tid % T::ROW_THREADS;
         const int y = y0 + rr;
         const int o0 = seg * H;                         /* first output (tile column) */
         int64_t sums[VQ_VIF_NSUMS] = { 0, 0, 0, 0 };
@@ -443,32 +502,32 @@ static bool vif_pick_f64()
 /* the statistics kernel of scale S in MODE: its 8-bit instance for scale 0
  * of 8-bit video (eight), else the 16-bit one */
 template <int S, int MODE, bool F64>
-static cudaError_t vif_stat_launch_w(bool eight, int grid, size_t dyn, cudaStream_t st, VqPlaneView ref,
+static cudaError_t vif_stat_launch_w(bool eight, int grid, cudaStream_t st, VqPlaneView ref,
                                      VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
                                      int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
 {
     if constexpr (S == 0) {
         if (eight) {
-            vif_statistic_kernel<S, true, MODE, F64><<<grid, kStatThreads, dyn, st>>>(
+            vif_statistic_kernel<S, true, MODE, F64><<<grid, VifStatGroups<S, MODE>::THREADS, vif_stat_dyn<S, MODE>(), st>>>(
                 ref, dis, bpc, egl, log2_table, rows, ref_mu1, ref_xx);
             return cudaGetLastError();
         }
     }
-    vif_statistic_kernel<S, false, MODE, F64><<<grid, kStatThreads, dyn, st>>>(ref, dis, bpc, egl, log2_table,
+    vif_statistic_kernel<S, false, MODE, F64><<<grid, VifStatGroups<S, MODE>::THREADS, vif_stat_dyn<S, MODE>(), st>>>(ref, dis, bpc, egl, log2_table,
                                                                                rows, ref_mu1, ref_xx);
     return cudaGetLastError();
 }
 
 template <int S, int MODE>
-static cudaError_t vif_stat_launch(bool f64, bool eight, int grid, size_t dyn, cudaStream_t st,
+static cudaError_t vif_stat_launch(bool f64, bool eight, int grid, cudaStream_t st,
                                    VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                                    const uint16_t *log2_table, int64_t *rows, uint32_t *ref_mu1,
                                    uint32_t *ref_xx)
 {
     if (f64)
-        return vif_stat_launch_w<S, MODE, true>(eight, grid, dyn, st, ref, dis, bpc, egl, log2_table, rows,
+        return vif_stat_launch_w<S, MODE, true>(eight, grid, st, ref, dis, bpc, egl, log2_table, rows,
                                                 ref_mu1, ref_xx);
-    return vif_stat_launch_w<S, MODE, false>(eight, grid, dyn, st, ref, dis, bpc, egl, log2_table, rows,
+    return vif_stat_launch_w<S, MODE, false>(eight, grid, st, ref, dis, bpc, egl, log2_table, rows,
                                              ref_mu1, ref_xx);
 }
 
@@ -504,13 +563,14 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     const int tiles = (int)(ceil_div(v->sw[S], T::W) * ceil_div(v->sh[S], T::TILE_H));
     int64_t *rows = d_rows + l->vif_off[S];
     const bool eight = S == 0 && bpc == 8;
-    /* with the table in shared memory: as many blocks as run at once */
-    const int grid = T::SMEM_TABLE ? min(tiles, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
-    const size_t dyn = T::SMEM_TABLE ? kLog2HiBytes : 0;
+    /* with the table in shared memory: as many blocks as run at once, each
+     * of G groups */
+    const int groups = rs ? VifStatGroups<S, VIF_STAT_DIS>::G : VifStatGroups<S, VIF_STAT_PAIR>::G;
+    const int grid = T::SMEM_TABLE ? min((tiles + groups - 1) / groups, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     if (rs)   /* a ladder's rendition: the reference's moments from rs */
-        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl,
+        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, st, img_ref, img_dis, bpc, egl,
                                                 v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
-    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, dyn, st, img_ref, img_dis, bpc, egl,
+    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, st, img_ref, img_dis, bpc, egl,
                                              v->d_log2, rows, nullptr, nullptr);
 }
 
@@ -534,13 +594,15 @@ static cudaError_t vif_stat_setup(VqVifCuda *v)
     const void *const kw[2][2][2] = { VIF_STAT0_KERNELS(false), VIF_STAT0_KERNELS(true) };
 #undef VIF_STAT0_KERNELS
     const void *const(&k)[2][2] = kw[v->f64];
+    const size_t dyn[2] = { vif_stat_dyn<0, VIF_STAT_PAIR>(), vif_stat_dyn<0, VIF_STAT_DIS>() };
+    const int threads[2] = { VifStatGroups<0, VIF_STAT_PAIR>::THREADS, VifStatGroups<0, VIF_STAT_DIS>::THREADS };
     for (int m = 0; m < 2; m++)
         for (int e = 0; e < 2; e++) {
             int per_sm = 0;
             if ((err = cudaFuncSetAttribute(k[m][e], cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)kLog2HiBytes)) != cudaSuccess ||
-                (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k[m][e], kStatThreads,
-                                                                     kLog2HiBytes)) != cudaSuccess)
+                                            (int)dyn[m])) != cudaSuccess ||
+                (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k[m][e], threads[m],
+                                                                     dyn[m])) != cudaSuccess)
                 return err;
             v->stat_blocks[m][e] = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
         }
@@ -705,7 +767,7 @@ static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cuda
     const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
-    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, 0, st, img, img, bpc, 0.0,
+    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, st, img, img, bpc, 0.0,
                                             nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
 }
 

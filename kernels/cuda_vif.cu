@@ -182,9 +182,12 @@ struct VifStatTile : VifStatCfg<S> {
 /* the statistics kernel's modes: see vif_statistic_kernel */
 enum { VIF_STAT_PAIR, VIF_STAT_REF, VIF_STAT_DIS };
 
-template <int S, int MODE>
+/* SMEM: the table in shared memory (the scale's choice, on a device with
+ * room for it: vif_pick_smem_table); TABLE: this mode reads it there */
+template <int S, int MODE, bool SMEM = VifStatCfg<S>::SMEM_TABLE>
 struct VifStatGroups {
-    static constexpr int G = (S == 0 && MODE != VIF_STAT_REF) ? VQ_VIF_STAT0_GROUPS : 1;
+    static constexpr bool TABLE = SMEM && MODE != VIF_STAT_REF;
+    static constexpr int G = (S == 0 && TABLE) ? VQ_VIF_STAT0_GROUPS : 1;
     static constexpr int THREADS = G * kStatThreads;
 };
 
@@ -274,11 +277,11 @@ constexpr size_t kLog2HiBytes = (VQ_VIF_LOG2_TABLE_SIZE - VQ_VIF_LOG2_HI) * size
 
 /* the statistics kernel's dynamic shared memory: the table (scale 0, a mode
  * that decides) and its groups' moments */
-template <int S, int MODE>
+template <int S, int MODE, bool SMEM = VifStatCfg<S>::SMEM_TABLE>
 constexpr size_t vif_stat_dyn()
 {
-    return (VifStatCfg<S>::SMEM_TABLE && MODE != VIF_STAT_REF ? kLog2HiBytes : 0) +
-           VifStatGroups<S, MODE>::G *
+    return (VifStatGroups<S, MODE, SMEM>::TABLE ? kLog2HiBytes : 0) +
+           VifStatGroups<S, MODE, SMEM>::G *
                sizeof(VifStatSmem<S, MODE != VIF_STAT_DIS, MODE != VIF_STAT_REF>);
 }
 
@@ -291,8 +294,9 @@ constexpr size_t vif_stat_dyn()
  * on its own, so a moment left out is dead code (its inputs are constant 0,
  * or its result unused) and the others are unchanged.
  */
-template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR, bool F64 = false>
-__global__ void __launch_bounds__(VifStatGroups<S, MODE>::THREADS)
+template <int S, bool EIGHT_BIT, int MODE = VIF_STAT_PAIR, bool F64 = false,
+          bool SMEM = VifStatCfg<S>::SMEM_TABLE>
+__global__ void __launch_bounds__(VifStatGroups<S, MODE, SMEM>::THREADS)
 vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                      const uint16_t *__restrict__ log2_table, int64_t *__restrict__ rows,
                      uint32_t *__restrict__ ref_mu1, uint32_t *__restrict__ ref_xx)
@@ -301,8 +305,8 @@ vif_statistic_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
     constexpr int R = T::R, V = T::V, H = T::H, COLS = T::COLS;
     constexpr bool REF_MOMENTS = MODE != VIF_STAT_DIS;     /* mu1, xx filtered here */
     constexpr bool DIS_MOMENTS = MODE != VIF_STAT_REF;     /* mu2, yy, xy filtered here */
-    constexpr bool TABLE = T::SMEM_TABLE && MODE != VIF_STAT_REF;
-    constexpr int G = VifStatGroups<S, MODE>::G;
+    constexpr bool TABLE = VifStatGroups<S, MODE, SMEM>::TABLE;
+    constexpr int G = VifStatGroups<S, MODE, SMEM>::G;
     using Smem = VifStatSmem<S, REF_MOMENTS, DIS_MOMENTS>;
     /* dynamic shared memory: the table's upper half (TABLE), then each
      * group's moments */
@@ -459,6 +463,7 @@ struct VqVifCuda {
     uint16_t *d_img[VQ_VIF_SCALES][2];   /* scales 1..3: ref, dis */
     uint16_t *d_log2;
     bool f64;                            /* the wide sums as doubles: vif_pick_f64 */
+    bool smem_table;                     /* scale 0's table in shared memory: vif_pick_smem_table */
     int stat_blocks[2][2];               /* scale-0 statistics grid: [pair, rendition of a ladder][16-bit, 8-bit] */
 };
 
@@ -499,35 +504,76 @@ static bool vif_pick_f64()
     return ratio > 0 && ratio <= 2;
 }
 
-/* the statistics kernel of scale S in MODE: its 8-bit instance for scale 0
- * of 8-bit video (eight), else the 16-bit one */
-template <int S, int MODE, bool F64>
-static cudaError_t vif_stat_launch_w(bool eight, int grid, cudaStream_t st, VqPlaneView ref,
-                                     VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
-                                     int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
+/*
+ * Scale 0's log2 table in shared memory where the device lets a block have
+ * enough of it (the H100/H200: 227 KB), else read from global memory (the
+ * L4 and A10: 99 KB; the T4: 64 KB), by the same kernel's other instance.
+ * VQ_CUDA_VIF_TABLE=global|shared forces one (the parity tool runs both).
+ */
+static bool vif_pick_smem_table()
 {
+    const char *e = getenv("VQ_CUDA_VIF_TABLE");
+    if (e && !strcmp(e, "global"))
+        return false;
+    const size_t need = vif_stat_dyn<0, VIF_STAT_PAIR>() > vif_stat_dyn<0, VIF_STAT_DIS>()
+                            ? vif_stat_dyn<0, VIF_STAT_PAIR>()
+                            : vif_stat_dyn<0, VIF_STAT_DIS>();
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return false;
+    if (e && !strcmp(e, "shared"))
+        return true;
+    return (size_t)optin >= need;
+}
+
+/* the statistics kernel of scale S in MODE: its 8-bit instance for scale 0
+ * of 8-bit video (eight), else the 16-bit one; SMEM: see VifStatGroups */
+template <int S, int MODE, bool F64, bool SMEM>
+static cudaError_t vif_stat_launch_t(bool eight, int grid, cudaStream_t st, VqPlaneView ref, VqPlaneView dis,
+                                     int bpc, double egl, const uint16_t *log2_table, int64_t *rows,
+                                     uint32_t *ref_mu1, uint32_t *ref_xx)
+{
+    constexpr int threads = VifStatGroups<S, MODE, SMEM>::THREADS;
+    constexpr size_t dyn = vif_stat_dyn<S, MODE, SMEM>();
     if constexpr (S == 0) {
         if (eight) {
-            vif_statistic_kernel<S, true, MODE, F64><<<grid, VifStatGroups<S, MODE>::THREADS, vif_stat_dyn<S, MODE>(), st>>>(
+            vif_statistic_kernel<S, true, MODE, F64, SMEM><<<grid, threads, dyn, st>>>(
                 ref, dis, bpc, egl, log2_table, rows, ref_mu1, ref_xx);
             return cudaGetLastError();
         }
     }
-    vif_statistic_kernel<S, false, MODE, F64><<<grid, VifStatGroups<S, MODE>::THREADS, vif_stat_dyn<S, MODE>(), st>>>(ref, dis, bpc, egl, log2_table,
+    vif_statistic_kernel<S, false, MODE, F64, SMEM><<<grid, threads, dyn, st>>>(ref, dis, bpc, egl, log2_table,
                                                                                rows, ref_mu1, ref_xx);
     return cudaGetLastError();
 }
 
+/* smem: the device has room for the table in shared memory (scale 0's
+ * kernels read it from global memory otherwise) */
+template <int S, int MODE, bool F64>
+static cudaError_t vif_stat_launch_w(bool eight, bool smem, int grid, cudaStream_t st, VqPlaneView ref,
+                                     VqPlaneView dis, int bpc, double egl, const uint16_t *log2_table,
+                                     int64_t *rows, uint32_t *ref_mu1, uint32_t *ref_xx)
+{
+    if constexpr (VifStatGroups<S, MODE>::TABLE) {
+        if (!smem)
+            return vif_stat_launch_t<S, MODE, F64, false>(eight, grid, st, ref, dis, bpc, egl, log2_table, rows,
+                                                          ref_mu1, ref_xx);
+    }
+    return vif_stat_launch_t<S, MODE, F64, VifStatCfg<S>::SMEM_TABLE>(eight, grid, st, ref, dis, bpc, egl,
+                                                                      log2_table, rows, ref_mu1, ref_xx);
+}
+
 template <int S, int MODE>
-static cudaError_t vif_stat_launch(bool f64, bool eight, int grid, cudaStream_t st,
+static cudaError_t vif_stat_launch(bool f64, bool eight, bool smem, int grid, cudaStream_t st,
                                    VqPlaneView ref, VqPlaneView dis, int bpc, double egl,
                                    const uint16_t *log2_table, int64_t *rows, uint32_t *ref_mu1,
                                    uint32_t *ref_xx)
 {
     if (f64)
-        return vif_stat_launch_w<S, MODE, true>(eight, grid, st, ref, dis, bpc, egl, log2_table, rows,
+        return vif_stat_launch_w<S, MODE, true>(eight, smem, grid, st, ref, dis, bpc, egl, log2_table, rows,
                                                 ref_mu1, ref_xx);
-    return vif_stat_launch_w<S, MODE, false>(eight, grid, st, ref, dis, bpc, egl, log2_table, rows,
+    return vif_stat_launch_w<S, MODE, false>(eight, smem, grid, st, ref, dis, bpc, egl, log2_table, rows,
                                              ref_mu1, ref_xx);
 }
 
@@ -565,12 +611,13 @@ static cudaError_t vif_launch_scale(const VqVifCuda *v, const VqVifCudaRef *rs, 
     const bool eight = S == 0 && bpc == 8;
     /* with the table in shared memory: as many blocks as run at once, each
      * of G groups */
+    const bool smem = T::SMEM_TABLE && v->smem_table;
     const int groups = rs ? VifStatGroups<S, VIF_STAT_DIS>::G : VifStatGroups<S, VIF_STAT_PAIR>::G;
-    const int grid = T::SMEM_TABLE ? min((tiles + groups - 1) / groups, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
+    const int grid = smem ? min((tiles + groups - 1) / groups, v->stat_blocks[rs ? 1 : 0][eight]) : tiles;
     if (rs)   /* a ladder's rendition: the reference's moments from rs */
-        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, grid, st, img_ref, img_dis, bpc, egl,
+        return vif_stat_launch<S, VIF_STAT_DIS>(v->f64, eight, smem, grid, st, img_ref, img_dis, bpc, egl,
                                                 v->d_log2, rows, rs->d_mu1[S], rs->d_xx[S]);
-    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, grid, st, img_ref, img_dis, bpc, egl,
+    return vif_stat_launch<S, VIF_STAT_PAIR>(v->f64, eight, smem, grid, st, img_ref, img_dis, bpc, egl,
                                              v->d_log2, rows, nullptr, nullptr);
 }
 
@@ -631,6 +678,7 @@ extern "C" int vq_vif_cuda_alloc(VqVifCuda **out, int w, int h, const uint16_t *
     v->w = w;
     v->h = h;
     v->f64 = vif_pick_f64();
+    v->smem_table = vif_pick_smem_table();
     cudaError_t err = cudaSuccess;
     for (int s = 0; s < VQ_VIF_SCALES && err == cudaSuccess; s++) {
         v->sw[s] = s ? v->sw[s - 1] / 2 : w;
@@ -641,7 +689,7 @@ extern "C" int vq_vif_cuda_alloc(VqVifCuda **out, int w, int h, const uint16_t *
     }
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&v->d_log2, VQ_VIF_LOG2_TABLE_SIZE * sizeof(uint16_t));
-    if (err == cudaSuccess)
+    if (err == cudaSuccess && v->smem_table)
         err = vif_stat_setup(v);
     if (err == cudaSuccess)
         err = cudaMemcpy(v->d_log2, host_log2_table, VQ_VIF_LOG2_TABLE_SIZE * sizeof(uint16_t),
@@ -767,7 +815,7 @@ static cudaError_t vif_ref_scale(VqVifCudaRef *r, VqPlaneView ref, int bpc, cuda
     const VqPlaneView img = S == 0 ? ref : vq_packed_u16_view(r->d_img[S], r->sw[S], r->sh[S]);
     using T = VifStatTile<S>;
     const int tiles = (int)(ceil_div(r->sw[S], T::W) * ceil_div(r->sh[S], T::TILE_H));
-    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, tiles, st, img, img, bpc, 0.0,
+    return vif_stat_launch<S, VIF_STAT_REF>(r->f64, S == 0 && bpc == 8, false, tiles, st, img, img, bpc, 0.0,
                                             nullptr, nullptr, r->d_mu1[S], r->d_xx[S]);
 }
 

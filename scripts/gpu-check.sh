@@ -93,6 +93,13 @@ for w in int f64; do
     VQ_CUDA_VIF_WIDE=$w timeout 900 "$lib/vqparity" >"$out/vqparity_vif_$w.log" 2>&1
     say "vqparity VQ_CUDA_VIF_WIDE=$w exit $?: $(tail -1 "$out/vqparity_vif_$w.log")"
 done
+# VIF scale 0's log2 table: read from global memory where a block cannot
+# have it in shared memory (the L4, A10, T4); with the integer wide sums,
+# that is those GPUs' whole formulation
+if [ -x "$lib/vqparity" ]; then
+    VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int timeout 900 "$lib/vqparity" >"$out/vqparity_vif_global.log" 2>&1
+    say "vqparity VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int exit $?: $(tail -1 "$out/vqparity_vif_global.log")"
+fi
 
 say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
 while read -r pair ref dis size fmt as; do

@@ -50,6 +50,11 @@ if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity.cu)
   target_compile_options(vqparity PRIVATE --fmad=false)
   add_test(NAME gpu_parity COMMAND vqparity)
   set_tests_properties(gpu_parity PROPERTIES SKIP_RETURN_CODE 77)
+  # VIF as GPUs without room for scale 0's table in shared memory run it
+  # (global table, integer wide sums: the L4, A10, T4)
+  add_test(NAME gpu_parity_vif_global COMMAND vqparity --sizes 2)
+  set_tests_properties(gpu_parity_vif_global PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "VQ_CUDA_VIF_TABLE=global;VQ_CUDA_VIF_WIDE=int")
 endif()
 
 # Library-level golden runs over raw frames in layouts software decoders never

@@ -126,8 +126,11 @@ private:
 };
 
 /* One work item: a row band of one step of one feature instance, or one
- * whole-feature task (op kTask, a = the task's index). */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr };
+ * whole-feature task (op kTask, a = the task's index).  SSIM's items name
+ * an image (ssim_exec.h) in scale; kSsimSum is one image's ordered sums.
+ * psnr_hvs's: block rows of a plane (scale), then the plane's sum. */
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsimFloat, kSsimDec,
+                 kSsimTerms, kSsimSum, kHvsRows, kHvsSum };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -157,6 +160,8 @@ struct VqCpuExec {
     VqSsimCpu *ssim = nullptr;
     VqCambiCpu *cambi = nullptr;
     VqPsnrHvsTables hvs;
+    bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (threads > 1) */
+    std::vector<float> hvs_terms[3];   /* psnr_hvs in bands (threads > 1): each plane's terms */
     std::vector<int64_t> rows;
     std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
@@ -206,6 +211,14 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         if (plan->cambi)
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
         e->threads = threads < 1 ? 1 : threads;
+        /* with one thread, SSIM streams through its images (no per-pixel terms kept) */
+        if (ok && e->ssim && e->threads > 1) {
+            ok = vq_ssim_cpu_bands(e->ssim, e->threads) == 0;
+            e->ssim_bands = true;
+        }
+        for (int q = 0; plan->psnr_hvs && e->threads > 1 && q < (plan->plane_w[1] ? 3 : 1); q++)
+            e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
+                                   vq_psnr_hvs_nblocks(plan->plane_h[q]) * 64);
         e->pool.reset(new TaskPool(e->threads));
     } catch (const std::bad_alloc &) {
         ok = false;
@@ -233,8 +246,16 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     int64_t *r = e->rows.data();
     /* whole-feature tasks: ciede in bands, cambi, ssim, psnr_hvs per plane */
-    const int n_hvs = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
-    const int n_ssim = score && p->ssim ? 1 : 0;
+    const int hvs_planes = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
+    const bool hvs_bands = hvs_planes && !e->hvs_terms[0].empty();
+    const int n_hvs = hvs_bands ? 0 : hvs_planes;
+    const int n_ssim = score && p->ssim && !e->ssim_bands ? 1 : 0;
+    const bool ssim_bands = score && p->ssim && e->ssim_bands;
+    if (ssim_bands && (ref[0].w != p->ssim_geom.w || ref[0].h != p->ssim_geom.h ||
+                       dis[0].w != p->ssim_geom.w || dis[0].h != p->ssim_geom.h)) {
+        std::snprintf(err, errlen, "CPU SSIM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
+        return VQ_EINVAL;
+    }
     const int n_cambi = score && p->cambi ? 1 : 0;
     /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
     const int n_ciede = score && p->ciede ? e->threads : 0;
@@ -284,6 +305,31 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
         }
+    if (ssim_bands) {
+        /* step s: scale s's decimation, scale s - 1's terms, scale s - 2's sums
+         * (the sums first: one thread each, the longest items) */
+        const VqSsimGeom &g = p->ssim_geom;
+        const bool ms = g.features & VQ_SSIM_F_MS_SSIM, fs = g.features & VQ_SSIM_F_SSIM;
+        const int si = vq_ssim_cpu_ssim_image(&g);
+        auto image = [&](int id, int dec_step, int h) {
+            if (dec_step > 0)
+                bands(e->items[dec_step], kSsimDec, 0, id, h);
+            bands(e->items[dec_step + 1], kSsimTerms, 0, id, h - 2 * VQ_SSIM_WIN_R);
+            std::vector<Item> &v = e->items[dec_step + 2];
+            v.insert(v.begin(), Item{ kSsimSum, 0, (int16_t)id, 0, 0 });
+        };
+        bands(e->items[0], kSsimFloat, 0, 0, g.h);
+        for (int i = 0; ms && i < VQ_MS_SSIM_SCALES; i++)
+            image(i, i, g.msh[i]);
+        if (fs && si == VQ_SSIM_IMAGE_BOX)
+            image(si, 1, g.sh);
+        else if (fs && !ms)
+            image(0, 0, g.h);
+    }
+    for (int q = 0; hvs_bands && q < hvs_planes; q++) {   /* block rows, then the plane's sum */
+        bands(e->items[0], kHvsRows, 0, q, vq_psnr_hvs_nblocks(p->plane_h[q]));
+        e->items[1].insert(e->items[1].begin(), Item{ kHvsSum, 0, (int16_t)q, 0, 0 });
+    }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
     for (int q = 0; q < nplanes && q < 3; q++)
@@ -341,6 +387,30 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kPsnr:
                 vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);
+                break;
+            case kSsimFloat:
+                vq_ssim_cpu_float_rows(e->ssim, ref[0], dis[0], it.a, it.b);
+                break;
+            case kSsimDec:
+                if (vq_ssim_cpu_decimate_rows(e->ssim, it.scale, it.a, it.b) < 0)
+                    failed = 3;
+                break;
+            case kSsimTerms:
+                if (vq_ssim_cpu_terms_rows(e->ssim, it.scale, it.a, it.b) < 0)
+                    failed = 3;
+                break;
+            case kHvsRows:
+                vq_psnr_hvs_cpu_terms_rows(plane_view(ref[it.scale], p, it.scale),
+                                           plane_view(dis[it.scale], p, it.scale), it.scale, &e->hvs,
+                                           e->hvs_terms[it.scale].data(), it.a, it.b);
+                break;
+            case kHvsSum:
+                r[p->psnr_hvs_off + it.scale] =
+                    vq_psnr_hvs_cpu_sum(e->hvs_terms[it.scale].data(), e->hvs_terms[it.scale].size());
+                break;
+            case kSsimSum:
+                if (vq_ssim_cpu_sum(e->ssim, it.scale, r + p->ssim_off) < 0)
+                    failed = 3;
                 break;
             }
         });

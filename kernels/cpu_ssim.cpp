@@ -10,10 +10,18 @@
  * reflected margins first.  The Gaussian passes keep a ring of the last
  * 11 horizontal-pass rows of the five images (ref, cmp, ref^2, cmp^2,
  * ref*cmp), so the working set stays small.
+ *
+ * With several threads (vq_ssim_cpu_bands) the same loops run in row bands:
+ * the float picture, each decimation and each image's terms are bands of
+ * output rows, the per-pixel terms are kept for the whole image, and each
+ * sum is then added term by term in raster order on one thread.  The terms
+ * are the same doubles either way, so are the sums.
  */
+#include <mutex>
 #include <new>
 #include <stdlib.h>
 #include <string.h>
+#include <vector>
 
 #include "ssim.h"
 #include "ssim_exec.h"
@@ -27,6 +35,24 @@ struct Image {
     int w = 0, h = 0;
 };
 
+/* one thread's buffers for the filters (the whole frame's, or a band's) */
+struct Work {
+    float *ring[NPLANES] = {};     /* VQ_SSIM_WIN rows of (max_w - 10) each */
+    float *prod[3] = {};           /* one row of ref^2, cmp^2, ref*cmp */
+    float *ext = nullptr;          /* one source row with reflected margins */
+    std::vector<float> split;      /* ms_decimate's source rows split by column parity */
+    double *acc = nullptr;         /* per-output accumulators of one row */
+    float *mom[NPLANES] = {};      /* one row of the five filtered images */
+    VqSsimTerms *terms = nullptr;  /* one row of per-pixel terms */
+};
+
+/* an image's per-pixel terms, kept for its ordered sums (banded runs) */
+struct Terms {
+    double *l = nullptr, *c = nullptr;
+    float *s = nullptr;            /* the terms' s: float values */
+    int w = 0, h = 0;              /* (w - 10) x (h - 10) of the image */
+};
+
 } // namespace
 
 struct VqSsimCpu {
@@ -34,13 +60,12 @@ struct VqSsimCpu {
     Image ms[VQ_MS_SSIM_SCALES];   /* ms[0]: the frame as floats */
     Image box;                     /* float_ssim's decimated image (scale > 1) */
     int max_w;                     /* widest image a pass works on */
-    float *ring[NPLANES];          /* VQ_SSIM_WIN rows of (max_w - 10) each */
-    float *prod[3];                /* one row of ref^2, cmp^2, ref*cmp */
-    float *ext;                    /* one source row with reflected margins */
-    float *split;                  /* ms_decimate's source rows split by column parity */
-    double *acc;                   /* per-output accumulators of one row */
-    float *mom[NPLANES];           /* one row of the five filtered images */
-    VqSsimTerms *terms;            /* one row of per-pixel terms */
+    Work w0;                       /* the calling thread's (vq_ssim_cpu_run) */
+    /* banded runs (vq_ssim_cpu_bands): the bands' buffers, free ones listed */
+    std::vector<Work> bw;
+    std::vector<int> bw_free;
+    std::mutex bw_m;
+    Terms terms[VQ_SSIM_IMAGES];
 };
 
 static void *xalloc(size_t n, bool *ok)
@@ -49,6 +74,38 @@ static void *xalloc(size_t n, bool *ok)
     if (!p)
         *ok = false;
     return p;
+}
+
+static void work_free(Work &w)
+{
+    for (int p = 0; p < NPLANES; p++) {
+        free(w.ring[p]);
+        free(w.mom[p]);
+    }
+    for (int p = 0; p < 3; p++)
+        free(w.prod[p]);
+    free(w.ext);
+    free(w.acc);
+    free(w.terms);
+    w = Work();
+}
+
+/* a Work for images up to max_w wide (float_ssim's box filter by scale) */
+static bool work_alloc(Work &w, int max_w, int scale)
+{
+    bool ok = true;
+    const int dw = max_w - 2 * VQ_SSIM_WIN_R;
+    const int pad = (scale > VQ_MS_SSIM_LPF_R ? scale : VQ_MS_SSIM_LPF_R) + 1;
+    for (int p = 0; p < NPLANES; p++) {
+        w.ring[p] = (float *)xalloc((size_t)VQ_SSIM_WIN * dw * sizeof(float), &ok);
+        w.mom[p] = (float *)xalloc((size_t)dw * sizeof(float), &ok);
+    }
+    for (int p = 0; p < 3; p++)
+        w.prod[p] = (float *)xalloc((size_t)max_w * sizeof(float), &ok);
+    w.ext = (float *)xalloc((size_t)(max_w + 2 * pad) * sizeof(float), &ok);
+    w.acc = (double *)xalloc((size_t)max_w * sizeof(double), &ok);
+    w.terms = (VqSsimTerms *)xalloc((size_t)dw * sizeof(VqSsimTerms), &ok);
+    return ok;
 }
 
 extern "C" void vq_ssim_cpu_free(VqSsimCpu *c)
@@ -61,16 +118,14 @@ extern "C" void vq_ssim_cpu_free(VqSsimCpu *c)
     }
     free(c->box.ref);
     free(c->box.cmp);
-    for (int p = 0; p < NPLANES; p++) {
-        free(c->ring[p]);
-        free(c->mom[p]);
+    work_free(c->w0);
+    for (Work &w : c->bw)
+        work_free(w);
+    for (Terms &t : c->terms) {
+        free(t.l);
+        free(t.c);
+        free(t.s);
     }
-    for (int p = 0; p < 3; p++)
-        free(c->prod[p]);
-    free(c->ext);
-    free(c->split);
-    free(c->acc);
-    free(c->terms);
     delete c;
 }
 
@@ -98,26 +153,84 @@ extern "C" VqSsimCpu *vq_ssim_cpu_alloc(const VqSsimGeom *g)
         c->box.cmp = (float *)xalloc((size_t)g->sw * g->sh * sizeof(float), &ok);
     }
     c->max_w = g->w;
-    const int dw = c->max_w - 2 * VQ_SSIM_WIN_R;
-    const int pad = (g->scale > VQ_MS_SSIM_LPF_R ? g->scale : VQ_MS_SSIM_LPF_R) + 1;
-    for (int p = 0; p < NPLANES; p++) {
-        c->ring[p] = (float *)xalloc((size_t)VQ_SSIM_WIN * dw * sizeof(float), &ok);
-        c->mom[p] = (float *)xalloc((size_t)dw * sizeof(float), &ok);
+    ok = ok && work_alloc(c->w0, c->max_w, g->scale);
+    try {   /* for scale 1: every row of scale 0, split */
+        if (g->features & VQ_SSIM_F_MS_SSIM)
+            c->w0.split.reserve((size_t)g->h * 2 * (g->msw[1] + VQ_MS_SSIM_LPF_R));
+    } catch (const std::bad_alloc &) {
+        ok = false;
     }
-    for (int p = 0; p < 3; p++)
-        c->prod[p] = (float *)xalloc((size_t)c->max_w * sizeof(float), &ok);
-    c->ext = (float *)xalloc((size_t)(c->max_w + 2 * pad) * sizeof(float), &ok);
-    if (g->features & VQ_SSIM_F_MS_SSIM)   /* for scale 1: rows of scale 0, split */
-        c->split = (float *)xalloc((size_t)g->h * 2 * (g->msw[1] + VQ_MS_SSIM_LPF_R) *
-                                   sizeof(float), &ok);
-    c->acc = (double *)xalloc((size_t)c->max_w * sizeof(double), &ok);
-    c->terms = (VqSsimTerms *)xalloc((size_t)dw * sizeof(VqSsimTerms), &ok);
     if (!ok) {
         vq_ssim_cpu_free(c);
         return nullptr;
     }
     return c;
 }
+
+/* the image a banded run's id names */
+static Image &image_of(VqSsimCpu *c, int id)
+{
+    return id == VQ_SSIM_IMAGE_BOX ? c->box : c->ms[id];
+}
+
+extern "C" int vq_ssim_cpu_ssim_image(const VqSsimGeom *g)
+{
+    return g->scale > 1 ? VQ_SSIM_IMAGE_BOX : 0;
+}
+
+extern "C" int vq_ssim_cpu_bands(VqSsimCpu *c, int workers)
+{
+    if (workers < 1)
+        return -1;
+    const VqSsimGeom &g = c->g;
+    bool ok = true;
+    try {
+        c->bw.resize((size_t)workers);
+        for (int k = 0; k < workers; k++) {
+            ok = ok && work_alloc(c->bw[k], c->max_w, g.scale);
+            c->bw_free.push_back(k);
+        }
+    } catch (const std::bad_alloc &) {
+        return -1;
+    }
+    const bool ms = g.features & VQ_SSIM_F_MS_SSIM;
+    for (int id = 0; id < VQ_SSIM_IMAGES && ok; id++) {
+        const bool used = id == VQ_SSIM_IMAGE_BOX ? (g.features & VQ_SSIM_F_SSIM) && g.scale > 1
+                                                  : (ms || (id == 0 && g.scale == 1));
+        if (!used)
+            continue;
+        const Image &m = image_of(c, id);
+        Terms &t = c->terms[id];
+        t.w = m.w - 2 * VQ_SSIM_WIN_R;
+        t.h = m.h - 2 * VQ_SSIM_WIN_R;
+        const size_t n = (size_t)t.w * t.h;
+        t.l = (double *)xalloc(n * sizeof(double), &ok);
+        t.c = (double *)xalloc(n * sizeof(double), &ok);
+        t.s = (float *)xalloc(n * sizeof(float), &ok);
+    }
+    return ok ? 0 : -1;
+}
+
+/* a band's buffers, for as long as the band runs */
+class BandWork {
+public:
+    explicit BandWork(VqSsimCpu *c) : c_(c)
+    {
+        std::lock_guard<std::mutex> l(c_->bw_m);
+        k_ = c_->bw_free.back();   /* never empty: at most one band per worker at a time */
+        c_->bw_free.pop_back();
+    }
+    ~BandWork()
+    {
+        std::lock_guard<std::mutex> l(c_->bw_m);
+        c_->bw_free.push_back(k_);
+    }
+    Work &work() { return c_->bw[k_]; }
+
+private:
+    VqSsimCpu *c_;
+    int k_;
+};
 
 /* ---- decimation ---------------------------------------------------------- */
 
@@ -162,31 +275,49 @@ static inline void store4(float *p, D4 a)
 constexpr int kBlock = 8;
 
 /*
- * ms_ssim's 2x decimation of src (w x h) into dst (ow x oh),
- * vq_ms_ssim_lpf_pixel sample by sample.  Each source row is first split
- * into its even and odd columns (with the reflected margins), so that
- * output x, tap u reads split[u & 1][x + u / 2]: contiguous in x.
+ * ms_ssim's 2x decimation of src (w x h) into output rows [y0, y1) of dst
+ * (ow x oh), vq_ms_ssim_lpf_pixel sample by sample.  Each source row the
+ * band reads is first split into its even and odd columns (with the
+ * reflected margins), so that output x, tap u reads split[u & 1][x + u / 2]:
+ * contiguous in x.  0, or -1 when the split rows cannot be allocated.
  */
-static void ms_decimate(VqSsimCpu *c, const float *src, int w, int h, float *dst, int ow, int oh)
+static int ms_decimate(Work &wk, const float *src, int w, int h, float *dst, int ow, int oh, int y0,
+                       int y1)
 {
     const int R = VQ_MS_SSIM_LPF_R, n = ow + R, L = VQ_MS_SSIM_LPF;
-    float *split = c->split;   /* h rows of [even n | odd n] */
-    for (int y = 0; y < h; y++) {
-        extend_row(c->ext, src + (ptrdiff_t)y * w, w, R);
-        float *e = split + (ptrdiff_t)y * 2 * n, *o = e + n;
+    (void)oh;
+    if (y0 >= y1)
+        return 0;
+    int lo = h, hi = -1;   /* the source rows the band reads */
+    for (int y = y0; y < y1; y++)
+        for (int v = 0; v < L; v++) {
+            const int r = vq_ssim_reflect(2 * y + v - R, h);
+            lo = r < lo ? r : lo;
+            hi = r > hi ? r : hi;
+        }
+    try {
+        if (wk.split.size() < (size_t)(hi - lo + 1) * 2 * n)
+            wk.split.resize((size_t)(hi - lo + 1) * 2 * n);
+    } catch (const std::bad_alloc &) {
+        return -1;
+    }
+    float *split = wk.split.data();   /* rows lo..hi of [even n | odd n] */
+    for (int y = lo; y <= hi; y++) {
+        extend_row(wk.ext, src + (ptrdiff_t)y * w, w, R);
+        float *e = split + (ptrdiff_t)(y - lo) * 2 * n, *o = e + n;
         for (int j = 0; j < n; j++) {
-            e[j] = c->ext[2 * j];
-            o[j] = 2 * j + 1 < w + 2 * R ? c->ext[2 * j + 1] : 0.0f;   /* never read */
+            e[j] = wk.ext[2 * j];
+            o[j] = 2 * j + 1 < w + 2 * R ? wk.ext[2 * j + 1] : 0.0f;   /* never read */
         }
     }
     float tap[VQ_MS_SSIM_LPF][VQ_MS_SSIM_LPF];
     for (int v = 0; v < L; v++)
         for (int u = 0; u < L; u++)
             tap[v][u] = vq_ms_ssim_lpf_tap(v, u);
-    for (int y = 0; y < oh; y++) {
+    for (int y = y0; y < y1; y++) {
         const float *in[VQ_MS_SSIM_LPF][VQ_MS_SSIM_LPF];
         for (int v = 0; v < L; v++) {
-            const float *e = split + (ptrdiff_t)vq_ssim_reflect(2 * y + v - R, h) * 2 * n;
+            const float *e = split + (ptrdiff_t)(vq_ssim_reflect(2 * y + v - R, h) - lo) * 2 * n;
             for (int u = 0; u < L; u++)
                 in[v][u] = ((u & 1) ? e + n : e) + u / 2;
         }
@@ -206,23 +337,25 @@ static void ms_decimate(VqSsimCpu *c, const float *src, int w, int h, float *dst
         for (; x < ow; x++)
             out[x] = vq_ms_ssim_lpf_pixel(src, w, h, x, y);
     }
+    return 0;
 }
 
-/* float_ssim's box decimation by f, vq_ssim_box_pixel sample by sample */
-static void box_decimate(VqSsimCpu *c, const float *src, int w, int h, int f, float *dst, int ow,
-                         int oh)
+/* float_ssim's box decimation by f, output rows [y0, y1), vq_ssim_box_pixel
+ * sample by sample */
+static void box_decimate(Work &wk, const float *src, int w, int h, int f, float *dst, int ow, int y0,
+                         int y1)
 {
     const float k = 1.0f / (float)(f * f);
     const int lo = -(f / 2), hi = f / 2 - ((f & 1) ? 0 : 1);
     const int pad = f;
-    double *acc = c->acc;
-    for (int y = 0; y < oh; y++) {
+    double *acc = wk.acc;
+    for (int y = y0; y < y1; y++) {
         for (int x = 0; x < ow; x++)
             acc[x] = 0.0;
         for (int v = lo; v <= hi; v++) {
-            extend_row(c->ext, src + (ptrdiff_t)vq_ssim_reflect(y * f + v, h) * w, w, pad);
+            extend_row(wk.ext, src + (ptrdiff_t)vq_ssim_reflect(y * f + v, h) * w, w, pad);
             for (int u = lo; u <= hi; u++) {
-                const float *in = c->ext + pad + u;
+                const float *in = wk.ext + pad + u;
                 for (int x = 0; x < ow; x++)
                     acc[x] = vq_ssim_tap_add(acc[x], in[x * f], k);
             }
@@ -269,47 +402,57 @@ static void gauss_row(const float *in, float *out, int n)
     gauss_pass(row, out, n);
 }
 
+/* the five horizontal-pass rows of source row y of ref/cmp into ring slot y % 11 */
+static void horizontal_rows(Work &wk, const float *ref, const float *cmp, int w, int y)
+{
+    const int dw = w - 2 * VQ_SSIM_WIN_R;
+    const float *r = ref + (ptrdiff_t)y * w, *d = cmp + (ptrdiff_t)y * w;
+    for (int x = 0; x < w; x++) {
+        wk.prod[0][x] = r[x] * r[x];
+        wk.prod[1][x] = d[x] * d[x];
+        wk.prod[2][x] = r[x] * d[x];
+    }
+    const ptrdiff_t slot = (ptrdiff_t)(y % VQ_SSIM_WIN) * dw;
+    gauss_row(r, wk.ring[P_REF] + slot, dw);
+    gauss_row(d, wk.ring[P_CMP] + slot, dw);
+    gauss_row(wk.prod[0], wk.ring[P_RR] + slot, dw);
+    gauss_row(wk.prod[1], wk.ring[P_CC] + slot, dw);
+    gauss_row(wk.prod[2], wk.ring[P_RC] + slot, dw);
+}
+
+/* output row oy's terms into wk.terms, from the ring's source rows oy .. oy + 10 */
+static void vertical_terms(Work &wk, int w, int oy)
+{
+    const int dw = w - 2 * VQ_SSIM_WIN_R;
+    for (int p = 0; p < NPLANES; p++) {
+        const float *row[VQ_SSIM_WIN];
+        for (int k = 0; k < VQ_SSIM_WIN; k++)
+            row[k] = wk.ring[p] + (ptrdiff_t)((oy + k) % VQ_SSIM_WIN) * dw;
+        gauss_pass(row, wk.mom[p], dw);
+    }
+    VqSsimTerms *t = wk.terms;
+    for (int x = 0; x < dw; x++)
+        t[x] = vq_ssim_terms(wk.mom[P_REF][x], wk.mom[P_CMP][x], wk.mom[P_RR][x], wk.mom[P_CC][x],
+                             wk.mom[P_RC][x]);
+}
+
 /*
  * _iqa_ssim's default path on ref/cmp (w x h): sums[0..3] = the sums of
  * l*c*s, l, c, s over the (w - 10) x (h - 10) outputs, each added in raster
  * order into one double from 0.0.
  */
-static void ssim_image(VqSsimCpu *c, const float *ref, const float *cmp, int w, int h,
-                       double sums[4])
+static void ssim_image(Work &wk, const float *ref, const float *cmp, int w, int h, double sums[4])
 {
     const int W = VQ_SSIM_WIN;
-    const int dw = w - 2 * VQ_SSIM_WIN_R, dh = h - 2 * VQ_SSIM_WIN_R;
+    const int dw = w - 2 * VQ_SSIM_WIN_R;
     double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
 
     for (int y = 0; y < h; y++) {
-        /* horizontal pass of source row y into ring slot y % 11 */
-        const float *r = ref + (ptrdiff_t)y * w, *d = cmp + (ptrdiff_t)y * w;
-        for (int x = 0; x < w; x++) {
-            c->prod[0][x] = r[x] * r[x];
-            c->prod[1][x] = d[x] * d[x];
-            c->prod[2][x] = r[x] * d[x];
-        }
-        const ptrdiff_t slot = (ptrdiff_t)(y % W) * dw;
-        gauss_row(r, c->ring[P_REF] + slot, dw);
-        gauss_row(d, c->ring[P_CMP] + slot, dw);
-        gauss_row(c->prod[0], c->ring[P_RR] + slot, dw);
-        gauss_row(c->prod[1], c->ring[P_CC] + slot, dw);
-        gauss_row(c->prod[2], c->ring[P_RC] + slot, dw);
+        horizontal_rows(wk, ref, cmp, w, y);
         if (y < W - 1)
             continue;
-
-        /* vertical pass: output row oy from source rows oy .. oy + 10 */
-        const int oy = y - (W - 1);
-        for (int p = 0; p < NPLANES; p++) {
-            const float *row[VQ_SSIM_WIN];
-            for (int k = 0; k < W; k++)
-                row[k] = c->ring[p] + (ptrdiff_t)((oy + k) % W) * dw;
-            gauss_pass(row, c->mom[p], dw);
-        }
-        VqSsimTerms *t = c->terms;
-        for (int x = 0; x < dw; x++)
-            t[x] = vq_ssim_terms(c->mom[P_REF][x], c->mom[P_CMP][x], c->mom[P_RR][x],
-                                 c->mom[P_CC][x], c->mom[P_RC][x]);
+        vertical_terms(wk, w, y - (W - 1));
+        const VqSsimTerms *t = wk.terms;
         for (int x = 0; x < dw; x++) {
             ssim_sum += t[x].ssim;
             l_sum += t[x].l;
@@ -317,7 +460,6 @@ static void ssim_image(VqSsimCpu *c, const float *ref, const float *cmp, int w, 
             s_sum += t[x].s;
         }
     }
-    (void)dh;
     sums[0] = ssim_sum;
     sums[1] = l_sum;
     sums[2] = c_sum;
@@ -334,23 +476,18 @@ extern "C" int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, i
     const VqSsimGeom &g = c->g;
     if (ref.w != g.w || ref.h != g.h || dis.w != g.w || dis.h != g.h)
         return -1;
-    const float scale = vq_ssim_sample_scale(g.bpc);
+    vq_ssim_cpu_float_rows(c, ref, dis, 0, g.h);
+    Work &wk = c->w0;
     Image &m0 = c->ms[0];
-    for (int i = 0; i < g.h; i++)
-        for (int j = 0; j < g.w; j++) {
-            m0.ref[(ptrdiff_t)i * g.w + j] = vq_ssim_sample(ref, i, j, scale);
-            m0.cmp[(ptrdiff_t)i * g.w + j] = vq_ssim_sample(dis, i, j, scale);
-        }
-
     double sums[4];
     if (g.features & VQ_SSIM_F_SSIM) {
         const Image *im = &m0;
         if (g.scale > 1) {
-            box_decimate(c, m0.ref, g.w, g.h, g.scale, c->box.ref, g.sw, g.sh);
-            box_decimate(c, m0.cmp, g.w, g.h, g.scale, c->box.cmp, g.sw, g.sh);
+            box_decimate(wk, m0.ref, g.w, g.h, g.scale, c->box.ref, g.sw, 0, g.sh);
+            box_decimate(wk, m0.cmp, g.w, g.h, g.scale, c->box.cmp, g.sw, 0, g.sh);
             im = &c->box;
         }
-        ssim_image(c, im->ref, im->cmp, im->w, im->h, sums);
+        ssim_image(wk, im->ref, im->cmp, im->w, im->h, sums);
         for (int k = 0; k < 4; k++)
             store(words, VQ_SSIM_SUM_SSIM + k, sums[k]);
     }
@@ -359,13 +496,107 @@ extern "C" int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, i
             Image &m = c->ms[i];
             if (i) {
                 const Image &p = c->ms[i - 1];
-                ms_decimate(c, p.ref, p.w, p.h, m.ref, m.w, m.h);
-                ms_decimate(c, p.cmp, p.w, p.h, m.cmp, m.w, m.h);
+                if (ms_decimate(wk, p.ref, p.w, p.h, m.ref, m.w, m.h, 0, m.h) < 0 ||
+                    ms_decimate(wk, p.cmp, p.w, p.h, m.cmp, m.w, m.h, 0, m.h) < 0)
+                    return -1;
             }
-            ssim_image(c, m.ref, m.cmp, m.w, m.h, sums);
+            ssim_image(wk, m.ref, m.cmp, m.w, m.h, sums);
             for (int k = 0; k < 3; k++)
                 store(words, VQ_MS_SSIM_SUM0 + 3 * i + k, sums[1 + k]);
         }
     }
+    return 0;
+}
+
+/* ---- banded runs ----------------------------------------------------------- */
+
+extern "C" void vq_ssim_cpu_float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int y0, int y1)
+{
+    const VqSsimGeom &g = c->g;
+    const float scale = vq_ssim_sample_scale(g.bpc);
+    Image &m0 = c->ms[0];
+    for (int i = y0; i < y1; i++)
+        for (int j = 0; j < g.w; j++) {
+            m0.ref[(ptrdiff_t)i * g.w + j] = vq_ssim_sample(ref, i, j, scale);
+            m0.cmp[(ptrdiff_t)i * g.w + j] = vq_ssim_sample(dis, i, j, scale);
+        }
+}
+
+extern "C" int vq_ssim_cpu_decimate_rows(VqSsimCpu *c, int id, int y0, int y1)
+{
+    const VqSsimGeom &g = c->g;
+    BandWork bw(c);
+    Work &wk = bw.work();
+    if (id == VQ_SSIM_IMAGE_BOX) {
+        const Image &m0 = c->ms[0];
+        box_decimate(wk, m0.ref, g.w, g.h, g.scale, c->box.ref, g.sw, y0, y1);
+        box_decimate(wk, m0.cmp, g.w, g.h, g.scale, c->box.cmp, g.sw, y0, y1);
+        return 0;
+    }
+    const Image &p = c->ms[id - 1];
+    Image &m = c->ms[id];
+    if (ms_decimate(wk, p.ref, p.w, p.h, m.ref, m.w, m.h, y0, y1) < 0 ||
+        ms_decimate(wk, p.cmp, p.w, p.h, m.cmp, m.w, m.h, y0, y1) < 0)
+        return -1;
+    return 0;
+}
+
+extern "C" int vq_ssim_cpu_terms_rows(VqSsimCpu *c, int id, int y0, int y1)
+{
+    const Image &m = image_of(c, id);
+    const Terms &t = c->terms[id];
+    if (!t.l)
+        return -1;
+    BandWork bw(c);
+    Work &wk = bw.work();
+    const int W = VQ_SSIM_WIN;
+    for (int y = y0; y < y1 + W - 1; y++) {   /* output row oy reads rows oy .. oy + 10 */
+        horizontal_rows(wk, m.ref, m.cmp, m.w, y);
+        if (y < y0 + W - 1)
+            continue;
+        const int oy = y - (W - 1);
+        vertical_terms(wk, m.w, oy);
+        const size_t at = (size_t)oy * t.w;
+        for (int x = 0; x < t.w; x++) {
+            t.l[at + x] = wk.terms[x].l;
+            t.c[at + x] = wk.terms[x].c;
+            t.s[at + x] = (float)wk.terms[x].s;   /* a float value: exact */
+        }
+    }
+    return 0;
+}
+
+extern "C" int vq_ssim_cpu_sum(VqSsimCpu *c, int id, int64_t *words)
+{
+    const VqSsimGeom &g = c->g;
+    const Terms &t = c->terms[id];
+    if (!t.l)
+        return -1;
+    const size_t n = (size_t)t.w * t.h;
+    const bool ssim = (g.features & VQ_SSIM_F_SSIM) && vq_ssim_cpu_ssim_image(&g) == id;
+    const bool ms = (g.features & VQ_SSIM_F_MS_SSIM) && id != VQ_SSIM_IMAGE_BOX;
+    double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
+    if (ssim) {
+        for (size_t i = 0; i < n; i++) {
+            const double s = t.s[i];
+            ssim_sum += t.l[i] * t.c[i] * s;   /* vq_ssim_terms' l * c * s */
+            l_sum += t.l[i];
+            c_sum += t.c[i];
+            s_sum += s;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            l_sum += t.l[i];
+            c_sum += t.c[i];
+            s_sum += (double)t.s[i];
+        }
+    }
+    const double sums[4] = { ssim_sum, l_sum, c_sum, s_sum };
+    if (ssim)
+        for (int k = 0; k < 4; k++)
+            store(words, VQ_SSIM_SUM_SSIM + k, sums[k]);
+    if (ms)
+        for (int k = 0; k < 3; k++)
+            store(words, VQ_MS_SSIM_SUM0 + 3 * id + k, sums[1 + k]);
     return 0;
 }

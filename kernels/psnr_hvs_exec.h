@@ -47,6 +47,13 @@ int64_t vq_psnr_hvs_cpu_plane(VqPlaneView ref, VqPlaneView dis, int plane, const
 void vq_psnr_hvs_cpu_terms(VqPlaneView ref, VqPlaneView dis, int plane, const VqPsnrHvsTables *t,
                            float *terms);
 
+/* The same for block rows [by0, by1) only (bands may run at once), and the
+ * plane's word from all its terms, added in order on one thread: equal to
+ * vq_psnr_hvs_cpu_plane's, bit for bit. */
+void vq_psnr_hvs_cpu_terms_rows(VqPlaneView ref, VqPlaneView dis, int plane, const VqPsnrHvsTables *t,
+                                float *terms, int by0, int by1);
+int64_t vq_psnr_hvs_cpu_sum(const float *terms, size_t n);
+
 /* ---- CUDA (not built without nvcc) ------------------------------------- */
 
 /*

@@ -104,6 +104,32 @@ void vq_ssim_cpu_free(VqSsimCpu *c);
  * the words of g->features.  0, or -1 on views of another size. */
 int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int64_t *words);
 
+/*
+ * The same in row bands on several threads, in steps (each step's bands
+ * may run at once; a step starts when the one before it has ended):
+ *   1. vq_ssim_cpu_float_rows: rows of the frame as floats (ms[0]);
+ *   2. vq_ssim_cpu_decimate_rows(id) of image id: output rows of float_ssim's
+ *      box decimation (VQ_SSIM_IMAGE_BOX, reads ms[0]) or of float_ms_ssim's
+ *      scale id = 1..4 (reads scale id - 1);
+ *   3. vq_ssim_cpu_terms_rows(id): output rows (0 .. h - 11) of image id's
+ *      per-pixel terms, once the image is complete;
+ *   4. vq_ssim_cpu_sum(id): image id's sums, term by term in raster order,
+ *      into the words of every feature that reads that image.
+ * The images: float_ms_ssim's scales 0..4 (ids 0..4) and float_ssim's
+ * (vq_ssim_cpu_ssim_image: 0 unless it decimates, then VQ_SSIM_IMAGE_BOX).
+ * vq_ssim_cpu_bands first: the buffers of `workers` bands running at once
+ * and the images' terms (some 20 bytes per pixel of every image scored).
+ * The words equal vq_ssim_cpu_run's, bit for bit.  0 or -1 (out of memory;
+ * a band's -1 the same).
+ */
+enum { VQ_SSIM_IMAGE_BOX = VQ_MS_SSIM_SCALES, VQ_SSIM_IMAGES };
+int vq_ssim_cpu_bands(VqSsimCpu *c, int workers);
+int vq_ssim_cpu_ssim_image(const VqSsimGeom *g);
+void vq_ssim_cpu_float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int row_begin, int row_end);
+int vq_ssim_cpu_decimate_rows(VqSsimCpu *c, int id, int row_begin, int row_end);
+int vq_ssim_cpu_terms_rows(VqSsimCpu *c, int id, int row_begin, int row_end);
+int vq_ssim_cpu_sum(VqSsimCpu *c, int id, int64_t *words);
+
 /* ---- CUDA (cuda_ssim.cu; not built without nvcc) ------------------------ */
 
 typedef struct VqSsimCuda VqSsimCuda;

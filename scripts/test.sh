@@ -53,10 +53,17 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread" >/dev/null
     cmake --build "$tsan" -j"$(nproc)" --target vqscore >/dev/null
     raw=$build/libvqcuda/raw
+    # a golden named *.features: every feature, each in its row bands (-F)
+    feats='name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi'
     while read -r pair ref dis size fmt threads reps; do
+        fopt=()
+        case $pair in
+        small36x34.features) fopt=(-F 'name=psnr|name=float_ssim|name=psnr_hvs|name=ciede') ;;
+        *.features) fopt=(-F "$feats") ;;
+        esac
         for ((k = 0; k < reps; k++)); do
             if ! TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
-                    -f "$fmt" -e cpu -t "$threads" -o "$tsan/$pair.json" >"$tsan/$pair.log" 2>&1 ||
+                    -f "$fmt" -e cpu -t "$threads" "${fopt[@]}" -o "$tsan/$pair.json" >"$tsan/$pair.log" 2>&1 ||
                ! python3 "$root/tests/compare_golden.py" "$tsan/$pair.json" "$root/tests/data/golden/$pair.json" \
                     >>"$tsan/$pair.log"; then
                 echo "tsan $pair -t $threads: FAILED"; cat "$tsan/$pair.log"; rc=1; break
@@ -68,6 +75,8 @@ small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 2 20
 small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 3 10
 odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
+small36x34.features small36x34_ref small36x34_dist 36x34 yuv420p 3 5
+odd577x323.features odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 LIST
     echo "== ThreadSanitizer took $(( $(date +%s) - t0 )) s"
 fi

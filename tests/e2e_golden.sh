@@ -5,6 +5,7 @@
 # (every frame, key and pooled value, ==).
 #   e2e_golden.sh FFMPEG CLIPS_DIR GOLDEN_JSON MODE OUT_DIR
 # MODE: cpu      software decoding, CPU executor
+#       cpuN     the same with n_threads=N (the row bands and their ordered sums)
 #       cuda     NVDEC frames (-hwaccel cuda) for mp4, hwupload for FFV1 mkv,
 #                software frames uploaded by the library where CUDA frames
 #                cannot carry the format (4:2:2)
@@ -35,6 +36,9 @@ case $mode in
 cpu)
     "$ff" -nostdin -hide_banner -v error -i "$dis" -i "$ref" \
         -lavfi "[0:v][1:v]vqcuda=$opts:device=cpu" -f null - ;;
+cpu[0-9]*)
+    "$ff" -nostdin -hide_banner -v error -i "$dis" -i "$ref" \
+        -lavfi "[0:v][1:v]vqcuda=$opts:device=cpu:n_threads=${mode#cpu}" -f null - ;;
 cuda)
     case $ref in
     *.mp4)

@@ -12,6 +12,7 @@
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -519,6 +520,52 @@ TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
 }
 
 /* ---- input check ------------------------------------------------------- */
+
+/*
+ * The CPU executor's bands (n_threads > 1): block rows in random bands, any
+ * order, then the plane's terms added on one thread, against the whole
+ * plane's word; random planes of many sizes, 8 to 12 bits, every plane kind.
+ */
+TEST(PsnrHvsCpu, BandsThenSumEqualTheWholePlane)
+{
+    std::mt19937 rng(21);
+    const VqPsnrHvsTables t = tables();
+    const int sizes[][2] = { { 8, 8 }, { 15, 9 }, { 64, 48 }, { 97, 131 }, { 333, 200 }, { 640, 360 } };
+    for (const auto &sz : sizes)
+        for (int bpc : { 8, 10, 12 })
+            for (int plane = 0; plane < 3; plane++) {
+                const int w = sz[0], h = sz[1], bytes = bpc > 8 ? 2 : 1, maxv = (1 << bpc) - 1;
+                std::vector<uint8_t> a((size_t)w * h * bytes), b(a.size());
+                for (int i = 0; i < h; i++)
+                    for (int j = 0; j < w; j++) {
+                        const int v = (i * 7 + j * 3 + (int)(rng() % 9)) % (maxv + 1);
+                        const int e = std::min(maxv, std::max(0, v + (int)(rng() % 21) - 10));
+                        const size_t at = ((size_t)i * w + j) * bytes;
+                        if (bytes == 1) {
+                            a[at] = (uint8_t)v;
+                            b[at] = (uint8_t)e;
+                        } else {
+                            const uint16_t v16 = (uint16_t)v, e16 = (uint16_t)e;
+                            memcpy(&a[at], &v16, 2);
+                            memcpy(&b[at], &e16, 2);
+                        }
+                    }
+                const VqPlaneView vr = { a.data(), (ptrdiff_t)w * bytes, w, h, bytes, 0, 1 };
+                VqPlaneView vd = vr;
+                vd.data = b.data();
+                const int nby = vq_psnr_hvs_nblocks(h);
+                std::vector<float> terms((size_t)vq_psnr_hvs_nblocks(w) * nby * 64, -1.0f);
+                std::vector<int> cut = { 0, nby };
+                for (int k = 0; k < (int)(rng() % 5); k++)
+                    cut.push_back((int)(rng() % (unsigned)(nby + 1)));
+                std::sort(cut.begin(), cut.end());
+                for (size_t k = cut.size() - 1; k > 0; k--)   /* last band first */
+                    vq_psnr_hvs_cpu_terms_rows(vr, vd, plane, &t, terms.data(), cut[k - 1], cut[k]);
+                EXPECT_EQ(vq_psnr_hvs_cpu_sum(terms.data(), terms.size()),
+                          vq_psnr_hvs_cpu_plane(vr, vd, plane, &t))
+                    << w << "x" << h << " " << bpc << "-bit plane " << plane;
+            }
+}
 
 TEST(PsnrHvsCheck, Refusals)
 {

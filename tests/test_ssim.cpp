@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,8 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <time.h>
@@ -505,6 +508,116 @@ TEST(SsimCpu, EqualsThePlainCompositionOfTheKernels)
                 EXPECT_EQ(words[k], 0x7ead7ead7ead7eadLL) << "word " << k << " written";
         }
     }
+}
+
+/* random band boundaries over [0, n): nb bands (some may be empty) */
+std::vector<std::pair<int, int>> random_bands(std::mt19937 &rng, int n, int nb)
+{
+    std::vector<int> cut = { 0, n };
+    for (int k = 1; k < nb; k++)
+        cut.push_back((int)(rng() % (unsigned)(n + 1)));
+    std::sort(cut.begin(), cut.end());
+    std::vector<std::pair<int, int>> b;
+    for (size_t k = 0; k + 1 < cut.size(); k++)
+        b.emplace_back(cut[k], cut[k + 1]);
+    return b;
+}
+
+/*
+ * The banded runs (cpu_exec.cpp's items at n_threads > 1) against the
+ * whole-frame run: every word bit for bit, on random frames of every kind
+ * of size, each feature alone and both, random bands run by 3 threads at
+ * once, steps in the order ssim_exec.h gives.
+ */
+TEST(SsimCpu, BandsEqualTheWholeFrameRun)
+{
+    std::mt19937 rng(11);
+    struct Case { int w, h, bpc, scale; };
+    const Case cases[] = { { 176, 176, 8, 0 }, { 177, 181, 10, 0 }, { 390, 385, 12, 0 },
+                           { 203, 240, 16, 3 }, { 250, 190, 8, 10 }, { 36, 34, 8, 0 },
+                           { 11, 11, 8, 1 },   { 401, 777, 10, 0 }, { 640, 360, 8, 0 } };
+    const int kWorkers = 3;
+    for (const Case &cs : cases)
+        for (int features = 1; features <= 3; features++) {
+            if ((features & VQ_SSIM_F_MS_SSIM) && vq_ms_ssim_check_size(cs.w, cs.h, nullptr, 0) < 0)
+                continue;
+            VqSsimGeom g;
+            if (vq_ssim_geom_init(&g, cs.w, cs.h, cs.bpc, features, cs.scale) < 0) {
+                EXPECT_EQ(features & VQ_SSIM_F_SSIM, VQ_SSIM_F_SSIM) << cs.w;   /* float_ssim's minimum */
+                continue;
+            }
+            std::vector<uint16_t> a, b;
+            random_pair(rng, cs.w, cs.h, cs.bpc, a, b);
+            std::vector<uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+            const bool narrow = cs.bpc == 8;
+            const VqPlaneView vr = { narrow ? a8.data() : (const uint8_t *)a.data(),
+                                     (ptrdiff_t)cs.w * (narrow ? 1 : 2), cs.w, cs.h, narrow ? 1 : 2, 0, 1 };
+            VqPlaneView vd = vr;
+            vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+
+            int64_t whole[VQ_SSIM_NWORDS], banded[VQ_SSIM_NWORDS];
+            for (int k = 0; k < VQ_SSIM_NWORDS; k++)
+                whole[k] = banded[k] = 0x7ead7ead7ead7eadLL;
+            VqSsimCpu *c1 = vq_ssim_cpu_alloc(&g);
+            ASSERT_NE(c1, nullptr);
+            ASSERT_EQ(vq_ssim_cpu_run(c1, vr, vd, whole), 0);
+            vq_ssim_cpu_free(c1);
+
+            VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+            ASSERT_NE(c, nullptr);
+            ASSERT_EQ(vq_ssim_cpu_bands(c, kWorkers), 0);
+            /* steps of items: (op, image, rows) as cpu_exec.cpp lays them out */
+            enum { FLOAT, DEC, TERMS, SUM };
+            struct It { int op, id, a, b; };
+            std::vector<It> steps[8];
+            auto add_bands = [&](int step, int op, int id, int n) {
+                for (auto &r : random_bands(rng, n, 1 + (int)(rng() % 6)))
+                    steps[step].push_back(It{ op, id, r.first, r.second });
+            };
+            auto image = [&](int id, int dec_step, int h) {
+                if (dec_step > 0)
+                    add_bands(dec_step, DEC, id, h);
+                add_bands(dec_step + 1, TERMS, id, h - 2 * VQ_SSIM_WIN_R);
+                steps[dec_step + 2].push_back(It{ SUM, id, 0, 0 });
+            };
+            add_bands(0, FLOAT, 0, g.h);
+            const bool ms = features & VQ_SSIM_F_MS_SSIM, fs = features & VQ_SSIM_F_SSIM;
+            for (int i = 0; ms && i < VQ_MS_SSIM_SCALES; i++)
+                image(i, i, g.msh[i]);
+            if (fs && vq_ssim_cpu_ssim_image(&g) == VQ_SSIM_IMAGE_BOX)
+                image(VQ_SSIM_IMAGE_BOX, 1, g.sh);
+            else if (fs && !ms)
+                image(0, 0, g.h);
+            std::atomic<int> bad{ 0 };
+            for (auto &v : steps) {
+                std::atomic<size_t> next{ 0 };
+                std::vector<std::thread> th;
+                for (int t = 0; t < kWorkers; t++)
+                    th.emplace_back([&] {
+                        for (size_t k; (k = next++) < v.size();) {
+                            const It &it = v[k];
+                            int rc = 0;
+                            if (it.op == FLOAT)
+                                vq_ssim_cpu_float_rows(c, vr, vd, it.a, it.b);
+                            else if (it.op == DEC)
+                                rc = vq_ssim_cpu_decimate_rows(c, it.id, it.a, it.b);
+                            else if (it.op == TERMS)
+                                rc = vq_ssim_cpu_terms_rows(c, it.id, it.a, it.b);
+                            else
+                                rc = vq_ssim_cpu_sum(c, it.id, banded);
+                            if (rc < 0)
+                                bad++;
+                        }
+                    });
+                for (auto &t : th)
+                    t.join();
+            }
+            vq_ssim_cpu_free(c);
+            EXPECT_EQ(bad.load(), 0);
+            for (int k = 0; k < VQ_SSIM_NWORDS; k++)
+                EXPECT_EQ(banded[k], whole[k]) << cs.w << "x" << cs.h << " features " << features
+                                               << " word " << k;
+        }
 }
 
 /* The GPU's emulation on real terms (dog1080 frame 0, if at hand): equal,

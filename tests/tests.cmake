@@ -116,6 +116,14 @@ if(VQ_FFMPEG)
       set_tests_properties(e2e_${gname}_${mode} PROPERTIES SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
+  # the CPU executor's row bands at n_threads=3 (every feature in bands, the
+  # ordered sums on one thread): the goldens of every feature, smaller pairs
+  foreach(gname small36x34.features odd577x323.features birds422p10.features checker1080.features
+                balle576.features birds720.features)
+    add_test(NAME e2e_${gname}_cpu3
+             COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_golden.sh ${VQ_FFMPEG} ${VQ_DATA}/clips
+                     ${VQ_DATA}/golden/${gname}.json cpu3 ${CMAKE_BINARY_DIR}/out/cpu3)
+  endforeach()
   add_test(NAME e2e_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_errors.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${CMAKE_BINARY_DIR}/out)
 endif()

@@ -42,6 +42,30 @@ void vq_cambi_cpu_free(VqCambiCpu *c);
 int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t,
                      VqPlaneView luma, const VqCambiLayout *l, int64_t *words);
 
+/*
+ * The same pass in steps, each over rows that may run in bands on several
+ * threads (a step starts when the one before it has ended):
+ *   for step = 0 .. VQ_CAMBI_CPU_STEPS - 1:
+ *     s = vq_cambi_cpu_step_select(p, step): if s >= 0, scale s's words
+ *         (vq_cambi_cpu_select: one thread; it may run beside the step's rows);
+ *     rows [a, b) of vq_cambi_cpu_step_rows(p, step) (0: none), in bands:
+ *         vq_cambi_cpu_rows.
+ * The steps: the 10-bit image, anti-dithering, the flat map, its 7-row sums,
+ * the mask; per scale its image, the mode filter, the c-values.
+ * vq_cambi_cpu_check first (0, or -1 as vq_cambi_cpu_run); vq_cambi_cpu_bands
+ * gives `workers` bands running at once their histograms (band_size x width
+ * 16-bit counts each).  The words equal vq_cambi_cpu_run's, bit for bit.
+ */
+#define VQ_CAMBI_CPU_STEPS (5 + 3 * VQ_CAMBI_SCALES + 1)
+int vq_cambi_cpu_bands(VqCambiCpu *c, int workers);
+int vq_cambi_cpu_check(const VqCambiCpu *c, const VqCambiParams *p, VqPlaneView luma);
+int vq_cambi_cpu_step_rows(const VqCambiParams *p, int step);
+int vq_cambi_cpu_step_select(const VqCambiParams *p, int step);
+void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t, VqPlaneView luma,
+                       int step, int row_begin, int row_end);
+void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+                         int64_t *words);
+
 /* Scale s's c-values of the last run (p->sw[s] x p->sh[s]); valid until
  * the next run or free. */
 const float *vq_cambi_cpu_cvalues(const VqCambiCpu *c, int s);

@@ -7,12 +7,19 @@
  * pixel on the current row; adding a pixel bumps 2 pad + 1 columns, rows
  * slide down one at a time.  Counts are integers, so any order of updates
  * gives the reference's counts.
+ *
+ * A pass is a list of steps (cambi_exec.h), each over rows that may run in
+ * bands on several threads: a band of c-values starts its own histograms
+ * from the window of its first row.  vq_cambi_cpu_run is the same steps,
+ * each over all its rows, on the calling thread.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
+#include <new>
 #include <vector>
 
 #include "cambi.h"
@@ -24,7 +31,9 @@ struct VqCambiCpu {
     std::vector<uint16_t> cur, filt;           /* the scale's image before / after the mode */
     std::vector<uint8_t> zd, mask0;            /* flat map, scale-0 mask */
     std::vector<uint16_t> colsum;              /* 7-row sums of zd */
-    std::vector<uint16_t> hist;                /* band x sw */
+    std::vector<std::vector<uint16_t>> hist;   /* band x sw, one per band running at once */
+    std::vector<int> hist_free;
+    std::mutex hist_m;
     std::vector<float> cv[VQ_CAMBI_SCALES];
     std::vector<uint32_t> sel;                 /* selection scratch */
     std::vector<float> pool;                   /* the reference's quick_select, on a copy */
@@ -45,7 +54,8 @@ extern "C" VqCambiCpu *vq_cambi_cpu_alloc(const VqCambiParams *p)
         c->zd.resize(n);
         c->mask0.resize(n);
         c->colsum.resize(n);
-        c->hist.resize((size_t)p->band_size * p->sw[0]);
+        c->hist.emplace_back((size_t)p->band_size * p->sw[0]);
+        c->hist_free.push_back(0);
         for (int s = 0; s < VQ_CAMBI_SCALES; s++)
             c->cv[s].resize((size_t)p->sw[s] * p->sh[s]);
         c->sel.resize((size_t)p->sw[0] * p->sh[0]);
@@ -65,30 +75,64 @@ extern "C" const float *vq_cambi_cpu_cvalues(const VqCambiCpu *c, int s)
     return c && s >= 0 && s < VQ_CAMBI_SCALES ? c->cv[s].data() : NULL;
 }
 
+extern "C" int vq_cambi_cpu_bands(VqCambiCpu *c, int workers)
+{
+    try {
+        while ((int)c->hist.size() < workers) {
+            c->hist.emplace_back(c->hist[0].size());
+            c->hist_free.push_back((int)c->hist.size() - 1);
+        }
+    } catch (...) {
+        return -1;
+    }
+    return 0;
+}
+
 namespace {
 
-/* steps 1-3: the 10-bit image (anti-dithered) and the scale-0 mask */
-void preprocess(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, VqPlaneView luma)
-{
-    const int w = p.w, h = p.h;
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++)
-            c->img10[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t->x_idx, t->y_idx, i, j);
-    const uint16_t *img = c->img10.data();
-    if (p.antidither) {
-        for (int i = 0; i < h; i++)
-            for (int j = 0; j < w; j++)
-                c->pre[(size_t)i * w + j] = vq_cambi_antidither_at(img, w, w, h, i, j);
-    } else {
-        c->pre = c->img10;
+enum { ST_LOAD, ST_ANTIDITHER, ST_ZD, ST_COLSUM, ST_MASK, ST_SCALE0 };
+
+/* scale s: ST_SCALE0 + 3 s + SC_* */
+enum { SC_CUR, SC_FILT, SC_CVALUES };
+
+/* a band's histograms, for as long as the band runs */
+class BandHist {
+public:
+    explicit BandHist(VqCambiCpu *c) : c_(c)
+    {
+        std::lock_guard<std::mutex> l(c_->hist_m);
+        k_ = c_->hist_free.back();   /* never empty: one band per worker at a time */
+        c_->hist_free.pop_back();
     }
-    img = c->pre.data();
-    for (int i = 0; i < h; i++)
+    ~BandHist()
+    {
+        std::lock_guard<std::mutex> l(c_->hist_m);
+        c_->hist_free.push_back(k_);
+    }
+    uint16_t *data() { return c_->hist[k_].data(); }
+
+private:
+    VqCambiCpu *c_;
+    int k_;
+};
+
+/* step ST_LOAD: the 10-bit image (into pre when there is no anti-dithering) */
+void load_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, VqPlaneView luma, int i0,
+               int i1)
+{
+    const int w = p.w;
+    uint16_t *dst = p.antidither ? c->img10.data() : c->pre.data();
+    for (int i = i0; i < i1; i++)
         for (int j = 0; j < w; j++)
-            c->zd[(size_t)i * w + j] = (uint8_t)vq_cambi_zero_deriv(img, w, w, h, i, j);
-    /* 7x7 sums clipped to the image: vertical, then horizontal */
-    const int r = VQ_CAMBI_MASK_FILTER >> 1;
-    for (int i = 0; i < h; i++) {
+            dst[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t->x_idx, t->y_idx, i, j);
+}
+
+/* steps ST_COLSUM, ST_MASK: 7x7 sums of the flat map clipped to the image
+ * (vertical, then horizontal), and the scale-0 mask */
+void colsum_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
+{
+    const int w = p.w, h = p.h, r = VQ_CAMBI_MASK_FILTER >> 1;
+    for (int i = i0; i < i1; i++) {
         uint16_t *out = &c->colsum[(size_t)i * w];
         memset(out, 0, sizeof(uint16_t) * w);
         for (int k = std::max(0, i - r); k <= std::min(h - 1, i + r); k++) {
@@ -97,7 +141,12 @@ void preprocess(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, V
                 out[j] += z[j];
         }
     }
-    for (int i = 0; i < h; i++) {
+}
+
+void mask_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
+{
+    const int w = p.w, r = VQ_CAMBI_MASK_FILTER >> 1;
+    for (int i = i0; i < i1; i++) {
         const uint16_t *cs = &c->colsum[(size_t)i * w];
         uint32_t sum = 0;
         for (int j = 0; j < std::min(r, w); j++)
@@ -125,36 +174,41 @@ inline int counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i
     return vq_cambi_band_row(&p, c->filt[(size_t)i * c->w + j]);
 }
 
-void add_row(VqCambiCpu *c, const VqCambiParams &p, int s, int i, int delta)
+void add_row(const VqCambiCpu *c, const VqCambiParams &p, uint16_t *hist, int s, int i, int delta)
 {
     const int sw = p.sw[s], pad = p.pad;
     for (int j = 0; j < sw; j++) {
         const int u = counted_row(c, p, s, i, j);
         if (u < 0)
             continue;
-        uint16_t *hr = &c->hist[(size_t)u * sw];
+        uint16_t *hr = &hist[(size_t)u * sw];
         const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, sw);
         for (int k = lo; k < hi; k++)
             hr[k] = (uint16_t)(hr[k] + delta);
     }
 }
 
-void c_values(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, int s)
+/* c-values of rows [i0, i1) of scale s: the band's histograms start from
+ * rows i0 - pad .. i0 + pad - 1 (clipped), then slide as the whole image's */
+void c_value_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, int s, int i0, int i1)
 {
     const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
+    BandHist bh(c);
+    uint16_t *hist = bh.data();
     float *cv = c->cv[s].data();
-    std::fill(c->hist.begin(), c->hist.begin() + (size_t)p.band_size * sw, 0);
-    for (int i = 0; i < std::min(pad, sh); i++)
-        add_row(c, p, s, i, 1);
-    for (int i = 0; i < sh; i++) {
+    std::fill(hist, hist + (size_t)p.band_size * sw, 0);
+    const int first = std::max(0, i0 - pad);   /* the band's first counted row */
+    for (int i = first; i < std::min(i0 + pad, sh); i++)
+        add_row(c, p, hist, s, i, 1);
+    for (int i = i0; i < i1; i++) {
         if (i + pad < sh)
-            add_row(c, p, s, i + pad, 1);
-        if (i - pad - 1 >= 0)
-            add_row(c, p, s, i - pad - 1, -1);
+            add_row(c, p, hist, s, i + pad, 1);
+        if (i - pad - 1 >= first)
+            add_row(c, p, hist, s, i - pad - 1, -1);
         for (int j = 0; j < sw; j++) {
             float v = 0.0f;
             if (mask_at(c, p, s, i, j))
-                v = vq_cambi_c_value(&p, t->recip, c->filt[(size_t)i * c->w + j], &c->hist[j], sw);
+                v = vq_cambi_c_value(&p, t->recip, c->filt[(size_t)i * c->w + j], &hist[j], sw);
             cv[(size_t)i * sw + j] = v;
         }
     }
@@ -217,33 +271,98 @@ void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambi
 
 } // namespace
 
-extern "C" int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *pp, const VqCambiTables *t,
-                                VqPlaneView luma, const VqCambiLayout *l, int64_t *words)
+extern "C" int vq_cambi_cpu_step_rows(const VqCambiParams *p, int step)
 {
-    if (!c || !pp || !t || luma.w != pp->in_w || luma.h != pp->in_h || c->w != pp->w ||
-        c->h != pp->h)
-        return -1;
+    if (step < ST_SCALE0)
+        return step == ST_ANTIDITHER && !p->antidither ? 0 : p->h;
+    const int s = (step - ST_SCALE0) / 3;
+    return s < VQ_CAMBI_SCALES ? p->sh[s] : 0;
+}
+
+extern "C" int vq_cambi_cpu_step_select(const VqCambiParams *p, int step)
+{
+    (void)p;
+    const int k = step - ST_SCALE0 - SC_CVALUES - 1;   /* scale s's c-values end in the step before */
+    return k >= 0 && k % 3 == 0 && k / 3 < VQ_CAMBI_SCALES ? k / 3 : -1;
+}
+
+extern "C" int vq_cambi_cpu_check(const VqCambiCpu *c, const VqCambiParams *p, VqPlaneView luma)
+{
+    return !c || !p || luma.w != p->in_w || luma.h != p->in_h || c->w != p->w || c->h != p->h ? -1 : 0;
+}
+
+extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const VqCambiTables *t,
+                                  VqPlaneView luma, int step, int i0, int i1)
+{
     const VqCambiParams &p = *pp;
-    const int w = c->w;
-    preprocess(c, p, t, luma);
-    for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
-        const int sw = p.sw[s], sh = p.sh[s];
+    const int w = c->w, h = p.h;
+    switch (step) {
+    case ST_LOAD:
+        load_rows(c, p, t, luma, i0, i1);
+        return;
+    case ST_ANTIDITHER:
+        for (int i = i0; i < i1; i++)
+            for (int j = 0; j < w; j++)
+                c->pre[(size_t)i * w + j] = vq_cambi_antidither_at(c->img10.data(), w, w, h, i, j);
+        return;
+    case ST_ZD:
+        for (int i = i0; i < i1; i++)
+            for (int j = 0; j < w; j++)
+                c->zd[(size_t)i * w + j] = (uint8_t)vq_cambi_zero_deriv(c->pre.data(), w, w, h, i, j);
+        return;
+    case ST_COLSUM:
+        colsum_rows(c, p, i0, i1);
+        return;
+    case ST_MASK:
+        mask_rows(c, p, i0, i1);
+        return;
+    default:
+        break;
+    }
+    const int s = (step - ST_SCALE0) / 3, sw = p.sw[s], sh = p.sh[s];
+    switch ((step - ST_SCALE0) % 3) {
+    case SC_CUR:
         /* the scale's image: scale 0 is the preprocessed image (decimated
          * once more with the speed-up), then each scale the filtered one of
          * the scale above, decimated */
         if (s == 0 && !p.high_res_speedup) {
-            c->cur = c->pre;
+            memcpy(&c->cur[(size_t)i0 * w], &c->pre[(size_t)i0 * w], sizeof(uint16_t) * (size_t)(i1 - i0) * w);
         } else {
             const uint16_t *src = s == 0 ? c->pre.data() : c->filt.data();
-            for (int i = 0; i < sh; i++)
+            for (int i = i0; i < i1; i++)
                 for (int j = 0; j < sw; j++)
                     c->cur[(size_t)i * w + j] = src[(size_t)(2 * i) * w + 2 * j];
         }
-        for (int i = 0; i < sh; i++)
+        return;
+    case SC_FILT:
+        for (int i = i0; i < i1; i++)
             for (int j = 0; j < sw; j++)
                 c->filt[(size_t)i * w + j] = vq_cambi_mode_at(c->cur.data(), w, sw, sh, i, j);
-        c_values(c, p, t, s);
-        selection_words(c, p, s, l, words);
+        return;
+    default:
+        c_value_rows(c, p, t, s, i0, i1);
+        return;
+    }
+}
+
+extern "C" void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+                                    int64_t *words)
+{
+    selection_words(c, *p, s, l, words);
+}
+
+extern "C" int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t,
+                                VqPlaneView luma, const VqCambiLayout *l, int64_t *words)
+{
+    if (vq_cambi_cpu_check(c, p, luma) < 0)
+        return -1;
+    for (int step = 0; step < VQ_CAMBI_CPU_STEPS; step++) {
+        const int s = vq_cambi_cpu_step_select(p, step);
+        if (s >= 0)
+            vq_cambi_cpu_select(c, p, s, l, words);
+        const int rows = vq_cambi_cpu_step_rows(p, step);
+        if (rows > 0)
+            vq_cambi_cpu_rows(c, p, t, luma, step, 0, rows);
     }
     return 0;
 }

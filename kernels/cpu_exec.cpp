@@ -1,8 +1,9 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
- * list of steps (VIF's and ADM's scales depend on the previous one); each
- * step is a list of work items - row bands of VIF, ADM, motion and psnr
- * (cpu_bands.h), and the other features as one task each - that run on a
- * pool of threads living as long as the executor.  Every item writes only
+ * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
+ * and SSIM's stages likewise); each step is a list of work items - row
+ * bands of every feature (cpu_bands.h, ssim_exec.h, cambi_exec.h,
+ * psnr_hvs_exec.h, ciede), and the sums that must be added in order on one
+ * thread - that run on a pool of threads living as long as the executor.  Every item writes only
  * its own rows of the frame's buffer, so the buffer does not depend on the
  * number of threads. */
 #include "cpu_exec.h"
@@ -128,17 +129,18 @@ private:
 /* One work item: a row band of one step of one feature instance, or one
  * whole-feature task (op kTask, a = the task's index).  SSIM's items name
  * an image (ssim_exec.h) in scale; kSsimSum is one image's ordered sums.
- * psnr_hvs's: block rows of a plane (scale), then the plane's sum. */
+ * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
+ * CAMBI's: rows of its step (scale), a scale's selection (scale). */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsimFloat, kSsimDec,
-                 kSsimTerms, kSsimSum, kHvsRows, kHvsSum };
+                 kSsimTerms, kSsimSum, kHvsRows, kHvsSum, kCambiRows, kCambiSel };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
     int32_t a, b;       /* rows [a, b) */
 };
 
-/* steps of one frame: VIF's 4 and ADM's 8 run side by side */
-constexpr int kSteps = 8;
+/* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side */
+constexpr int kSteps = VQ_CAMBI_CPU_STEPS > 8 ? VQ_CAMBI_CPU_STEPS : 8;
 
 /* a plane as libvmaf's picture holds it (floor-sized chroma) */
 VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
@@ -216,6 +218,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = vq_ssim_cpu_bands(e->ssim, e->threads) == 0;
             e->ssim_bands = true;
         }
+        if (ok && e->cambi)
+            ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0;
         for (int q = 0; plan->psnr_hvs && e->threads > 1 && q < (plan->plane_w[1] ? 3 : 1); q++)
             e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
                                    vq_psnr_hvs_nblocks(plan->plane_h[q]) * 64);
@@ -245,7 +249,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* whole-feature tasks: ciede in bands, cambi, ssim, psnr_hvs per plane */
+    /* tasks: ciede in bands; with one thread, ssim and psnr_hvs per plane whole */
     const int hvs_planes = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
     const bool hvs_bands = hvs_planes && !e->hvs_terms[0].empty();
     const int n_hvs = hvs_bands ? 0 : hvs_planes;
@@ -256,12 +260,16 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         std::snprintf(err, errlen, "CPU SSIM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
         return VQ_EINVAL;
     }
-    const int n_cambi = score && p->cambi ? 1 : 0;
+    const bool cambi = score && p->cambi;
+    if (cambi && vq_cambi_cpu_check(e->cambi, &p->cambi_p, dis[0]) < 0) {
+        std::snprintf(err, errlen, "CPU CAMBI loops refused the frame (%dx%d)", dis[0].w, dis[0].h);
+        return VQ_EINVAL;
+    }
     /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
-    const int n_tasks = n_ciede + n_cambi + n_hvs + n_ssim;
+    const int n_tasks = n_ciede + n_hvs + n_ssim;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -326,6 +334,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         else if (fs && !ms)
             image(0, 0, g.h);
     }
+    for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++) {   /* cambi reads the distorted luma only */
+        const int sel = vq_cambi_cpu_step_select(&p->cambi_p, step);
+        if (sel >= 0)
+            e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, 0, (int16_t)sel, 0, 0 });
+        bands(e->items[step], kCambiRows, 0, step, vq_cambi_cpu_step_rows(&p->cambi_p, step));
+    }
     for (int q = 0; hvs_bands && q < hvs_planes; q++) {   /* block rows, then the plane's sum */
         bands(e->items[0], kHvsRows, 0, q, vq_psnr_hvs_nblocks(p->plane_h[q]));
         e->items[1].insert(e->items[1].begin(), Item{ kHvsSum, 0, (int16_t)q, 0, 0 });
@@ -343,12 +357,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_ciede;
-        if (t < n_cambi) {  /* cambi reads the distorted luma only */
-            if (vq_cambi_cpu_run(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], &p->cambi_l, r) < 0)
-                failed = 4;
-            return;
-        }
-        t -= n_cambi;
         if (t < n_ssim) {
             if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)
                 failed = 3;
@@ -408,6 +416,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 r[p->psnr_hvs_off + it.scale] =
                     vq_psnr_hvs_cpu_sum(e->hvs_terms[it.scale].data(), e->hvs_terms[it.scale].size());
                 break;
+            case kCambiRows:
+                vq_cambi_cpu_rows(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], it.scale, it.a, it.b);
+                break;
+            case kCambiSel:
+                vq_cambi_cpu_select(e->cambi, &p->cambi_p, it.scale, &p->cambi_l, r);
+                break;
             case kSsimSum:
                 if (vq_ssim_cpu_sum(e->ssim, it.scale, r + p->ssim_off) < 0)
                     failed = 3;
@@ -419,7 +433,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_motion_cpu_commit(e->motion);
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
+                      failed == 1 ? "VIF" : "SSIM", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     *rows = r;

@@ -77,6 +77,7 @@ odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 small36x34.features small36x34_ref small36x34_dist 36x34 yuv420p 3 5
 odd577x323.features odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
+birds422p10.features birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 LIST
     echo "== ThreadSanitizer took $(( $(date +%s) - t0 )) s"
 fi

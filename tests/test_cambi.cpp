@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -673,6 +675,98 @@ TEST(CambiGpuAlgorithm, RadixSelectEqualsNthElement)
 /* The CUDA executor's pipeline (scale images, mask, strip histograms)
  * emulated on the host gives the CPU executor's c-values, for the band
  * heights the kernel is launched with and others. */
+/*
+ * The CPU executor's steps in random row bands, 3 threads at once (what
+ * cpu_exec.cpp runs at n_threads > 1), against the whole run: every word
+ * and every c-value, bit for bit; sizes with and without anti-dithering,
+ * resizing and the high-resolution speed-up.
+ */
+TEST(CambiCpu, BandsEqualTheWholeRun)
+{
+    std::mt19937 rng(5);
+    struct Case {
+        int w, h, bpc;
+        int mlc, enc_div, hrs;
+    } cases[] = { { 577, 323, 8, 2, 0, 0 }, { 300, 216, 10, 2, 0, 0 }, { 640, 360, 8, 5, 0, 0 },
+                  { 450, 300, 8, 0, 3, 0 }, { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
+    const int kWorkers = 3;
+    for (const Case &c : cases) {
+        VqCambiOptions o;
+        vq_cambi_default_options(&o);
+        o.max_log_contrast = c.mlc;
+        o.cambi_high_res_speedup = c.hrs;
+        if (c.enc_div) {
+            o.enc_width = c.w * 2 / c.enc_div;
+            o.enc_height = c.h * 2 / c.enc_div;
+        }
+        CambiSetup s;
+        ASSERT_EQ(setup(s, c.w, c.h, c.bpc, &o), 0) << c.w << "x" << c.h;
+        const int maxv = (1 << c.bpc) - 1, bytes = c.bpc > 8 ? 2 : 1;
+        std::vector<uint8_t> buf((size_t)c.w * c.h * bytes);
+        const int div = 20 + (int)(rng() % 60);
+        for (int i = 0; i < c.h; i++)
+            for (int j = 0; j < c.w; j++) {
+                int v = (i + 2 * j) * (c.bpc > 8 ? 1 << (c.bpc - 10) : 1) / div;
+                if (((i / 24) + (j / 24)) % 4 == 0)
+                    v += (int)(rng() % 40);
+                else if (rng() % 10 == 0)
+                    v += 1;
+                v = std::min(v, maxv);
+                if (bytes == 1)
+                    buf[(size_t)i * c.w + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)buf.data())[(size_t)i * c.w + j] = (uint16_t)v;
+            }
+        const VqPlaneView v = { buf.data(), (ptrdiff_t)c.w * bytes, c.w, c.h, bytes, 0, 1 };
+        VqCambiCpu *whole = vq_cambi_cpu_alloc(&s.p), *banded = vq_cambi_cpu_alloc(&s.p);
+        ASSERT_NE(whole, nullptr);
+        ASSERT_NE(banded, nullptr);
+        std::vector<int64_t> want(s.l.total, 0x7ead), got(s.l.total, 0x7ead);
+        ASSERT_EQ(vq_cambi_cpu_run(whole, &s.p, s.t.data(), v, &s.l, want.data()), 0);
+        ASSERT_EQ(vq_cambi_cpu_bands(banded, kWorkers), 0);
+        ASSERT_EQ(vq_cambi_cpu_check(banded, &s.p, v), 0);
+        for (int step = 0; step < VQ_CAMBI_CPU_STEPS; step++) {
+            struct It { int sel, a, b; };
+            std::vector<It> items;
+            const int sel = vq_cambi_cpu_step_select(&s.p, step);
+            if (sel >= 0)
+                items.push_back(It{ sel, 0, 0 });
+            const int rows = vq_cambi_cpu_step_rows(&s.p, step);
+            std::vector<int> cut = { 0, rows };
+            for (int k = 0; rows > 0 && k < (int)(rng() % 7); k++)
+                cut.push_back((int)(rng() % (unsigned)(rows + 1)));
+            std::sort(cut.begin(), cut.end());
+            for (size_t k = 0; rows > 0 && k + 1 < cut.size(); k++)
+                items.push_back(It{ -1, cut[k], cut[k + 1] });
+            std::atomic<size_t> next{ 0 };
+            std::vector<std::thread> th;
+            for (int t = 0; t < kWorkers; t++)
+                th.emplace_back([&] {
+                    for (size_t k; (k = next++) < items.size();) {
+                        if (items[k].sel >= 0)
+                            vq_cambi_cpu_select(banded, &s.p, items[k].sel, &s.l, got.data());
+                        else
+                            vq_cambi_cpu_rows(banded, &s.p, s.t.data(), v, step, items[k].a, items[k].b);
+                    }
+                });
+            for (auto &t : th)
+                t.join();
+        }
+        for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
+            const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
+            const float *a = vq_cambi_cpu_cvalues(whole, sc), *b = vq_cambi_cpu_cvalues(banded, sc);
+            size_t diff = 0;
+            for (size_t x = 0; x < n; x++)
+                diff += vq_cambi_bits(a[x]) != vq_cambi_bits(b[x]);
+            EXPECT_EQ(diff, 0u) << c.w << "x" << c.h << " scale " << sc << " c-values";
+        }
+        for (size_t k = 0; k < want.size(); k++)
+            ASSERT_EQ(got[k], want[k]) << c.w << "x" << c.h << " word " << k;
+        vq_cambi_cpu_free(whole);
+        vq_cambi_cpu_free(banded);
+    }
+}
+
 TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
 {
     std::mt19937 rng(3);

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -162,8 +164,9 @@ struct VqCpuExec {
     VqSsimCpu *ssim = nullptr;
     VqCambiCpu *cambi = nullptr;
     VqPsnrHvsTables hvs;
-    bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (threads > 1) */
-    std::vector<float> hvs_terms[3];   /* psnr_hvs in bands (threads > 1): each plane's terms */
+    bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
+    bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
+    std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
     std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
@@ -184,6 +187,59 @@ struct VqCpuExec {
             vq_cambi_cpu_free(cambi);
     }
 };
+
+namespace {
+
+/*
+ * Which of SSIM, CAMBI and psnr_hvs run in row bands.  In bands a feature
+ * spreads over every thread, but SSIM and psnr_hvs then keep their terms
+ * and add them on one thread afterwards (more memory traffic), and CAMBI
+ * runs 21 steps instead of one task.  As one task each they cost nothing
+ * extra and run beside each other and the banded features; that is the
+ * better split until a task is longer than the frame's work divided by the
+ * threads.  The costs: single-thread nanoseconds per luma pixel (per plane
+ * pixel for psnr_hvs) measured on the development machine (AVX-512), only
+ * their ratios matter.  VQ_CPU_BANDS=all|none forces either way (tests).
+ */
+struct Split {
+    bool ssim = false, cambi = false, psnr_hvs = false;
+};
+
+Split split_features(const VqExecPlan *p, int threads)
+{
+    Split sp;
+    if (threads < 2)
+        return sp;
+    const char *env = std::getenv("VQ_CPU_BANDS");
+    if (env && (!std::strcmp(env, "all") || !std::strcmp(env, "none"))) {
+        const bool all = env[0] == 'a';
+        sp.ssim = all && p->ssim;
+        sp.cambi = all && p->cambi;
+        sp.psnr_hvs = all && p->psnr_hvs;
+        return sp;
+    }
+    const double px = (double)p->w * p->h;
+    const int planes = p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
+    double hvs_luma = 0, hvs = 0;
+    for (int q = 0; q < planes; q++) {
+        const double c = 14.5 * p->plane_w[q] * p->plane_h[q];
+        hvs += c;
+        hvs_luma = q ? hvs_luma : c;
+    }
+    const bool ms = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_MS_SSIM);
+    const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
+    const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
+    const double cambi = p->cambi ? 23.0 * px : 0.0;
+    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + (p->motion ? 0.5 : 0.0)) * px;
+    const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi + hvs;
+    const double fair = total / threads;
+    sp.ssim = p->ssim && ssim > fair;
+    sp.cambi = p->cambi && cambi > fair;
+    sp.psnr_hvs = planes && hvs_luma > fair;
+    return sp;
+}
+
+}  // namespace
 
 extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const uint16_t *log2_table,
                                 const VqScalePlan *dis_scale, int threads, char *err, size_t errlen)
@@ -213,14 +269,14 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         if (plan->cambi)
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
         e->threads = threads < 1 ? 1 : threads;
-        /* with one thread, SSIM streams through its images (no per-pixel terms kept) */
-        if (ok && e->ssim && e->threads > 1) {
+        const Split sp = split_features(plan, e->threads);
+        if (ok && sp.ssim)
             ok = vq_ssim_cpu_bands(e->ssim, e->threads) == 0;
-            e->ssim_bands = true;
-        }
-        if (ok && e->cambi)
+        e->ssim_bands = sp.ssim;
+        if (ok && sp.cambi)
             ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0;
-        for (int q = 0; plan->psnr_hvs && e->threads > 1 && q < (plan->plane_w[1] ? 3 : 1); q++)
+        e->cambi_bands = sp.cambi;
+        for (int q = 0; sp.psnr_hvs && q < (plan->plane_w[1] ? 3 : 1); q++)
             e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
                                    vq_psnr_hvs_nblocks(plan->plane_h[q]) * 64);
         e->pool.reset(new TaskPool(e->threads));
@@ -249,7 +305,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: ciede in bands; with one thread, ssim and psnr_hvs per plane whole */
+    /* tasks: ciede in bands; cambi, ssim and psnr_hvs per plane whole unless
+     * split_features bands them */
     const int hvs_planes = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
     const bool hvs_bands = hvs_planes && !e->hvs_terms[0].empty();
     const int n_hvs = hvs_bands ? 0 : hvs_planes;
@@ -260,7 +317,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         std::snprintf(err, errlen, "CPU SSIM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
         return VQ_EINVAL;
     }
-    const bool cambi = score && p->cambi;
+    const bool cambi = score && p->cambi && e->cambi_bands;
+    const int n_cambi = score && p->cambi && !e->cambi_bands ? 1 : 0;
     if (cambi && vq_cambi_cpu_check(e->cambi, &p->cambi_p, dis[0]) < 0) {
         std::snprintf(err, errlen, "CPU CAMBI loops refused the frame (%dx%d)", dis[0].w, dis[0].h);
         return VQ_EINVAL;
@@ -269,7 +327,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
-    const int n_tasks = n_ciede + n_hvs + n_ssim;
+    const int n_tasks = n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -290,8 +348,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     /* the steps' items; bands: several per thread, so that they balance */
     const int per = e->threads > 1 ? 4 * e->threads : 1;
-    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h) {
-        const int nb = h < per ? h : per;
+    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h, int most = 0) {
+        const int nb = std::min(h, most > 0 ? std::min(most, per) : per);
         for (int b = 0; b < nb; b++)
             v.push_back(Item{ op, (uint8_t)inst, (int16_t)scale, (int32_t)((int64_t)h * b / nb),
                               (int32_t)((int64_t)h * (b + 1) / nb) });
@@ -322,7 +380,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         auto image = [&](int id, int dec_step, int h) {
             if (dec_step > 0)
                 bands(e->items[dec_step], kSsimDec, 0, id, h);
-            bands(e->items[dec_step + 1], kSsimTerms, 0, id, h - 2 * VQ_SSIM_WIN_R);
+            /* a band of terms filters 10 rows more than it outputs: one band per thread */
+            bands(e->items[dec_step + 1], kSsimTerms, 0, id, h - 2 * VQ_SSIM_WIN_R, e->threads);
             std::vector<Item> &v = e->items[dec_step + 2];
             v.insert(v.begin(), Item{ kSsimSum, 0, (int16_t)id, 0, 0 });
         };
@@ -357,6 +416,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_ciede;
+        if (t < n_cambi) {  /* cambi reads the distorted luma only */
+            if (vq_cambi_cpu_run(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], &p->cambi_l, r) < 0)
+                failed = 4;
+            return;
+        }
+        t -= n_cambi;
         if (t < n_ssim) {
             if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)
                 failed = 3;
@@ -433,7 +498,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_motion_cpu_commit(e->motion);
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : "SSIM", p->w, p->h, p->bpc);
+                      failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     *rows = r;

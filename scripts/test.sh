@@ -53,7 +53,8 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread" >/dev/null
     cmake --build "$tsan" -j"$(nproc)" --target vqscore >/dev/null
     raw=$build/libvqcuda/raw
-    # a golden named *.features: every feature, each in its row bands (-F)
+    # a golden named *.features: every feature, each in its row bands (-F;
+    # VQ_CPU_BANDS=all: whatever the executor's cost split would choose)
     feats='name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi'
     while read -r pair ref dis size fmt threads reps; do
         fopt=()
@@ -62,7 +63,7 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         *.features) fopt=(-F "$feats") ;;
         esac
         for ((k = 0; k < reps; k++)); do
-            if ! TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
+            if ! VQ_CPU_BANDS=all TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
                     -f "$fmt" -e cpu -t "$threads" "${fopt[@]}" -o "$tsan/$pair.json" >"$tsan/$pair.log" 2>&1 ||
                ! python3 "$root/tests/compare_golden.py" "$tsan/$pair.json" "$root/tests/data/golden/$pair.json" \
                     >>"$tsan/$pair.log"; then

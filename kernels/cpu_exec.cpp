@@ -1,11 +1,11 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
  * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
  * and SSIM's stages likewise); each step is a list of work items - row
- * bands of every feature (cpu_bands.h, ssim_exec.h, cambi_exec.h,
- * psnr_hvs_exec.h, ciede), and the sums that must be added in order on one
- * thread - that run on a pool of threads living as long as the executor.  Every item writes only
- * its own rows of the frame's buffer, so the buffer does not depend on the
- * number of threads. */
+ * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, psnr_hvs_exec.h, ciede),
+ * sums that must be added in order on one thread, and features run whole
+ * as one task (split_features) - that run on a pool of threads living as
+ * long as the executor.  Every item writes only its own rows of the
+ * frame's buffer, so the buffer does not depend on the number of threads. */
 #include "cpu_exec.h"
 
 #include <algorithm>

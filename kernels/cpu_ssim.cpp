@@ -11,7 +11,7 @@
  * 11 horizontal-pass rows of the five images (ref, cmp, ref^2, cmp^2,
  * ref*cmp), so the working set stays small.
  *
- * With several threads (vq_ssim_cpu_bands) the same loops run in row bands:
+ * In bands (vq_ssim_cpu_bands, where the executor chooses) the same loops run:
  * the float picture, each decimation and each image's terms are bands of
  * output rows, the per-pixel terms are kept for the whole image, and each
  * sum is then added term by term in raster order on one thread.  The terms

@@ -129,12 +129,12 @@ private:
 };
 
 /* One work item: a row band of one step of one feature instance, or one
- * whole-feature task (op kTask, a = the task's index).  SSIM's items name
- * an image (ssim_exec.h) in scale; kSsimSum is one image's ordered sums.
+ * whole-feature task (op kTask, a = the task's index).  SSIM's: rows of
+ * one of its stages (ssim_exec.h; the stage's index in scale).
  * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
  * CAMBI's: rows of its step (scale), a scale's selection (scale). */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsimFloat, kSsimDec,
-                 kSsimTerms, kSsimSum, kHvsRows, kHvsSum, kCambiRows, kCambiSel };
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
+                 kCambiRows, kCambiSel };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -165,6 +165,8 @@ struct VqCpuExec {
     VqCambiCpu *cambi = nullptr;
     VqPsnrHvsTables hvs;
     bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
+    VqSsimStage ssim_stages[VQ_SSIM_MAX_STAGES];
+    int n_ssim_stages = 0;
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
@@ -273,6 +275,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         if (ok && sp.ssim)
             ok = vq_ssim_cpu_bands(e->ssim, e->threads) == 0;
         e->ssim_bands = sp.ssim;
+        if (sp.ssim)
+            e->n_ssim_stages = vq_ssim_cpu_stages(&plan->ssim_geom, e->ssim_stages);
         if (ok && sp.cambi)
             ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0;
         e->cambi_bands = sp.cambi;
@@ -371,27 +375,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
         }
-    if (ssim_bands) {
-        /* step s: scale s's decimation, scale s - 1's terms, scale s - 2's sums
-         * (the sums first: one thread each, the longest items) */
-        const VqSsimGeom &g = p->ssim_geom;
-        const bool ms = g.features & VQ_SSIM_F_MS_SSIM, fs = g.features & VQ_SSIM_F_SSIM;
-        const int si = vq_ssim_cpu_ssim_image(&g);
-        auto image = [&](int id, int dec_step, int h) {
-            if (dec_step > 0)
-                bands(e->items[dec_step], kSsimDec, 0, id, h);
-            /* a band of terms filters 10 rows more than it outputs: one band per thread */
-            bands(e->items[dec_step + 1], kSsimTerms, 0, id, h - 2 * VQ_SSIM_WIN_R, e->threads);
-            std::vector<Item> &v = e->items[dec_step + 2];
-            v.insert(v.begin(), Item{ kSsimSum, 0, (int16_t)id, 0, 0 });
-        };
-        bands(e->items[0], kSsimFloat, 0, 0, g.h);
-        for (int i = 0; ms && i < VQ_MS_SSIM_SCALES; i++)
-            image(i, i, g.msh[i]);
-        if (fs && si == VQ_SSIM_IMAGE_BOX)
-            image(si, 1, g.sh);
-        else if (fs && !ms)
-            image(0, 0, g.h);
+    for (int k = 0; ssim_bands && k < e->n_ssim_stages; k++) {
+        const VqSsimStage &st = e->ssim_stages[k];
+        std::vector<Item> &v = e->items[st.step];
+        if (st.op == VQ_SSIM_OP_SUM)   /* first: one thread, the step's longest item */
+            v.insert(v.begin(), Item{ kSsim, 0, (int16_t)k, 0, 0 });
+        else   /* a band of terms filters 10 rows more than it outputs: one band per thread */
+            bands(v, kSsim, 0, k, st.rows, st.op == VQ_SSIM_OP_TERMS ? e->threads : 0);
     }
     for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++) {   /* cambi reads the distorted luma only */
         const int sel = vq_cambi_cpu_step_select(&p->cambi_p, step);
@@ -461,15 +451,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             case kPsnr:
                 vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);
                 break;
-            case kSsimFloat:
-                vq_ssim_cpu_float_rows(e->ssim, ref[0], dis[0], it.a, it.b);
-                break;
-            case kSsimDec:
-                if (vq_ssim_cpu_decimate_rows(e->ssim, it.scale, it.a, it.b) < 0)
-                    failed = 3;
-                break;
-            case kSsimTerms:
-                if (vq_ssim_cpu_terms_rows(e->ssim, it.scale, it.a, it.b) < 0)
+            case kSsim:
+                if (vq_ssim_cpu_stage_run(e->ssim, &e->ssim_stages[it.scale], ref[0], dis[0], it.a, it.b,
+                                          r + p->ssim_off) < 0)
                     failed = 3;
                 break;
             case kHvsRows:
@@ -486,10 +470,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kCambiSel:
                 vq_cambi_cpu_select(e->cambi, &p->cambi_p, it.scale, &p->cambi_l, r);
-                break;
-            case kSsimSum:
-                if (vq_ssim_cpu_sum(e->ssim, it.scale, r + p->ssim_off) < 0)
-                    failed = 3;
                 break;
             }
         });

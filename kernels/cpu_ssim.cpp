@@ -173,9 +173,10 @@ static Image &image_of(VqSsimCpu *c, int id)
     return id == VQ_SSIM_IMAGE_BOX ? c->box : c->ms[id];
 }
 
-extern "C" int vq_ssim_cpu_ssim_image(const VqSsimGeom *g)
+/* the image float_ssim scores */
+static int ssim_image_id(const VqSsimGeom &g)
 {
-    return g->scale > 1 ? VQ_SSIM_IMAGE_BOX : 0;
+    return g.scale > 1 ? VQ_SSIM_IMAGE_BOX : 0;
 }
 
 extern "C" int vq_ssim_cpu_bands(VqSsimCpu *c, int workers)
@@ -471,12 +472,14 @@ static void store(int64_t *words, int k, double v)
     memcpy(&words[k], &v, sizeof(v));
 }
 
+static void float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int y0, int y1);
+
 extern "C" int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int64_t *words)
 {
     const VqSsimGeom &g = c->g;
     if (ref.w != g.w || ref.h != g.h || dis.w != g.w || dis.h != g.h)
         return -1;
-    vq_ssim_cpu_float_rows(c, ref, dis, 0, g.h);
+    float_rows(c, ref, dis, 0, g.h);
     Work &wk = c->w0;
     Image &m0 = c->ms[0];
     double sums[4];
@@ -510,7 +513,7 @@ extern "C" int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, i
 
 /* ---- banded runs ----------------------------------------------------------- */
 
-extern "C" void vq_ssim_cpu_float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int y0, int y1)
+static void float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int y0, int y1)
 {
     const VqSsimGeom &g = c->g;
     const float scale = vq_ssim_sample_scale(g.bpc);
@@ -522,7 +525,7 @@ extern "C" void vq_ssim_cpu_float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneVie
         }
 }
 
-extern "C" int vq_ssim_cpu_decimate_rows(VqSsimCpu *c, int id, int y0, int y1)
+static int decimate_rows(VqSsimCpu *c, int id, int y0, int y1)
 {
     const VqSsimGeom &g = c->g;
     BandWork bw(c);
@@ -541,7 +544,7 @@ extern "C" int vq_ssim_cpu_decimate_rows(VqSsimCpu *c, int id, int y0, int y1)
     return 0;
 }
 
-extern "C" int vq_ssim_cpu_terms_rows(VqSsimCpu *c, int id, int y0, int y1)
+static int terms_rows(VqSsimCpu *c, int id, int y0, int y1)
 {
     const Image &m = image_of(c, id);
     const Terms &t = c->terms[id];
@@ -566,14 +569,14 @@ extern "C" int vq_ssim_cpu_terms_rows(VqSsimCpu *c, int id, int y0, int y1)
     return 0;
 }
 
-extern "C" int vq_ssim_cpu_sum(VqSsimCpu *c, int id, int64_t *words)
+static int image_sums(VqSsimCpu *c, int id, int64_t *words)
 {
     const VqSsimGeom &g = c->g;
     const Terms &t = c->terms[id];
     if (!t.l)
         return -1;
     const size_t n = (size_t)t.w * t.h;
-    const bool ssim = (g.features & VQ_SSIM_F_SSIM) && vq_ssim_cpu_ssim_image(&g) == id;
+    const bool ssim = (g.features & VQ_SSIM_F_SSIM) && ssim_image_id(g) == id;
     const bool ms = (g.features & VQ_SSIM_F_MS_SSIM) && id != VQ_SSIM_IMAGE_BOX;
     double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
     if (ssim) {
@@ -599,4 +602,42 @@ extern "C" int vq_ssim_cpu_sum(VqSsimCpu *c, int id, int64_t *words)
         for (int k = 0; k < 3; k++)
             store(words, VQ_MS_SSIM_SUM0 + 3 * id + k, sums[1 + k]);
     return 0;
+}
+
+extern "C" int vq_ssim_cpu_stages(const VqSsimGeom *g, VqSsimStage st[VQ_SSIM_MAX_STAGES])
+{
+    int n = 0;
+    /* image id decimated in step dec_step (none at 0), its terms in the
+     * next, its sums in the one after (beside the next image's bands) */
+    auto image = [&](int id, int dec_step, int h) {
+        if (dec_step > 0)
+            st[n++] = VqSsimStage{ dec_step, VQ_SSIM_OP_DEC, id, h };
+        st[n++] = VqSsimStage{ dec_step + 1, VQ_SSIM_OP_TERMS, id, h - 2 * VQ_SSIM_WIN_R };
+        st[n++] = VqSsimStage{ dec_step + 2, VQ_SSIM_OP_SUM, id, 0 };
+    };
+    const bool ms = g->features & VQ_SSIM_F_MS_SSIM, fs = g->features & VQ_SSIM_F_SSIM;
+    st[n++] = VqSsimStage{ 0, VQ_SSIM_OP_FLOAT, 0, g->h };
+    for (int i = 0; ms && i < VQ_MS_SSIM_SCALES; i++)
+        image(i, i, g->msh[i]);
+    if (fs && ssim_image_id(*g) == VQ_SSIM_IMAGE_BOX)
+        image(VQ_SSIM_IMAGE_BOX, 1, g->sh);
+    else if (fs && !ms)
+        image(0, 0, g->h);
+    return n;
+}
+
+extern "C" int vq_ssim_cpu_stage_run(VqSsimCpu *c, const VqSsimStage *st, VqPlaneView ref, VqPlaneView dis,
+                                     int y0, int y1, int64_t *words)
+{
+    switch (st->op) {
+    case VQ_SSIM_OP_FLOAT:
+        float_rows(c, ref, dis, y0, y1);
+        return 0;
+    case VQ_SSIM_OP_DEC:
+        return decimate_rows(c, st->id, y0, y1);
+    case VQ_SSIM_OP_TERMS:
+        return terms_rows(c, st->id, y0, y1);
+    default:
+        return image_sums(c, st->id, words);
+    }
 }

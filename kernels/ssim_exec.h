@@ -105,30 +105,35 @@ void vq_ssim_cpu_free(VqSsimCpu *c);
 int vq_ssim_cpu_run(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int64_t *words);
 
 /*
- * The same in row bands on several threads, in steps (each step's bands
- * may run at once; a step starts when the one before it has ended):
- *   1. vq_ssim_cpu_float_rows: rows of the frame as floats (ms[0]);
- *   2. vq_ssim_cpu_decimate_rows(id) of image id: output rows of float_ssim's
- *      box decimation (VQ_SSIM_IMAGE_BOX, reads ms[0]) or of float_ms_ssim's
- *      scale id = 1..4 (reads scale id - 1);
- *   3. vq_ssim_cpu_terms_rows(id): output rows (0 .. h - 11) of image id's
- *      per-pixel terms, once the image is complete;
- *   4. vq_ssim_cpu_sum(id): image id's sums, term by term in raster order,
- *      into the words of every feature that reads that image.
- * The images: float_ms_ssim's scales 0..4 (ids 0..4) and float_ssim's
- * (vq_ssim_cpu_ssim_image: 0 unless it decimates, then VQ_SSIM_IMAGE_BOX).
+ * The same in row bands on several threads, as stages (each stage's bands
+ * may run at once; a stage of step k starts when step k - 1 has ended):
+ *   VQ_SSIM_OP_FLOAT:  rows of the frame as floats (ms[0]);
+ *   VQ_SSIM_OP_DEC:    output rows of image id's decimation: float_ssim's box
+ *                      (VQ_SSIM_IMAGE_BOX, reads ms[0]) or float_ms_ssim's
+ *                      scale id = 1..4 (reads scale id - 1);
+ *   VQ_SSIM_OP_TERMS:  output rows (0 .. h - 11) of image id's per-pixel terms;
+ *   VQ_SSIM_OP_SUM:    image id's sums, term by term in raster order, into the
+ *                      words of every feature that reads that image (one
+ *                      item, rows 0).
+ * The images: float_ms_ssim's scales 0..4 (ids 0..4) and float_ssim's (0
+ * unless it decimates, then VQ_SSIM_IMAGE_BOX).  vq_ssim_cpu_stages lists
+ * g's stages (at most VQ_SSIM_MAX_STAGES, steps 0..6) and returns their
+ * count; vq_ssim_cpu_stage_run runs rows [row_begin, row_end) of one.
  * vq_ssim_cpu_bands first: the buffers of `workers` bands running at once
  * and the images' terms (some 20 bytes per pixel of every image scored).
- * The words equal vq_ssim_cpu_run's, bit for bit.  0 or -1 (out of memory;
- * a band's -1 the same).
+ * The words equal vq_ssim_cpu_run's, bit for bit.  0 or -1 (out of memory).
  */
 enum { VQ_SSIM_IMAGE_BOX = VQ_MS_SSIM_SCALES, VQ_SSIM_IMAGES };
+enum { VQ_SSIM_OP_FLOAT, VQ_SSIM_OP_DEC, VQ_SSIM_OP_TERMS, VQ_SSIM_OP_SUM };
+typedef struct VqSsimStage {
+    int32_t step, op, id;
+    int32_t rows;            /* the rows its bands split (0: VQ_SSIM_OP_SUM) */
+} VqSsimStage;
+#define VQ_SSIM_MAX_STAGES (1 + 3 * VQ_SSIM_IMAGES)
 int vq_ssim_cpu_bands(VqSsimCpu *c, int workers);
-int vq_ssim_cpu_ssim_image(const VqSsimGeom *g);
-void vq_ssim_cpu_float_rows(VqSsimCpu *c, VqPlaneView ref, VqPlaneView dis, int row_begin, int row_end);
-int vq_ssim_cpu_decimate_rows(VqSsimCpu *c, int id, int row_begin, int row_end);
-int vq_ssim_cpu_terms_rows(VqSsimCpu *c, int id, int row_begin, int row_end);
-int vq_ssim_cpu_sum(VqSsimCpu *c, int id, int64_t *words);
+int vq_ssim_cpu_stages(const VqSsimGeom *g, VqSsimStage st[VQ_SSIM_MAX_STAGES]);
+int vq_ssim_cpu_stage_run(VqSsimCpu *c, const VqSsimStage *st, VqPlaneView ref, VqPlaneView dis,
+                          int row_begin, int row_end, int64_t *words);
 
 /* ---- CUDA (cuda_ssim.cu; not built without nvcc) ------------------------ */
 

@@ -465,6 +465,25 @@ void random_pair(std::mt19937 &rng, int w, int h, int bpc, std::vector<uint16_t>
         }
 }
 
+/* random_pair's frames and their luma views (8-bit: one byte a sample) */
+struct RandomFrames {
+    std::vector<uint16_t> a, b;
+    std::vector<uint8_t> a8, b8;
+    VqPlaneView vr, vd;
+    RandomFrames(std::mt19937 &rng, int w, int h, int bpc)
+    {
+        random_pair(rng, w, h, bpc, a, b);
+        a8.assign(a.begin(), a.end());
+        b8.assign(b.begin(), b.end());
+        const bool narrow = bpc == 8;
+        vr = { narrow ? a8.data() : (const uint8_t *)a.data(), (ptrdiff_t)w * (narrow ? 1 : 2), w, h,
+               narrow ? 1 : 2, 0, 1 };
+        vd = vr;
+        vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+    }
+    RandomFrames(const RandomFrames &) = delete;
+};
+
 TEST(SsimCpu, EqualsThePlainCompositionOfTheKernels)
 {
     std::mt19937 rng(7);
@@ -473,14 +492,8 @@ TEST(SsimCpu, EqualsThePlainCompositionOfTheKernels)
                            { 203, 240, 16, 3 }, { 250, 190, 8, 10 }, { 36, 34, 8, 0 },
                            { 11, 11, 8, 1 },   { 401, 777, 10, 0 } };
     for (const Case &cs : cases) {
-        std::vector<uint16_t> a, b;
-        random_pair(rng, cs.w, cs.h, cs.bpc, a, b);
-        std::vector<uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
-        const bool narrow = cs.bpc == 8;
-        const VqPlaneView vr = { narrow ? a8.data() : (const uint8_t *)a.data(),
-                                 (ptrdiff_t)cs.w * (narrow ? 1 : 2), cs.w, cs.h, narrow ? 1 : 2, 0, 1 };
-        VqPlaneView vd = vr;
-        vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+        const RandomFrames f(rng, cs.w, cs.h, cs.bpc);
+        const VqPlaneView &vr = f.vr, &vd = f.vd;
         const int features =
             VQ_SSIM_F_SSIM | (vq_ms_ssim_check_size(cs.w, cs.h, nullptr, 0) == 0 ? VQ_SSIM_F_MS_SSIM : 0);
         VqSsimGeom g;
@@ -546,68 +559,41 @@ TEST(SsimCpu, BandsEqualTheWholeFrameRun)
                 EXPECT_EQ(features & VQ_SSIM_F_SSIM, VQ_SSIM_F_SSIM) << cs.w;   /* float_ssim's minimum */
                 continue;
             }
-            std::vector<uint16_t> a, b;
-            random_pair(rng, cs.w, cs.h, cs.bpc, a, b);
-            std::vector<uint8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
-            const bool narrow = cs.bpc == 8;
-            const VqPlaneView vr = { narrow ? a8.data() : (const uint8_t *)a.data(),
-                                     (ptrdiff_t)cs.w * (narrow ? 1 : 2), cs.w, cs.h, narrow ? 1 : 2, 0, 1 };
-            VqPlaneView vd = vr;
-            vd.data = narrow ? b8.data() : (const uint8_t *)b.data();
+            const RandomFrames f(rng, cs.w, cs.h, cs.bpc);
 
             int64_t whole[VQ_SSIM_NWORDS], banded[VQ_SSIM_NWORDS];
             for (int k = 0; k < VQ_SSIM_NWORDS; k++)
                 whole[k] = banded[k] = 0x7ead7ead7ead7eadLL;
             VqSsimCpu *c1 = vq_ssim_cpu_alloc(&g);
             ASSERT_NE(c1, nullptr);
-            ASSERT_EQ(vq_ssim_cpu_run(c1, vr, vd, whole), 0);
+            ASSERT_EQ(vq_ssim_cpu_run(c1, f.vr, f.vd, whole), 0);
             vq_ssim_cpu_free(c1);
 
             VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
             ASSERT_NE(c, nullptr);
             ASSERT_EQ(vq_ssim_cpu_bands(c, kWorkers), 0);
-            /* steps of items: (op, image, rows) as cpu_exec.cpp lays them out */
-            enum { FLOAT, DEC, TERMS, SUM };
-            struct It { int op, id, a, b; };
+            /* the stages in their steps, each in random bands */
+            VqSsimStage st[VQ_SSIM_MAX_STAGES];
+            const int nst = vq_ssim_cpu_stages(&g, st);
+            struct It { int stage, a, b; };
             std::vector<It> steps[8];
-            auto add_bands = [&](int step, int op, int id, int n) {
-                for (auto &r : random_bands(rng, n, 1 + (int)(rng() % 6)))
-                    steps[step].push_back(It{ op, id, r.first, r.second });
-            };
-            auto image = [&](int id, int dec_step, int h) {
-                if (dec_step > 0)
-                    add_bands(dec_step, DEC, id, h);
-                add_bands(dec_step + 1, TERMS, id, h - 2 * VQ_SSIM_WIN_R);
-                steps[dec_step + 2].push_back(It{ SUM, id, 0, 0 });
-            };
-            add_bands(0, FLOAT, 0, g.h);
-            const bool ms = features & VQ_SSIM_F_MS_SSIM, fs = features & VQ_SSIM_F_SSIM;
-            for (int i = 0; ms && i < VQ_MS_SSIM_SCALES; i++)
-                image(i, i, g.msh[i]);
-            if (fs && vq_ssim_cpu_ssim_image(&g) == VQ_SSIM_IMAGE_BOX)
-                image(VQ_SSIM_IMAGE_BOX, 1, g.sh);
-            else if (fs && !ms)
-                image(0, 0, g.h);
+            for (int k = 0; k < nst; k++) {
+                ASSERT_LT(st[k].step, 8);
+                if (st[k].op == VQ_SSIM_OP_SUM)
+                    steps[st[k].step].push_back(It{ k, 0, 0 });
+                else
+                    for (auto &r : random_bands(rng, st[k].rows, 1 + (int)(rng() % 6)))
+                        steps[st[k].step].push_back(It{ k, r.first, r.second });
+            }
             std::atomic<int> bad{ 0 };
             for (auto &v : steps) {
                 std::atomic<size_t> next{ 0 };
                 std::vector<std::thread> th;
                 for (int t = 0; t < kWorkers; t++)
                     th.emplace_back([&] {
-                        for (size_t k; (k = next++) < v.size();) {
-                            const It &it = v[k];
-                            int rc = 0;
-                            if (it.op == FLOAT)
-                                vq_ssim_cpu_float_rows(c, vr, vd, it.a, it.b);
-                            else if (it.op == DEC)
-                                rc = vq_ssim_cpu_decimate_rows(c, it.id, it.a, it.b);
-                            else if (it.op == TERMS)
-                                rc = vq_ssim_cpu_terms_rows(c, it.id, it.a, it.b);
-                            else
-                                rc = vq_ssim_cpu_sum(c, it.id, banded);
-                            if (rc < 0)
+                        for (size_t k; (k = next++) < v.size();)
+                            if (vq_ssim_cpu_stage_run(c, &st[v[k].stage], f.vr, f.vd, v[k].a, v[k].b, banded) < 0)
                                 bad++;
-                        }
                     });
                 for (auto &t : th)
                     t.join();

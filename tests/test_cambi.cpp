@@ -675,49 +675,62 @@ TEST(CambiGpuAlgorithm, RadixSelectEqualsNthElement)
 /* The CUDA executor's pipeline (scale images, mask, strip histograms)
  * emulated on the host gives the CPU executor's c-values, for the band
  * heights the kernel is launched with and others. */
+/* sizes with and without anti-dithering, resizing and the high-resolution
+ * speed-up; random_case sets one up (v.data NULL where setup fails) and
+ * makes a frame of ramps, noisy patches and flat areas */
+struct RandomCase {
+    int w, h, bpc;
+    int mlc, enc_div, hrs;
+};
+const RandomCase kRandomCases[] = { { 577, 323, 8, 2, 0, 0 },  { 300, 216, 10, 2, 0, 0 },
+                                    { 640, 360, 8, 5, 0, 0 },  { 450, 300, 8, 0, 3, 0 },
+                                    { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
+
+VqPlaneView random_case(const RandomCase &c, std::mt19937 &rng, CambiSetup &s, std::vector<uint8_t> &buf)
+{
+    VqCambiOptions o;
+    vq_cambi_default_options(&o);
+    o.max_log_contrast = c.mlc;
+    o.cambi_high_res_speedup = c.hrs;
+    if (c.enc_div) {
+        o.enc_width = c.w * 2 / c.enc_div;
+        o.enc_height = c.h * 2 / c.enc_div;
+    }
+    if (setup(s, c.w, c.h, c.bpc, &o) != 0)
+        return VqPlaneView{};
+    const int maxv = (1 << c.bpc) - 1, bytes = c.bpc > 8 ? 2 : 1;
+    buf.assign((size_t)c.w * c.h * bytes, 0);
+    const int div = 20 + (int)(rng() % 60);
+    for (int i = 0; i < c.h; i++)
+        for (int j = 0; j < c.w; j++) {
+            int v = (i + 2 * j) * (c.bpc > 8 ? 1 << (c.bpc - 10) : 1) / div;
+            if (((i / 24) + (j / 24)) % 4 == 0)
+                v += (int)(rng() % 40);
+            else if (rng() % 10 == 0)
+                v += 1;
+            v = std::min(v, maxv);
+            if (bytes == 1)
+                buf[(size_t)i * c.w + j] = (uint8_t)v;
+            else
+                ((uint16_t *)buf.data())[(size_t)i * c.w + j] = (uint16_t)v;
+        }
+    return VqPlaneView{ buf.data(), (ptrdiff_t)c.w * bytes, c.w, c.h, bytes, 0, 1 };
+}
+
 /*
  * The CPU executor's steps in random row bands, 3 threads at once (what
  * cpu_exec.cpp runs at n_threads > 1), against the whole run: every word
- * and every c-value, bit for bit; sizes with and without anti-dithering,
- * resizing and the high-resolution speed-up.
+ * and every c-value, bit for bit, on kRandomCases.
  */
 TEST(CambiCpu, BandsEqualTheWholeRun)
 {
     std::mt19937 rng(5);
-    struct Case {
-        int w, h, bpc;
-        int mlc, enc_div, hrs;
-    } cases[] = { { 577, 323, 8, 2, 0, 0 }, { 300, 216, 10, 2, 0, 0 }, { 640, 360, 8, 5, 0, 0 },
-                  { 450, 300, 8, 0, 3, 0 }, { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
     const int kWorkers = 3;
-    for (const Case &c : cases) {
-        VqCambiOptions o;
-        vq_cambi_default_options(&o);
-        o.max_log_contrast = c.mlc;
-        o.cambi_high_res_speedup = c.hrs;
-        if (c.enc_div) {
-            o.enc_width = c.w * 2 / c.enc_div;
-            o.enc_height = c.h * 2 / c.enc_div;
-        }
+    for (const RandomCase &c : kRandomCases) {
         CambiSetup s;
-        ASSERT_EQ(setup(s, c.w, c.h, c.bpc, &o), 0) << c.w << "x" << c.h;
-        const int maxv = (1 << c.bpc) - 1, bytes = c.bpc > 8 ? 2 : 1;
-        std::vector<uint8_t> buf((size_t)c.w * c.h * bytes);
-        const int div = 20 + (int)(rng() % 60);
-        for (int i = 0; i < c.h; i++)
-            for (int j = 0; j < c.w; j++) {
-                int v = (i + 2 * j) * (c.bpc > 8 ? 1 << (c.bpc - 10) : 1) / div;
-                if (((i / 24) + (j / 24)) % 4 == 0)
-                    v += (int)(rng() % 40);
-                else if (rng() % 10 == 0)
-                    v += 1;
-                v = std::min(v, maxv);
-                if (bytes == 1)
-                    buf[(size_t)i * c.w + j] = (uint8_t)v;
-                else
-                    ((uint16_t *)buf.data())[(size_t)i * c.w + j] = (uint16_t)v;
-            }
-        const VqPlaneView v = { buf.data(), (ptrdiff_t)c.w * bytes, c.w, c.h, bytes, 0, 1 };
+        std::vector<uint8_t> buf;
+        const VqPlaneView v = random_case(c, rng, s, buf);
+        ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
         VqCambiCpu *whole = vq_cambi_cpu_alloc(&s.p), *banded = vq_cambi_cpu_alloc(&s.p);
         ASSERT_NE(whole, nullptr);
         ASSERT_NE(banded, nullptr);
@@ -770,39 +783,11 @@ TEST(CambiCpu, BandsEqualTheWholeRun)
 TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
 {
     std::mt19937 rng(3);
-    struct Case {
-        int w, h, bpc;
-        int mlc, enc_div, hrs;
-    } cases[] = { { 577, 323, 8, 2, 0, 0 }, { 300, 216, 10, 2, 0, 0 }, { 640, 360, 8, 5, 0, 0 },
-                  { 450, 300, 8, 0, 3, 0 }, { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
-    for (const Case &c : cases) {
-        VqCambiOptions o;
-        vq_cambi_default_options(&o);
-        o.max_log_contrast = c.mlc;
-        o.cambi_high_res_speedup = c.hrs;
-        if (c.enc_div) {
-            o.enc_width = c.w * 2 / c.enc_div;
-            o.enc_height = c.h * 2 / c.enc_div;
-        }
+    for (const RandomCase &c : kRandomCases) {
         CambiSetup s;
-        ASSERT_EQ(setup(s, c.w, c.h, c.bpc, &o), 0) << c.w << "x" << c.h;
-        const int maxv = (1 << c.bpc) - 1, bytes = c.bpc > 8 ? 2 : 1;
-        std::vector<uint8_t> buf((size_t)c.w * c.h * bytes);
-        const int div = 20 + (int)(rng() % 60);
-        for (int i = 0; i < c.h; i++)
-            for (int j = 0; j < c.w; j++) {
-                int v = (i + 2 * j) * (c.bpc > 8 ? 1 << (c.bpc - 10) : 1) / div;
-                if (((i / 24) + (j / 24)) % 4 == 0)
-                    v += (int)(rng() % 40);
-                else if (rng() % 10 == 0)
-                    v += 1;
-                v = std::min(v, maxv);
-                if (bytes == 1)
-                    buf[(size_t)i * c.w + j] = (uint8_t)v;
-                else
-                    ((uint16_t *)buf.data())[(size_t)i * c.w + j] = (uint16_t)v;
-            }
-        const VqPlaneView v = { buf.data(), (ptrdiff_t)c.w * bytes, c.w, c.h, bytes, 0, 1 };
+        std::vector<uint8_t> buf;
+        const VqPlaneView v = random_case(c, rng, s, buf);
+        ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
         VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
         std::vector<int64_t> words(s.l.total);
         ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);

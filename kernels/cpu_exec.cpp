@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -45,21 +46,25 @@ namespace {
  */
 class TaskPool {
 public:
+    /* threads - 1 workers (the caller is the last); started() tells how
+     * many could be made: when the system refuses one (a process limit),
+     * those made are stopped again and the pool is not to be used */
     explicit TaskPool(int threads)
     {
-        for (int i = 1; i < threads; i++)
-            workers_.emplace_back([this] { work(); });
-    }
-    ~TaskPool()
-    {
-        {
-            std::lock_guard<std::mutex> l(m_);
-            stop_ = true;
+        for (int i = 1; i < threads; i++) {
+            try {
+                workers_.emplace_back([this] { work(); });
+            } catch (const std::system_error &e) {
+                failed_ = e.code().value();
+                stop();
+                return;
+            }
         }
-        cv_.notify_all();
-        for (std::thread &t : workers_)
-            t.join();
     }
+    ~TaskPool() { stop(); }
+    /* 0, or the errno of the thread the system refused */
+    int failed() const { return failed_; }
+    int started() const { return (int)workers_.size(); }
     void run(int n, const std::function<void(int)> &fn)
     {
         if (workers_.empty() || n <= 1) {
@@ -84,6 +89,17 @@ public:
     }
 
 private:
+    void stop()
+    {
+        {
+            std::lock_guard<std::mutex> l(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (std::thread &t : workers_)
+            if (t.joinable())
+                t.join();
+    }
     void drain(const std::function<void(int)> *fn, int n)
     {
         for (;;) {
@@ -126,6 +142,7 @@ private:
     std::atomic<int> next_{0};
     unsigned gen_ = 0;
     bool stop_ = false;
+    int failed_ = 0;
 };
 
 /* One work item: a row band of one step of one feature instance, or one
@@ -284,6 +301,14 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
                                    vq_psnr_hvs_nblocks(plan->plane_h[q]) * 64);
         e->pool.reset(new TaskPool(e->threads));
+        if (const int f = e->pool->failed()) {
+            /* nothing runs yet: stop cleanly, saying how far it got */
+            std::snprintf(err, errlen, "%d threads asked for, the system refused thread %d (%s): "
+                          "lower n_threads, or raise the process limit (ulimit -u)",
+                          e->threads, e->pool->started() + 2, std::strerror(f));
+            delete e;
+            return VQ_ENOMEM;
+        }
     } catch (const std::bad_alloc &) {
         ok = false;
     }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log_target.hpp"
 #include "vq_error.h"
 
 namespace vq {
@@ -190,6 +191,18 @@ void write_json(Out &o, const LogTable &t)
         }
         o.put("\n  ],\n");
     }
+    if (!t.unpaired.empty()) {
+        /* frames not scored: no reference frame of their time */
+        o.put("  \"unpaired_frames\": [");
+        for (size_t i = 0; i < t.unpaired.size(); i++) {
+            o.put(i ? ",\n    { \"time\": " : "\n    { \"time\": ");
+            o.json_num(t.unpaired[i].first);
+            o.put(", \"reference_time\": ");
+            o.json_num(t.unpaired[i].second);
+            o.put(" }");
+        }
+        o.put("\n  ],\n");
+    }
     o.put("  \"aggregate_metrics\": {\n  }\n}\n");
 }
 
@@ -255,6 +268,17 @@ void write_xml(Out &o, const LogTable &t)
             o.put("    </segment>\n");
         }
         o.put("  </segments>\n");
+    }
+    if (!t.unpaired.empty()) {
+        o.put("  <unpaired_frames>\n");
+        for (const std::pair<double, double> &u : t.unpaired) {
+            o.put("    <frame time=\"");
+            o.num(u.first);
+            o.put("\" reference_time=\"");
+            o.num(u.second);
+            o.put("\" />\n");
+        }
+        o.put("  </unpaired_frames>\n");
     }
     o.put("  <aggregate_metrics />\n</VMAF>\n");
 }
@@ -345,12 +369,11 @@ namespace {
 
 void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, const LogTable &))
 {
-    struct stat st;
-    const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-    std::string tmp = path;
+    const LogTarget target = log_target(path);
+    const bool in_place = target.in_place;
+    std::string tmp = target.tmp;
     int fd = -1;
     if (!in_place) {
-        tmp = path + ".XXXXXX";
         fd = mkstemp(&tmp[0]);
         if (fd < 0)
             io_fail(path, errno);
@@ -359,7 +382,7 @@ void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, 
         umask(um);
         fchmod(fd, 0666 & ~um);
     }
-    FILE *f = in_place ? std::fopen(path.c_str(), "w") : fdopen(fd, "w");
+    FILE *f = in_place ? std::fopen(target.path.c_str(), "w") : fdopen(fd, "w");
     if (!f) {
         const int e = errno;
         if (!in_place) {
@@ -382,7 +405,7 @@ void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, 
         err = errno;
     if (std::fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
-    if (!err && !in_place && std::rename(tmp.c_str(), path.c_str()) != 0)
+    if (!err && !in_place && std::rename(tmp.c_str(), target.path.c_str()) != 0)
         err = errno;
     if (err) {
         if (!in_place)

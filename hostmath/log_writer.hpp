@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pool.hpp"
@@ -44,6 +45,9 @@ struct LogTable {
     std::vector<LogSection> sections;       /* written (JSON, XML) when more than one */
     bool segmented = false;                 /* write "segments" (JSON, XML) */
     std::vector<LogSegment> segments;
+    /* distorted frames passed on unscored: their time and the time of the
+     * reference frame they met (NaN: none), seconds; written (JSON, XML) when any */
+    std::vector<std::pair<double, double>> unpaired;
     /* a piece of a title (score_frames): its range and what must match to merge */
     bool piece = false;
     int64_t piece_begin = 0, piece_end = 0;

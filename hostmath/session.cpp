@@ -7,6 +7,7 @@
  * models once the next frame is known, pools, and hands results back in
  * frame order.  Exceptions (vq::Error) stop at each extern "C" function.
  */
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "vqcuda.h"
@@ -22,6 +25,7 @@
 #include "cpu_exec.h"
 #include "cuda_exec.h"
 #include "feature_plan.hpp"
+#include "log_target.hpp"
 #include "log_writer.hpp"
 #include "motion_fold.h"
 #include "pool.hpp"
@@ -100,6 +104,8 @@ struct VqSession {
     int64_t motion_final = 0;               /* frames whose motion2/3 are known */
     bool use_cuda = false, executor_ready = false;
     FILE *stream = nullptr;
+    int stream_errno = 0;                   /* the live output's first write error */
+    std::vector<std::pair<double, double>> unpaired;    /* frames passed on unscored: times */
     VqCudaExec *cuda = nullptr;
     VqCpuExec *cpu = nullptr;
     VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
@@ -169,6 +175,7 @@ struct VqSession {
     void stream_frame(int64_t i, const FrameRec &fr);
     void stream_segment(const vq::LogSegment &g);
     void stream_pooled();
+    void stream_put(const std::string &line);
     void write_log(const char *path, VqLogFormat fmt);
 
 };
@@ -177,6 +184,12 @@ void VqSession::open()
 {
     if (cfg.n_subsample < 1)
         cfg.n_subsample = 1;
+    /* more threads than a machine can mean only exhaust its processes */
+    const unsigned cores = std::thread::hardware_concurrency();
+    const int max_threads = cores ? 4 * (int)cores : 64;
+    if (cfg.threads < 0 || cfg.threads > max_threads)
+        fail(VQ_EINVAL, "n_threads=%d: give 0 to %d (at most 4 threads for each of this machine's %u "
+             "cores)", cfg.threads, max_threads, cores ? cores : 16);
     if ((cfg.segment_frames != 0) + (cfg.segment_duration != 0) + (cfg.segment_keyframes != 0) > 1)
         fail(VQ_EINVAL, "give one segment option: segment_frames, segment_duration or segment=keyframes");
     if (cfg.segment_frames < 0 || cfg.segment_duration < 0 || !std::isfinite(cfg.segment_duration))
@@ -515,6 +528,17 @@ void json_metrics(std::string &o, const std::vector<const char *> &names, const 
 
 }  // namespace
 
+/* one line of the live output, flushed; the first failure is kept (and
+ * nothing written after it), for vq_session_stream_status */
+void VqSession::stream_put(const std::string &line)
+{
+    if (!stream || stream_errno)
+        return;
+    errno = 0;
+    if (std::fputs(line.c_str(), stream) < 0 || std::fflush(stream) != 0)
+        stream_errno = errno ? errno : EIO;
+}
+
 void VqSession::stream_frame(int64_t i, const FrameRec &fr)
 {
     if (!stream)
@@ -527,8 +551,7 @@ void VqSession::stream_frame(int64_t i, const FrameRec &fr)
     o += ", \"metrics\": ";
     json_metrics(o, names, fr.v.data(), 1);
     o += "}\n";
-    std::fputs(o.c_str(), stream);
-    std::fflush(stream);
+    stream_put(o);
 }
 
 void VqSession::stream_segment(const vq::LogSegment &g)
@@ -556,8 +579,7 @@ void VqSession::stream_segment(const vq::LogSegment &g)
         o += "}";
     }
     o += "}}}\n";
-    std::fputs(o.c_str(), stream);
-    std::fflush(stream);
+    stream_put(o);
 }
 
 void VqSession::stream_pooled()
@@ -584,8 +606,7 @@ void VqSession::stream_pooled()
     if (cfg.stream_rendition > 0)
         o += ", \"rendition\": " + std::to_string(cfg.stream_rendition);
     o += "}\n";
-    std::fputs(o.c_str(), stream);
-    std::fflush(stream);
+    stream_put(o);
 }
 
 /* The segment a frame belongs to (only the order of the numbers matters). */
@@ -854,6 +875,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     for (const Section &x : sections)
         t.sections.push_back(vq::LogSection{ title(x.first_frame), x.fmt.width, x.fmt.height, x.fmt.bitdepth });
     t.segments = segments;
+    t.unpaired = unpaired;
     t.segmented = cfg.segment_frames || cfg.segment_duration || cfg.segment_keyframes;
     if (cfg.score_begin > 0 || cfg.score_end) {
         t.piece = true;
@@ -1028,6 +1050,55 @@ int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *
 int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt)
 {
     return guarded(s, [&] { s->write_log(path, fmt); });
+}
+
+int vq_session_set_stream(VqSession *s, void *stream_file)
+{
+    return guarded(s, [&] {
+        if (s->n_submitted)
+            fail(VQ_EINVAL, "the live output is set before the first frame");
+        s->stream = (FILE *)stream_file;
+        s->stream_errno = 0;
+    });
+}
+
+int vq_session_stream_status(VqSession *s)
+{
+    return guarded(s, [&] {
+        if (s->stream_errno)
+            fail(VQ_EIO, "writing the live output failed: %s (nothing was written to it after that)",
+                 std::strerror(s->stream_errno));
+    });
+}
+
+int vq_session_note_unpaired(VqSession *s, double time, double ref_time)
+{
+    return guarded(s, [&] { s->unpaired.emplace_back(time, ref_time); });
+}
+
+int vq_log_check(const char *path, char *errbuf, size_t errlen)
+{
+    try {
+        vq::log_target_check(path ? path : "");
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", e.what());
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "out of memory");
+        return VQ_ENOMEM;
+    }
+}
+
+int vq_log_remove(const char *path)
+{
+    try {
+        return path && vq::log_target_remove(path) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
 }
 
 int vq_session_write_segments(VqSession *s, const char *path)

@@ -180,6 +180,30 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
 /* The segments' pooled values as CSV (after flush), written as the log is. */
 int vq_session_write_segments(VqSession *s, const char *path);
 
+/* Whether a log (or the segments' CSV) can be written at path, proven by
+ * doing what the write will do short of writing (creating and removing its
+ * temporary file beside it, or opening it in place), without touching what
+ * is there: symbolic links are followed to their target; a directory and
+ * files on /proc, /sys and the like are refused; a path that is not a
+ * regular file (a FIFO, /dev/null) is written in place, and so is an
+ * existing log in a directory that cannot be written.  VQ_EIO: errbuf says why. */
+int vq_log_check(const char *path, char *errbuf, size_t errlen);
+/* Removes the regular file a log at path would be (links followed): 1 when
+ * there was one, else 0.  For a run that scored nothing, so that no older
+ * log passes for its result. */
+int vq_log_remove(const char *path);
+
+/* Live output (VqConfig.stream_file) given after vq_session_open, before the
+ * first frame: so that a caller opens its file only once the session's
+ * options were accepted.  NULL: none. */
+int vq_session_set_stream(VqSession *s, void *stream_file);
+/* 0, or VQ_EIO once a line of the live output could not be written (the
+ * message names the cause; nothing is written to it after that). */
+int vq_session_stream_status(VqSession *s);
+/* A distorted frame passed on unscored, for the log's "unpaired_frames":
+ * its time and the time of the reference frame it met (NaN: none), seconds. */
+int vq_session_note_unpaired(VqSession *s, double time, double ref_time);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,149 @@
+/* log_target.cpp - see log_target.hpp. */
+#include "log_target.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "vq_error.h"
+
+namespace vq {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string &path, const char *why)
+{
+    fail(VQ_EIO, "cannot write log '%s': %s", path.c_str(), why);
+}
+
+[[noreturn]] void refuse_errno(const std::string &path, int err)
+{
+    refuse(path, std::strerror(err));
+}
+
+std::string dir_of(const std::string &p)
+{
+    const size_t s = p.rfind('/');
+    if (s == std::string::npos)
+        return ".";
+    return s ? p.substr(0, s) : "/";
+}
+
+std::string base_of(const std::string &p)
+{
+    const size_t s = p.rfind('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+/* the path with its symbolic links followed (a dangling one: its target) */
+std::string follow_links(const std::string &path)
+{
+    std::string p = path;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+            return p;
+        if (hops == 40)
+            refuse_errno(path, ELOOP);
+        char buf[PATH_MAX];
+        const ssize_t n = readlink(p.c_str(), buf, sizeof(buf) - 1);
+        if (n < 0)
+            refuse_errno(path, errno);
+        const std::string t(buf, (size_t)n);
+        p = t[0] == '/' ? t : dir_of(p) + "/" + t;
+    }
+}
+
+/* kernel interfaces, whose files take writes of their own kind only */
+bool pseudo_fs(const std::string &p)
+{
+    struct statfs f;
+    if (statfs(p.c_str(), &f) != 0)
+        return false;
+    switch ((unsigned long)f.f_type) {
+    case 0x9fa0:        /* proc */
+    case 0x62656572:    /* sysfs */
+    case 0x64626720:    /* debugfs */
+    case 0x73636673:    /* securityfs */
+    case 0x27e0eb:      /* cgroup */
+    case 0x63677270:    /* cgroup2 */
+    case 0x74726163:    /* tracefs */
+        return true;
+    default:
+        return false;
+    }
+}
+
+}  // namespace
+
+LogTarget log_target(const std::string &path)
+{
+    if (path.empty())
+        refuse(path, "empty path");
+    LogTarget t;
+    t.path = follow_links(path);
+    const std::string dir = dir_of(t.path);
+    struct stat st;
+    const bool exists = stat(t.path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        refuse(path, "it is a directory");
+    if (pseudo_fs(exists ? t.path : dir))
+        refuse(path, "it is on a kernel file system (/proc, /sys, ...), not a place for a log");
+    if (exists && !S_ISREG(st.st_mode)) {   /* a FIFO, /dev/stdout, /dev/null */
+        if (access(t.path.c_str(), W_OK) != 0)
+            refuse_errno(path, errno);
+        t.in_place = true;
+        return t;
+    }
+    if (exists && access(t.path.c_str(), W_OK) != 0)
+        refuse_errno(path, errno);
+    if (access(dir.c_str(), W_OK | X_OK) != 0) {
+        const int e = errno;
+        if (!exists)
+            refuse_errno(path, e);
+        t.in_place = true;      /* a log we may write in a directory we may not */
+        return t;
+    }
+    /* beside it, hidden, within NAME_MAX: "." + at most 200 bytes of the name + ".XXXXXX" */
+    t.tmp = (dir == "/" ? "" : dir) + "/." + base_of(t.path).substr(0, 200) + ".XXXXXX";
+    return t;
+}
+
+void log_target_check(const std::string &path)
+{
+    const LogTarget t = log_target(path);
+    if (t.in_place) {
+        struct stat st;
+        if (stat(t.path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode))
+            return;     /* its reader may come later: opening would wait for it */
+        const int fd = open(t.path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            refuse_errno(path, errno);
+        close(fd);
+        return;
+    }
+    std::string tmp = t.tmp;
+    const int fd = mkstemp(&tmp[0]);
+    if (fd < 0)
+        refuse_errno(path, errno);
+    close(fd);
+    unlink(tmp.c_str());
+}
+
+bool log_target_remove(const std::string &path)
+{
+    std::string p;
+    try {
+        p = follow_links(path);
+    } catch (const Error &) {
+        return false;
+    }
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && unlink(p.c_str()) == 0;
+}
+
+}  // namespace vq

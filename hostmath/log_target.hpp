@@ -1,0 +1,38 @@
+/*
+ * log_target.hpp - where a log (or the segments' CSV) is written, decided
+ * once for the start check and for the write itself, so that the check
+ * proves what the end will do:
+ * - a symbolic link is followed to its target (the link stays a link);
+ * - a directory, or a file on /proc, /sys and the like, is refused;
+ * - a path that is not a regular file (a FIFO, /dev/stdout, /dev/null) is
+ *   written in place;
+ * - otherwise the log is written beside its target, under a temporary name
+ *   that fits NAME_MAX, and renamed into place (an old log is replaced only
+ *   by a complete one); where that directory cannot be written but the
+ *   target can, it is written in place, as libvmaf does.
+ */
+#ifndef VQ_LOG_TARGET_HPP
+#define VQ_LOG_TARGET_HPP
+
+#include <string>
+
+namespace vq {
+
+struct LogTarget {
+    std::string path;       /* the file written: the path, its links followed */
+    bool in_place = false;  /* opened and truncated where it is */
+    std::string tmp;        /* rename mode: the template beside it (mkstemp's XXXXXX) */
+};
+
+/* Throws vq::Error(VQ_EIO) naming the path and the cause. */
+LogTarget log_target(const std::string &path);
+/* Does what writing will do short of writing: creates and removes the
+ * temporary file, or opens the file in place without truncating it. */
+void log_target_check(const std::string &path);
+/* Removes the file a log at path would be (links followed; regular files
+ * only); true when there was one. */
+bool log_target_remove(const std::string &path);
+
+}  // namespace vq
+
+#endif /* VQ_LOG_TARGET_HPP */

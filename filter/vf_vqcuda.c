@@ -43,6 +43,9 @@
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->cu, x)
 #endif
 
+/* pairing: frames of one time only, or libvmaf's (framesync's) pairing */
+enum { PAIRING_TIMESTAMP, PAIRING_FRAMESYNC };
+
 /* log_fmt "auto": from log_path's extension, else libvmaf's default (xml) */
 #define LOG_FMT_AUTO -1
 
@@ -123,6 +126,7 @@ typedef struct VQCUDAContext {
     int bitdepth;
     int nb_renditions_opt;      /* option inputs: renditions + the reference */
     int scaler;
+    int pairing;                /* PAIRING_* */
     int segment_frames;
     double segment_duration;
     int segment_mode;
@@ -153,7 +157,8 @@ typedef struct VQCUDAContext {
     FrameList stash[2];
     int64_t nb_submitted;
     int64_t nb_scored;          /* results received */
-    int64_t nb_unpaired;        /* distorted frames without a new reference */
+    int64_t nb_unpaired;        /* distorted frames without a new reference, or one of their time */
+    int64_t nb_untimed;         /* of which: the reference frame was of another time */
     int64_t nb_mismatched;      /* pairs whose two frames differ in size or format */
     int transition;             /* re-initialised with inputs of two sizes: score nothing */
     int carried;                /* the session came from the instance before a re-init */
@@ -190,6 +195,7 @@ static int vq_to_averror(int err)
     case VQ_ENOMEM: return AVERROR(ENOMEM);
     case VQ_EINVAL:
     case VQ_EMODEL: return AVERROR(EINVAL);
+    case VQ_EIO:    return AVERROR(EIO);
     default:        return AVERROR_EXTERNAL;
     }
 }
@@ -234,30 +240,18 @@ static void cuda_pop(AVFilterContext *ctx)
 #endif
 }
 
-/* The log is written at the end, beside its path and renamed into place:
- * find out now whether that can work, without touching what is there. */
-static int check_log_path(AVFilterContext *ctx)
+/* A log written at the end: prove now that it can be (libvqcuda does what
+ * the write will do, without touching what is there). */
+static int check_log_path(AVFilterContext *ctx, const char *opt, const char *path)
 {
-    VQCUDAContext *s = ctx->priv;
-    char *dir = av_strdup(s->log_path), *slash;
-    int ret = 0;
+    char err[512] = "";
+    int ret = vq_log_check(path, err, sizeof(err));
 
-    if (!dir)
-        return AVERROR(ENOMEM);
-    slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = 0;
-    else
-        *slash = 0;
-    if (access(s->log_path, F_OK) == 0 ? access(s->log_path, W_OK) : access(dir, W_OK | X_OK)) {
-        ret = AVERROR(errno);
-        av_log(ctx, AV_LOG_ERROR, "cannot write log_path %s: %s\n", s->log_path,
-               av_err2str(ret));
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", opt, *err ? err : "cannot be written");
+        return AVERROR(EIO);
     }
-    av_free(dir);
-    return ret;
+    return 0;
 }
 
 /*
@@ -405,15 +399,15 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if (s->log_path) {
-        for (int k = 0; k < s->nb_rend; k++) {
-            char *path = rend_path(s->log_path, k);
-            const char *keep = s->log_path;
-            if (!path)
+    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
+        for (int i = 0; i < 2; i++) {
+            const char *tmpl = i ? s->segment_path : s->log_path;
+            char *path;
+            if (!tmpl)
+                continue;
+            if (!(path = rend_path(tmpl, k)))
                 return AVERROR(ENOMEM);
-            s->log_path = path;
-            ret = check_log_path(ctx);
-            s->log_path = (char *)keep;
+            ret = check_log_path(ctx, i ? "segment_path" : "log_path", path);
             av_free(path);
             if (ret < 0)
                 return ret;
@@ -673,10 +667,13 @@ static void warn_unscored(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
 
-    if (s->nb_unpaired)
+    if (s->nb_unpaired - s->nb_untimed)
         av_log(ctx, AV_LOG_WARNING, "the inputs differ in length or rate: "
                "%"PRId64" main frames had no new reference frame and were "
-               "passed through unscored\n", s->nb_unpaired);
+               "passed through unscored\n", s->nb_unpaired - s->nb_untimed);
+    if (s->nb_untimed)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" main frames met a reference frame of another "
+               "time and were passed through unscored (listed in the log)\n", s->nb_untimed);
     if (s->main_ended)
         av_log(ctx, AV_LOG_WARNING, "the reference input is longer than the "
                "main input: its frames after the main input's end are ignored\n");
@@ -701,13 +698,9 @@ static int write_log(AVFilterContext *ctx)
     int64_t t0;
     int err;
 
-    if (!s->log_path || s->log_written || !s->session)
+    if (!s->log_path || s->log_written || !s->session || !s->nb_submitted)
         return 0;
     s->log_written = 1;
-    if (!s->nb_submitted) {
-        av_log(ctx, AV_LOG_WARNING, "no frame was scored, %s not written\n", s->log_path);
-        return 0;
-    }
     t0 = av_gettime_relative();
     for (int k = 0; k < s->nb_rend; k++) {
         char *path = rend_path(s->log_path, k);
@@ -735,6 +728,96 @@ static int write_log(AVFilterContext *ctx)
     return s->log_error;
 }
 
+/* One line per model, as libvmaf's filter prints them (tools parse it);
+ * renditions 2.. say which they are. */
+static void print_scores(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    double score;
+    int err;
+
+    for (int k = 0; s->nb_submitted && k < s->nb_rend; k++) {
+        VqSession *vs = rend_session(s, k);
+        for (int i = 0; vs && vq_session_model_name(vs, i); i++) {
+            err = vq_session_pooled(vs, vq_session_model_name(vs, i), s->pool, &score);
+            if (err < 0)
+                session_error(ctx, vs, err, "vq_session_pooled");
+            else if (!k)
+                av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
+            else
+                av_log(ctx, AV_LOG_INFO, "rendition %d: VMAF score: %f\n", k + 1, score);
+        }
+    }
+}
+
+/* The live output's first write error, if any (its file is still open:
+ * the error is the library's to keep) */
+static int stream_status(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    int ret = 0;
+
+    for (int k = 0; s->stream && k < s->nb_rend; k++) {
+        VqSession *vs = rend_session(s, k);
+        int err = vs ? vq_session_stream_status(vs) : 0;
+        if (err < 0 && !ret) {
+            av_log(ctx, AV_LOG_ERROR, "stream_path %s: %s\n", s->stream_path, vq_session_error(vs));
+            ret = AVERROR(EIO);
+        }
+    }
+    return ret;
+}
+
+/* A run that scored nothing fails, and leaves no log that could pass for
+ * its result: an earlier run's log at log_path is removed. */
+static int nothing_scored(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+
+    av_log(ctx, AV_LOG_ERROR, "no frame was scored (%"PRId64" main frames had no reference "
+           "frame of their time, %"PRId64" pairs differed in size or format)\n",
+           s->nb_unpaired, s->nb_mismatched);
+    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
+        for (int i = 0; i < 2; i++) {
+            char *path = rend_path(i ? s->segment_path : s->log_path, k);
+            if (path && vq_log_remove(path) > 0)
+                av_log(ctx, AV_LOG_ERROR, "removed %s: it held an earlier run's scores\n", path);
+            av_free(path);
+            if (!s->segment_path)
+                break;
+        }
+    }
+    return AVERROR(EINVAL);
+}
+
+/*
+ * The end of scoring, once: what is in flight is scored and its frames are
+ * sent on (unless the output has closed), the score is printed, the logs
+ * are written and the live output's errors reported - the printed score,
+ * the log and the live output over the same frames.  Reached at the end of
+ * the input, or by the "finish" command when the output side stopped first
+ * (ffmpeg's -frames, an output's -t): either way while an error can still
+ * fail the run.
+ */
+static int finish_scoring(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    int ret, r;
+
+    s->eof_sent = 1;
+    ret = flush_session(ctx);
+    if (ret >= 0)
+        ret = release_frames(ctx);
+    warn_unscored(ctx);
+    if (!s->nb_submitted)
+        return ret < 0 ? ret : nothing_scored(ctx);
+    print_scores(ctx);
+    r = write_log(ctx);
+    ret = ret < 0 ? ret : r;
+    r = stream_status(ctx);
+    return ret < 0 ? ret : r;
+}
+
 /* Both inputs are done (or the main one is): score what is left, send it. */
 static int finish_stream(AVFilterContext *ctx)
 {
@@ -742,19 +825,12 @@ static int finish_stream(AVFilterContext *ctx)
     AVFilterLink *outlink = ctx->outputs[0];
     int ret;
 
-    s->eof_sent = 1;
     /* frames still queued on an input: it was the longer one */
     if (ff_inlink_queued_frames(ctx->inputs[0]))
         s->main_longer = 1;
     if (ff_inlink_queued_frames(ctx->inputs[s->nb_rend]))
         s->main_ended = 1;
-    ret = flush_session(ctx);
-    if (ret >= 0)
-        ret = release_frames(ctx);
-    warn_unscored(ctx);
-    /* the log now, while a failure can still fail the run */
-    if (ret >= 0)
-        ret = write_log(ctx);
+    ret = finish_scoring(ctx);
     /* framesync may have set EOF already; the frames queued on the link
      * above still reach the next filter before it sees the status. */
     if (!ff_outlink_get_status(outlink))
@@ -830,6 +906,20 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     return 1;
 }
 
+/* Whether inputs a and b's current frames are of one time: equal within
+ * one tick of the coarser of their time bases (the same instant written in
+ * two time bases), or without timestamps to tell. */
+static int same_instant(AVFilterContext *ctx, int a, int b)
+{
+    VQCUDAContext *s = ctx->priv;
+    AVRational ta = ctx->inputs[a]->time_base, tb = ctx->inputs[b]->time_base;
+    int64_t pa = s->fs.in[a].pts, pb = s->fs.in[b].pts;
+
+    if (pa == AV_NOPTS_VALUE || pb == AV_NOPTS_VALUE)
+        return 1;
+    return av_compare_ts(FFABS(pa - pb), s->fs.time_base, 1, av_cmp_q(ta, tb) > 0 ? ta : tb) < 0;
+}
+
 /* Renditions 2.. of this event: each scored against the same reference
  * frame by its own session, unless it ended (framesync repeats its last frame). */
 static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *pic_ref,
@@ -849,10 +939,19 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
         if (s->extra_ended[k])
             continue;
         if (!f || (f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k]) ||
-            s->extra_submitted[k] != s->nb_submitted) {
+            s->extra_submitted[k] != s->nb_submitted ||
+            (s->pairing == PAIRING_TIMESTAMP && !same_instant(ctx, k, s->nb_rend))) {
             s->extra_ended[k] = 1;
-            av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
-                   "common frames are scored\n", k + 1, s->extra_submitted[k]);
+            if (f && !(f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k]) &&
+                s->extra_submitted[k] == s->nb_submitted)
+                av_log(ctx, AV_LOG_WARNING, "rendition %d's frame at %.6f s met the reference "
+                       "frame at %.6f s (frames of different times are not scored as a pair): "
+                       "its first %"PRId64" frames are scored\n", k + 1,
+                       fs->in[k].pts * av_q2d(fs->time_base),
+                       fs->in[s->nb_rend].pts * av_q2d(fs->time_base), s->extra_submitted[k]);
+            else
+                av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
+                       "common frames are scored\n", k + 1, s->extra_submitted[k]);
             /* its results come now; the reference's shared rows need not wait for it */
             if ((ret = lib_enter(ctx, &t0)) < 0)
                 return ret;
@@ -955,6 +1054,25 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
     return receive_results(ctx);
 }
 
+/* A main frame passed on unscored, counted and listed in the log. */
+static int pass_unpaired(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
+{
+    VQCUDAContext *s = ctx->priv;
+    FFFrameSync *fs = &s->fs;
+    const int ri = s->nb_rend;
+    double t = fs->in[0].pts == AV_NOPTS_VALUE ? NAN : fs->in[0].pts * av_q2d(fs->time_base);
+    double tr = !ref || fs->in[ri].pts == AV_NOPTS_VALUE ? NAN : fs->in[ri].pts * av_q2d(fs->time_base);
+
+    if (ref && !s->nb_untimed++)
+        av_log(ctx, AV_LOG_WARNING, "main frame at %.6f s met reference frame at %.6f s: frames "
+               "of different times are not scored as a pair (passed on unscored, listed in "
+               "the log; pairing=framesync pairs them as libvmaf does)\n", t, tr);
+    s->nb_unpaired++;
+    if (s->session)
+        vq_session_note_unpaired(s->session, t, tr);
+    return pass_frame(ctx, dist);
+}
+
 static int do_vqcuda(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -983,10 +1101,14 @@ static int do_vqcuda(FFFrameSync *fs)
 
     /* No reference yet, or the last one again (shorter or slower reference):
      * score only frames that have a reference frame of their own. */
-    if (ctx->is_disabled || !ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts)) {
-        s->nb_unpaired++;
+    if (ctx->is_disabled)
         return pass_frame(ctx, dist);
-    }
+    if (!ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts))
+        return pass_unpaired(ctx, dist, NULL);
+    /* framesync gives the reference frame current at the main frame's time:
+     * when the reference lacks a frame of that time, an older one */
+    if (s->pairing == PAIRING_TIMESTAMP && !same_instant(ctx, 0, ri))
+        return pass_unpaired(ctx, dist, ref);
     s->last_ref     = ref;
     s->last_ref_pts = fs->in[ri].pts;
     return handle_pair(ctx, dist, ref);
@@ -1079,6 +1201,8 @@ static int drain_stash(AVFilterContext *ctx)
             continue;
         }
         list_pop(&s->stash[0]);
+        if (c < 0 && s->session)    /* listed in the log */
+            vq_session_note_unpaired(s->session, d->pts * av_q2d(in[0]->time_base), NAN);
         d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
         if (c < 0) {                /* a main frame with no reference frame of its time */
             s->nb_unpaired++;
@@ -1357,7 +1481,7 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     cfg.segment_frames    = s->segment_frames;
     cfg.segment_duration  = s->segment_duration;
     cfg.segment_keyframes = s->segment_mode == 1;
-    cfg.stream_file       = s->stream;
+    cfg.stream_file       = NULL;     /* vq_session_set_stream, once every session opened */
     cfg.stream_rendition  = s->nb_rend > 1 ? k + 1 : 0;
     /* renditions 2..: the reference's work (motion; on the GPU also VIF's
      * and ADM's reference part) is done once, by rendition 1's session */
@@ -1437,16 +1561,6 @@ static int config_output(AVFilterLink *outlink)
         av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
                "was re-created\n", s->log_path);
     }
-    if (s->stream_path && !s->stream) {
-        /* a file or a FIFO; every line is flushed as it is written, so a
-         * reader sees each frame's scores as they are known */
-        if (!(s->stream = avpriv_fopen_utf8(s->stream_path, "w"))) {
-            ret = AVERROR(errno);
-            av_log(ctx, AV_LOG_ERROR, "cannot open stream_path %s: %s\n", s->stream_path,
-                   av_err2str(ret));
-            return ret;
-        }
-    }
     if (s->carried && s->dis_w == s->format.width && s->dis_h == s->format.height &&
         (mainlink->w != reflink->w || mainlink->h != reflink->h ||
          mainlink->format != reflink->format)) {
@@ -1498,6 +1612,23 @@ static int config_output(AVFilterLink *outlink)
             if (!s->extra[k] &&
                 (ret = open_session(ctx, k, ctx->inputs[k]->w, ctx->inputs[k]->h)) < 0)
                 return ret;
+        }
+    }
+
+    if (s->stream_path && !s->stream && s->session) {
+        /* a file or a FIFO, opened once the options were accepted (a run
+         * refused here leaves it as it was); every line is flushed as it is
+         * written, so a reader sees each frame's scores as they are known */
+        if (!(s->stream = avpriv_fopen_utf8(s->stream_path, "w"))) {
+            ret = AVERROR(errno);
+            av_log(ctx, AV_LOG_ERROR, "cannot open stream_path %s: %s\n", s->stream_path,
+                   av_err2str(ret));
+            return ret;
+        }
+        for (int k = 0; k < s->nb_rend; k++) {
+            int err = vq_session_set_stream(rend_session(s, k), s->stream);
+            if (err < 0)
+                return session_error(ctx, rend_session(s, k), err, "vq_session_set_stream");
         }
     }
 
@@ -1582,6 +1713,29 @@ static enum VqLogFormat log_format(const VQCUDAContext *s)
     return VQ_LOG_XML;
 }
 
+/*
+ * "finish": the program's output side stopped before the input ended
+ * (ffmpeg: -frames, an output's -t; patches/ tell ffmpeg to send it before
+ * it frees the graph).  Scoring ends as at the input's end - what was given
+ * is scored, printed, logged and streamed alike - and its errors (a log
+ * that cannot be written) reach the program as this command's result.
+ * Without it, the graph's end looks like FFmpeg re-creating it.
+ */
+static int process_command(AVFilterContext *ctx, const char *cmd, const char *arg,
+                           char *res, int res_len, int flags)
+{
+    VQCUDAContext *s = ctx->priv;
+
+    if (strcmp(cmd, "finish"))
+        return AVERROR(ENOSYS);
+    if (s->eof_sent || !s->session)
+        return 0;   /* ended already (its errors were returned then), or never started */
+    av_log(ctx, AV_LOG_VERBOSE, "the output stopped before the input ended: scoring the "
+           "%"PRId64" frames given\n", s->nb_submitted);
+    s->closing = 1;     /* nothing more is sent downstream */
+    return finish_scoring(ctx);
+}
+
 static av_cold void uninit(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
@@ -1596,28 +1750,17 @@ static av_cold void uninit(AVFilterContext *ctx)
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
 
-    if (s->session && s->nb_submitted) {
-        double score;
-        int err;
-
-        if (!s->eof_sent && !carry)
+    if (s->session && s->nb_submitted && !s->eof_sent) {
+        /* neither the input's end nor the "finish" command came: a graph
+         * re-created (the next instance carries the session on, and prints
+         * its score at the end), or a program that frees the graph early */
+        warn_unscored(ctx);
+        if (!carry) {
             flush_session(ctx);
-        if (!s->eof_sent)
-            warn_unscored(ctx);
-        /* one line per model, as libvmaf's filter prints them (tools parse
-         * it); renditions 2.. say which they are */
-        for (int k = 0; k < s->nb_rend; k++) {
-            VqSession *vs = rend_session(s, k);
-            for (int i = 0; vs && vq_session_model_name(vs, i); i++) {
-                err = vq_session_pooled(vs, vq_session_model_name(vs, i), s->pool, &score);
-                if (err < 0)
-                    session_error(ctx, vs, err, "vq_session_pooled");
-                else if (!k)
-                    av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
-                else
-                    av_log(ctx, AV_LOG_INFO, "rendition %d: VMAF score: %f\n", k + 1, score);
-            }
+            print_scores(ctx);
         }
+    }
+    if (s->session && s->nb_submitted && !carry) {
         av_log(ctx, AV_LOG_VERBOSE, "pool %s over %"PRId64" scored frames\n",
                pool_names[s->pool], s->nb_scored);
         av_log(ctx, AV_LOG_VERBOSE, "host CPU of the filter's thread: %.3f ms per frame in the "
@@ -1626,8 +1769,8 @@ static av_cold void uninit(AVFilterContext *ctx)
                s->nb_rend, s->nb_rend > 1 ? "s" : "", s->nb_submitted);
     }
     /* what an early stop left (as if the input ended here; a session carried
-     * on by a next instance goes on unchanged); a normal end wrote it in
-     * activate() */
+     * on by a next instance goes on unchanged); the end of scoring wrote it
+     * before */
     write_log(ctx);
 
     if (s->session) {
@@ -1694,6 +1837,9 @@ static const AVOption vqcuda_options[] = {
     { "stream_path", "live output: JSON Lines of every frame, segment and the pooled values, as they are known (a file or a FIFO)", OFFSET(stream_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "score_frames", "A-B: score title frames A..B-1 of the frames A-1..B given (a piece of a title, see vqcuda-merge)", OFFSET(score_frames), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "inputs", "inputs: the renditions (of an encode ladder), then the reference last", OFFSET(nb_renditions_opt), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_RENDITIONS + 1, FLAGS },
+    { "pairing", "which distorted and reference frames make a pair", OFFSET(pairing), AV_OPT_TYPE_INT, { .i64 = PAIRING_TIMESTAMP }, PAIRING_TIMESTAMP, PAIRING_FRAMESYNC, FLAGS, .unit = "pairing" },
+        { "timestamp", "frames of one time only (within a tick of the coarser time base); a main frame whose reference frame is of another time is passed on unscored, counted and listed in the log", 0, AV_OPT_TYPE_CONST, { .i64 = PAIRING_TIMESTAMP }, 0, 0, FLAGS, .unit = "pairing" },
+        { "framesync", "libvmaf's: each main frame with the reference frame current at its time, whatever that frame's own time", 0, AV_OPT_TYPE_CONST, { .i64 = PAIRING_FRAMESYNC }, 0, 0, FLAGS, .unit = "pairing" },
     { "scaler", "renditions smaller than the reference are upscaled to it", OFFSET(scaler), AV_OPT_TYPE_INT, { .i64 = VQ_SCALER_BICUBIC }, VQ_SCALER_BICUBIC, VQ_SCALER_NONE, FLAGS, .unit = "scaler" },
         { "bicubic",     "swscale's scale=W:H:flags=bicubic+accurate_rnd, bit for bit", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_BICUBIC },     0, 0, FLAGS, .unit = "scaler" },
         { "bicubic_x86", "swscale's scale=W:H:flags=bicubic as on x86, bit for bit",    0, AV_OPT_TYPE_CONST, { .i64 = VQ_SCALER_BICUBIC_X86 }, 0, 0, FLAGS, .unit = "scaler" },
@@ -1722,6 +1868,7 @@ const AVFilter ff_vf_vqcuda = {
     .preinit        = vqcuda_framesync_preinit,
     .init           = init,
     .uninit         = uninit,
+    .process_command = process_command,
     .activate       = activate,
     .priv_size      = sizeof(VQCUDAContext),
     .priv_class     = &vqcuda_class,
@@ -1739,6 +1886,7 @@ const AVFilter ff_vf_libvmaf = {
     .preinit        = libvmaf_framesync_preinit,
     .init           = init,
     .uninit         = uninit,
+    .process_command = process_command,
     .activate       = activate,
     .priv_size      = sizeof(VQCUDAContext),
     .priv_class     = &libvmaf_class,

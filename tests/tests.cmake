@@ -170,6 +170,14 @@ if(VQ_FFMPEG)
            ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/noloss)
 endif()
 
+# No hang, no lost log, no stale or mispaired result (the adversarial runs'
+# nine findings); the thread cases under a per-user process limit.
+if(VQ_FFMPEG)
+  add_test(NAME e2e_reliability COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_reliability.py
+           ${VQ_FFMPEG} ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/reliability)
+  set_tests_properties(e2e_reliability PROPERTIES TIMEOUT 1200)
+endif()
+
 # Segments, live output and exact pieces of a title.
 if(VQ_FFMPEG)
   add_test(NAME e2e_segments COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_segments.py ${VQ_FFMPEG}

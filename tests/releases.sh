@@ -4,9 +4,10 @@
 # BUILD_DIR/deps (VQCUDA_PREFIX: the library is not rebuilt) and the sources
 # cached in BUILD_DIR/src, then checked as the VMAF tools use the binary:
 #   - ffmpeg -version reports the release, -filters lists libvmaf, and two
-#     lavfi color inputs through libvmaf exit 0;
+#     lavfi color inputs through libvmaf exit 0 (tests/e2e_binary.sh);
 #   - every golden pair's default model on the CPU path (tests/e2e_golden.sh:
 #     every frame, key and pooled value == libvmaf's);
+#   - no frame lost across a size change (tests/e2e_noloss.py: re-init);
 #   - ffmpeg-quality-metrics (tests/e2e_fqm.sh) on birds720.
 #   tests/releases.sh BUILD_DIR VERSION...      (e.g. build 7.1 9.0)
 set -uo pipefail
@@ -60,6 +61,14 @@ for ver in "$@"; do
         fi
     done
     echo "== FFmpeg $ver: goldens (default model, CPU path) exact $exact/${#goldens[@]}"
+
+    # a size change mid-stream: the filter's re-init carry-over, which reads
+    # framesync's and the link's private state
+    if python3 "$root/tests/e2e_noloss.py" "$ff" "$clips" "$golden_dir" "$out/noloss" > "$out/noloss.log" 2>&1; then
+        echo "ok   e2e_noloss: $(tail -n1 "$out/noloss.log")"
+    else
+        grep FAIL "$out/noloss.log"; echo "FAIL e2e_noloss"; bad=1
+    fi
 
     # ffmpeg-quality-metrics: the virtualenv of ctest's run (or of the first
     # release) where there is one, else its own

@@ -1,7 +1,7 @@
 #!/bin/bash
 # CI stage: the FFmpeg releases besides the default one, each built into
 # BUILD_DIR/ffNN (its own FFmpeg tree) with the libvqcuda already built in
-# BUILD_DIR/deps (VQCUDA_PREFIX: the library is not rebuilt) and the sources
+# BUILD_DIR/deps (or $VQCUDA_PREFIX: the library is not rebuilt) and the sources
 # cached in BUILD_DIR/src, then checked as the VMAF tools use the binary:
 #   - ffmpeg -version reports the release, -filters lists libvmaf, and two
 #     lavfi color inputs through libvmaf exit 0 (tests/e2e_binary.sh);
@@ -15,8 +15,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "$1")
 shift
 golden_dir=$root/tests/data/golden clips=$root/tests/data/clips
-[ -f "$build/deps/lib/pkgconfig/libvqcuda.pc" ] ||
-    { echo "releases: no libvqcuda in $build/deps (run scripts/build-ffmpeg.sh $build first)"; exit 1; }
+# the library the main build used: its own install, or the one it was given
+prefix=${VQCUDA_PREFIX:-$build/deps}
+[ -f "$prefix/lib/pkgconfig/libvqcuda.pc" ] ||
+    { echo "releases: no libvqcuda in $prefix (run scripts/build-ffmpeg.sh $build first)"; exit 1; }
 rc=0
 fqm_venv=$build/libvqcuda/out/fqm-venv
 
@@ -35,7 +37,7 @@ for ver in "$@"; do
     out=$b/out
     mkdir -p "$out"
     echo "== FFmpeg $ver: building in $b"
-    if ! FFMPEG_VERSION=$ver VQCUDA_PREFIX=$build/deps VQ_SRC_DIR=$build/src \
+    if ! FFMPEG_VERSION=$ver VQCUDA_PREFIX=$prefix VQ_SRC_DIR=$build/src \
             "$root/scripts/build-ffmpeg.sh" "$b" > "$out/build.log" 2>&1; then
         tail -n 40 "$out/build.log"
         echo "== FFmpeg $ver: BUILD FAILED"; rc=1; continue

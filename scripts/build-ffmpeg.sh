@@ -203,15 +203,20 @@ cached() {
 }
 
 ffmpeg_tarball() {
-    local t v
+    local t v try
     t=$(cached ffmpeg_ "$VERSION")
-    if [ -z "$t" ]; then
+    for try in 1 2; do
+        [ -z "$t" ] || break
+        # a second try with fresh package lists: the version the old ones
+        # named may have left the mirror
+        [ "$try" = 1 ] || rm -f "$APT_DIR/updated"
         v=$(apt_version ffmpeg "$VERSION")
-        [ -n "$v" ] || die "no FFmpeg $VERSION source package in Debian $SUITES (set FFMPEG_SRC)"
+        [ -n "$v" ] || continue
         log "fetching FFmpeg $VERSION source (Debian ffmpeg $v)"
         apt_source "ffmpeg=$v"
         t=$(cached ffmpeg_ "$VERSION")
-    fi
+    done
+    [ -n "$t" ] || [ -n "$v" ] || die "no FFmpeg $VERSION source package in Debian $SUITES (set FFMPEG_SRC)"
     [ -n "$t" ] || die "could not get ffmpeg_$VERSION*.orig.tar.* (set FFMPEG_SRC)"
     echo "$t"
 }

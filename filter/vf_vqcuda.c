@@ -34,6 +34,20 @@
 #include "formats.h"
 #include "framesync.h"
 #include "video.h"
+#include "libavfilter/version.h"
+
+/* FFmpeg 7.1 (libavfilter 10) and 8.x/9.x (11, 12): from libavfilter 11 a
+ * filter is defined as an FFFilter whose public part (name, description,
+ * priv_class, flags) is its member p; the callbacks, priv_size,
+ * flags_internal and the pad/format macros are FFFilter's own, as they were
+ * AVFilter's before.  VQ_PUB(x) designates public field x in either. */
+#if LIBAVFILTER_VERSION_MAJOR >= 11
+#define VQ_FILTER FFFilter
+#define VQ_PUB(field) .p.field
+#else
+#define VQ_FILTER AVFilter
+#define VQ_PUB(field) .field
+#endif
 
 #if CONFIG_CUDA
 #include "libavutil/cuda_check.h"
@@ -1862,38 +1876,38 @@ static const AVFilterPad vqcuda_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_vqcuda = {
-    .name           = "vqcuda",
-    .description    = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact) between two video streams, on the GPU or the CPU."),
-    .preinit        = vqcuda_framesync_preinit,
-    .init           = init,
-    .uninit         = uninit,
-    .process_command = process_command,
-    .activate       = activate,
-    .priv_size      = sizeof(VQCUDAContext),
-    .priv_class     = &vqcuda_class,
-    .inputs         = NULL,     /* inputs=N: made in init */
+const VQ_FILTER ff_vf_vqcuda = {
+    VQ_PUB(name)        = "vqcuda",
+    VQ_PUB(description) = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact) between two video streams, on the GPU or the CPU."),
+    .preinit            = vqcuda_framesync_preinit,
+    .init               = init,
+    .uninit             = uninit,
+    .process_command    = process_command,
+    .activate           = activate,
+    .priv_size          = sizeof(VQCUDAContext),
+    VQ_PUB(priv_class)  = &vqcuda_class,
+    /* no inputs listed: inputs=N makes them in init */
     FILTER_OUTPUTS(vqcuda_outputs),
     FILTER_QUERY_FUNC2(query_formats),
-    .flags          = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
-    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+    VQ_PUB(flags)       = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
+    .flags_internal     = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
 
 #if CONFIG_LIBVMAF_FILTER && !CONFIG_LIBVMAF
-const AVFilter ff_vf_libvmaf = {
-    .name           = "libvmaf",
-    .description    = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams, on the GPU or the CPU."),
-    .preinit        = libvmaf_framesync_preinit,
-    .init           = init,
-    .uninit         = uninit,
-    .process_command = process_command,
-    .activate       = activate,
-    .priv_size      = sizeof(VQCUDAContext),
-    .priv_class     = &libvmaf_class,
-    .inputs         = NULL,     /* inputs=N: made in init */
+const VQ_FILTER ff_vf_libvmaf = {
+    VQ_PUB(name)        = "libvmaf",
+    VQ_PUB(description) = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams, on the GPU or the CPU."),
+    .preinit            = libvmaf_framesync_preinit,
+    .init               = init,
+    .uninit             = uninit,
+    .process_command    = process_command,
+    .activate           = activate,
+    .priv_size          = sizeof(VQCUDAContext),
+    VQ_PUB(priv_class)  = &libvmaf_class,
+    /* no inputs listed: inputs=N makes them in init */
     FILTER_OUTPUTS(vqcuda_outputs),
     FILTER_QUERY_FUNC2(query_formats),
-    .flags          = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
-    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+    VQ_PUB(flags)       = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
+    .flags_internal     = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
 #endif

@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Build a static ffmpeg 7.1 with the vqcuda filter.
+# Build a static ffmpeg (7.1, 8.1 or 9.0; default 8.1) with the vqcuda filter.
 #
 #   scripts/build-ffmpeg.sh [BUILD_DIR]        (default: build/ in the repo)
+#   FFMPEG_VERSION=9.0 scripts/build-ffmpeg.sh build/ff90
+#
+# One BUILD_DIR holds one release (another release asked of it is unpacked
+# over the old one).  See docs/ffmpeg-versions.md.
 #
 # Result: BUILD_DIR/ffmpeg/ffmpeg.  Re-running is cheap: downloads are cached
 # in BUILD_DIR/src, the patch and configure are redone only when they change,
 # and make rebuilds what changed (the filter is a symlink to filter/).
 #
 # Environment (all optional):
-#   FFMPEG_SRC     FFmpeg 7.1 source: a tarball or a directory (not modified)
+#   FFMPEG_VERSION 7.1, 8.1 (default) or 9.0: the release, hence the patch
+#                  patches/ffmpeg-<ver>-vqcuda.patch
+#   FFMPEG_SRC     FFmpeg source: a tarball or a directory (not modified); its
+#                  RELEASE (or VERSION) file decides the release when
+#                  FFMPEG_VERSION is not given, and must match it when it is
+#   VQ_SRC_DIR     where downloaded sources are cached (default BUILD_DIR/src;
+#                  build dirs of several releases can share one)
 #   NVCODEC_SRC    nv-codec-headers >= 12.1.14: a tarball or a directory
 #   VQCUDA_PREFIX  an installed libvqcuda (lib/pkgconfig/libvqcuda.pc) to use
 #                  instead of building this repo's
@@ -17,20 +27,25 @@
 #                  libvqcuda and the filter with both (CPU executor only),
 #                  the rest of FFmpeg with ASan
 #
-# Without FFMPEG_SRC / NVCODEC_SRC the sources come from Debian trixie (which
-# has FFmpeg 7.1) through apt-get source, with a private apt state and the
-# mirror this machine's apt already uses; the system's apt setup is untouched.
+# Without FFMPEG_SRC / NVCODEC_SRC the sources are Debian's orig tarballs,
+# through apt-get source with a private apt state (deb-src of trixie, forky
+# and sid: 7.1 is trixie's, 8.1 sid's, 9.0 forky's and sid's) and the mirror
+# this machine's apt already uses; the system's apt setup is untouched.
+#
+# A release not supported, a source of another release than asked, or a patch
+# that does not apply stop the build before anything is compiled.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${1:-$REPO/build}
 mkdir -p "$BUILD_DIR"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
-SRC=$BUILD_DIR/src                 # downloaded tarballs (cache)
+SRC=${VQ_SRC_DIR:-$BUILD_DIR/src}  # downloaded tarballs (cache)
 DEPS=$BUILD_DIR/deps               # nv-codec-headers, libvqcuda
 FFSRC=$BUILD_DIR/ffmpeg-src        # patched FFmpeg tree, built in place
 OUT=$BUILD_DIR/ffmpeg
-PATCH=$REPO/patches/ffmpeg-7.1-vqcuda.patch
+SUPPORTED="7.1 8.1 9.0"
+DEFAULT_VERSION=8.1             # the lowest release the VMAF tools accept
 JOBS=${JOBS:-$(nproc)}
 SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
 SAN_LINK="-fsanitize=address,undefined"
@@ -38,6 +53,48 @@ START=$(date +%s)
 
 log() { printf '== %s\n' "$*" >&2; }
 die() { printf 'build-ffmpeg: %s\n' "$*" >&2; exit 1; }
+
+# --- (0) which release ------------------------------------------------------
+# the release of an FFmpeg source (tarball or directory): its RELEASE file,
+# else VERSION ("8.1.2"), or nothing
+source_release() {
+    local from=$1 r=
+    if [ -d "$from" ]; then
+        r=$(cat "$from/RELEASE" 2>/dev/null || cat "$from/VERSION" 2>/dev/null || true)
+    elif [ -f "$from" ]; then
+        r=$(tar -xOf "$from" --wildcards --no-wildcards-match-slash '*/RELEASE' 2>/dev/null ||
+            tar -xOf "$from" --wildcards --no-wildcards-match-slash '*/VERSION' 2>/dev/null || true)
+    else
+        die "FFMPEG_SRC=$from: no such file or directory"
+    fi
+    printf '%s\n' "$r" | head -n1 | tr -d '[:space:]'
+}
+
+# major.minor of a release string: 8.1.2 -> 8.1, 9.0 -> 9.0
+release_series() { printf '%s\n' "$1" | sed -n 's/^\([0-9]\{1,\}\.[0-9]\{1,\}\).*/\1/p'; }
+
+pick_version() {
+    local want=${FFMPEG_VERSION:-} got v
+    if [ -n "$want" ]; then
+        for v in $SUPPORTED; do [ "$want" = "$v" ] && break; v=; done
+        [ -n "$v" ] || die "FFMPEG_VERSION=$want is not supported: expected one of $SUPPORTED"
+    fi
+    if [ -n "${FFMPEG_SRC:-}" ]; then
+        got=$(source_release "$FFMPEG_SRC")
+        [ -n "$got" ] || die "FFMPEG_SRC=$FFMPEG_SRC has no RELEASE or VERSION file: expected an FFmpeg ${want:-$SUPPORTED} source"
+        if [ -n "$want" ]; then
+            [ "$(release_series "$got")" = "$want" ] ||
+                die "FFMPEG_SRC=$FFMPEG_SRC is FFmpeg $got, not $want (FFMPEG_VERSION)"
+        else
+            want=$(release_series "$got")
+            for v in $SUPPORTED; do [ "$want" = "$v" ] && break; v=; done
+            [ -n "$v" ] || die "FFMPEG_SRC=$FFMPEG_SRC is FFmpeg $got: expected one of $SUPPORTED"
+        fi
+    fi
+    VERSION=${want:-$DEFAULT_VERSION}
+    PATCH=$REPO/patches/ffmpeg-$VERSION-vqcuda.patch
+    [ -f "$PATCH" ] || die "no patch for FFmpeg $VERSION: expected $PATCH"
+}
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"
@@ -48,7 +105,8 @@ as_root() {
 
 # --- (a) build tools -------------------------------------------------------
 install_tools() {
-    local pkgs=(make gcc g++ nasm pkg-config xz-utils dpkg-dev cmake patch)
+    # clang: scale_cuda's CUDA kernels (--enable-cuda-llvm)
+    local pkgs=(make gcc g++ nasm pkg-config xz-utils dpkg-dev cmake patch clang)
     local missing=() p
     for p in "${pkgs[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -87,44 +145,79 @@ debian_mirror() {
     die "no Debian mirror found in /etc/apt; set FFMPEG_SRC and NVCODEC_SRC"
 }
 
-# apt-get source --download-only into $SRC, with apt state of our own.
-apt_source() {
-    local d=$SRC/apt mirror
+# Debian suites whose deb-src the private apt state reads: 7.1 is trixie's,
+# 8.1 sid's (beside 9.0), 9.0 forky's (testing) and sid's
+SUITES="trixie forky sid"
+APT_DIR=$SRC/apt
+APT_OPTS=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$APT_DIR/parts"
+          -o Dir::State::Lists="$APT_DIR/lists" -o Dir::Cache="$APT_DIR/cache")
+
+# apt state of our own, updated once
+apt_state() {
+    local d=$APT_DIR mirror parts=$APT_DIR/parts/debian-src.sources
     mkdir -p "$d/parts" "$d/lists/partial" "$d/cache/archives/partial"
-    local apt=(apt-get -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/parts"
-               -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache")
-    [ "$(id -u)" -eq 0 ] && apt+=(-o APT::Sandbox::User=root)
-    if [ ! -f "$d/parts/trixie-src.sources" ]; then
+    if ! grep -qx "Suites: $SUITES" "$parts" 2>/dev/null; then
         mirror=$(debian_mirror)
-        printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-            "$mirror" > "$d/parts/trixie-src.sources"
+        rm -f "$d/parts"/*.sources "$d/updated"
+        printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$mirror" "$SUITES" > "$parts"
     fi
     if [ ! -f "$d/updated" ]; then
-        "${apt[@]}" update >&2
+        apt-get -q "${APT_OPTS[@]}" update >&2
         touch "$d/updated"
     fi
+}
+
+# apt-get source --download-only PKG[=VERSION] into $SRC
+apt_source() {
+    local apt=(apt-get -q "${APT_OPTS[@]}")
+    [ "$(id -u)" -eq 0 ] && apt+=(-o APT::Sandbox::User=root)
+    apt_state
     # the .debian.tar of some packages is missing on mirrors: only the orig matters
     (cd "$SRC" && "${apt[@]}" source --download-only "$@" >&2) || true
 }
 
-# newest cached orig tarball whose name starts with $1 (not its .asc), or nothing
+# the newest Debian version of source package $1 whose upstream release is
+# in series $2 (7:8.1.2-2 for ffmpeg 8.1), or nothing
+apt_version() {
+    apt_state
+    apt-cache "${APT_OPTS[@]}" madison "$1" 2>/dev/null |
+        awk -F ' [|] ' -v s="$2" '{ v = $2; gsub(/ /, "", v); u = v; sub(/^[0-9]+:/, "", u)
+                                    if (index(u, s ".") == 1 || index(u, s "-") == 1) print v }' |
+        sort -V | tail -n1
+}
+
+# newest cached orig tarball whose name starts with $1 (not its .asc), or
+# nothing; $2: the name's version must be $2 or $2.<more>
 cached() {
-    local f newest=
+    local f newest= v
     for f in "$SRC/$1"*.orig.tar.xz "$SRC/$1"*.orig.tar.gz "$SRC/$1"*.orig.tar.bz2; do
-        [ -f "$f" ] && newest=$(printf '%s\n' "$newest" "$f" | sort -V | tail -n1)
+        [ -f "$f" ] || continue
+        if [ -n "${2:-}" ]; then
+            v=${f##*/}; v=${v#"$1"}; v=${v%%.orig.tar.*}
+            [ "$v" = "$2" ] || [ "${v#"$2".}" != "$v" ] || continue
+        fi
+        newest=$(printf '%s\n' "$newest" "$f" | sort -V | tail -n1)
     done
     echo "$newest"
 }
 
 ffmpeg_tarball() {
-    local t
-    t=$(cached ffmpeg_7.1)
-    if [ -z "$t" ]; then
-        log "fetching FFmpeg 7.1 source (Debian trixie)"
-        apt_source ffmpeg
-        t=$(cached ffmpeg_7.1)
-    fi
-    [ -n "$t" ] || die "could not get ffmpeg_7.1*.orig.tar.* (set FFMPEG_SRC)"
+    local t v try
+    t=$(cached ffmpeg_ "$VERSION")
+    for try in 1 2; do
+        [ -z "$t" ] || break
+        # a second try with fresh package lists: the version the old ones
+        # named may have left the mirror
+        [ "$try" = 1 ] || rm -f "$APT_DIR/updated"
+        v=$(apt_version ffmpeg "$VERSION")
+        [ -n "$v" ] || continue
+        log "fetching FFmpeg $VERSION source (Debian ffmpeg $v)"
+        apt_source "ffmpeg=$v"
+        t=$(cached ffmpeg_ "$VERSION")
+    done
+    [ -n "$t" ] || [ -n "$v" ] || die "no FFmpeg $VERSION source package in Debian $SUITES (set FFMPEG_SRC)"
+    [ -n "$t" ] || die "could not get ffmpeg_$VERSION*.orig.tar.* (set FFMPEG_SRC)"
     echo "$t"
 }
 
@@ -132,7 +225,7 @@ nvcodec_tarball() {
     local t
     t=$(cached nv-codec-headers_)
     if [ -z "$t" ]; then
-        log "fetching nv-codec-headers (Debian trixie)"
+        log "fetching nv-codec-headers (Debian)"
         apt_source nv-codec-headers
         t=$(cached nv-codec-headers_)
     fi
@@ -200,14 +293,19 @@ prepare_ffmpeg() {
     local from=${FFMPEG_SRC:-} stamp=$FFSRC/.vqcuda-source applied=$FFSRC/.vqcuda-applied.patch
     [ -n "$from" ] || from=$(ffmpeg_tarball)
     if [ ! -f "$FFSRC/configure" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$from" ]; then
+        # the release is checked before the tree is replaced
+        local got
+        got=$(source_release "$from")
+        [ "$(release_series "$got")" = "$VERSION" ] ||
+            die "$from is FFmpeg ${got:-?}, not $VERSION"
         log "unpacking FFmpeg from $from"
+        rm -f "$applied"
         unpack "$from" "$FFSRC"
         echo "$from" > "$stamp"
     fi
-    case "$(cat "$FFSRC/RELEASE" 2>/dev/null)" in
-        7.1*) ;;
-        *) die "$from is FFmpeg $(cat "$FFSRC/RELEASE" 2>/dev/null || echo '?'), not 7.1" ;;
-    esac
+    local rel
+    rel=$(source_release "$FFSRC")
+    [ "$(release_series "$rel")" = "$VERSION" ] || die "$FFSRC is FFmpeg ${rel:-?}, not $VERSION"
 
     # the patch: apply it once; if it changed since, swap the old one for it
     if [ -f "$applied" ] && ! cmp -s "$applied" "$PATCH"; then
@@ -219,7 +317,10 @@ prepare_ffmpeg() {
         :   # already applied
     else
         log "applying $(basename "$PATCH")"
-        (cd "$FFSRC" && patch -p1 -s -f < "$PATCH") || die "patch does not apply to $from"
+        # a dry run first: a patch that does not apply leaves the tree as it was
+        (cd "$FFSRC" && patch -p1 --dry-run -s -f < "$PATCH" >&2) ||
+            die "$(basename "$PATCH") does not apply to $from (FFmpeg $rel): expected a pristine FFmpeg $VERSION source"
+        (cd "$FFSRC" && patch -p1 -s -f < "$PATCH") || die "$(basename "$PATCH") does not apply to $from"
     fi
     cp "$PATCH" "$applied"
 
@@ -228,7 +329,10 @@ prepare_ffmpeg() {
 }
 
 configure_ffmpeg() {
-    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect
+    # what the VMAF tools run (ffmpeg-quality-metrics, ab-av1, ...) and the tests
+    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,ssim,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect,yadif,bwdif,colorspace,setparams,color,nullsrc
+    local vq_version
+    vq_version=$(sed -n 's/^project([^)]*VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLists.txt")
     local extra=()
     # scale_cuda's kernels need a CUDA compiler: clang (free) if there is one
     if command -v clang >/dev/null; then
@@ -240,8 +344,11 @@ configure_ffmpeg() {
         --pkg-config-flags=--static --enable-static --disable-shared
         --disable-autodetect --disable-everything --disable-doc --disable-debug
         --disable-programs --enable-ffmpeg --enable-ffprobe
+        "--extra-version=vqcuda$vq_version"
+        --enable-avdevice --enable-indev=lavfi
         --enable-ffnvcodec --enable-cuda --enable-nvdec "${extra[@]}"
-        --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo
+        # wrapped_avframe: the lavfi input device's frames
+        --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo,wrapped_avframe
         --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
         --enable-parser=h264,hevc,av1,vp9
         --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc,concat
@@ -286,15 +393,22 @@ build_ffmpeg() {
     done
 }
 
+pick_version
+log "FFmpeg $VERSION ($(basename "$PATCH")) in $BUILD_DIR"
 install_tools
 mkdir -p "$SRC" "$DEPS"
+prepare_ffmpeg
 install_nvcodec
 build_libvqcuda
-prepare_ffmpeg
 configure_ffmpeg
 build_ffmpeg
 for f in vqcuda libvmaf; do
     "$OUT/ffmpeg" -hide_banner -h filter=$f >/dev/null ||
         die "the built ffmpeg does not know the $f filter"
 done
-log "done in $(( $(date +%s) - START ))s: $OUT/ffmpeg"
+banner=$("$OUT/ffmpeg" -version | sed -n 1p)
+case $banner in
+    "ffmpeg version $VERSION."*|"ffmpeg version $VERSION-"*) ;;
+    *) die "the built ffmpeg does not report FFmpeg $VERSION: $banner" ;;
+esac
+log "done in $(( $(date +%s) - START ))s: $OUT/ffmpeg ($banner)"

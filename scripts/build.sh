@@ -3,6 +3,8 @@
 # the bundled sample pair: on the GPU through NVDEC where there is one, else on
 # the CPU path.
 #   scripts/build.sh [BUILD_DIR]     (default: build)
+#   FFMPEG_VERSION=7.1|8.1|9.0 picks the FFmpeg release (default 8.1; see
+#   docs/ffmpeg-versions.md), as do the other variables of build-ffmpeg.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")

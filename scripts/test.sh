@@ -1,10 +1,14 @@
 #!/bin/bash
 # Build everything (libvqcuda, tests, the patched ffmpeg) and run every test;
+# then build the other FFmpeg releases and score the golden pairs with them;
 # then the same CPU tests again in an ASan + UBSan build (VQ_SANITIZE=1), the
 # CPU executor's threads under ThreadSanitizer, and the unit tests built by Clang.
 # GPU tests skip (ctest "Skipped", reason printed) on machines without one.
 #   scripts/test.sh [BUILD_DIR]      (default: build)
-#   VQ_NO_SANITIZE=1 skips the sanitizer configurations, VQ_NO_CLANG=1 the Clang one.
+#   FFMPEG_VERSION=7.1|8.1|9.0 picks the FFmpeg release of the main build (default 8.1);
+#   the other two are built and checked after the main tests (tests/releases.sh).
+#   VQ_NO_SANITIZE=1 skips the sanitizer configurations, VQ_NO_CLANG=1 the Clang one,
+#   VQ_NO_RELEASES=1 the other releases.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
@@ -28,10 +32,22 @@ cmake --build "$build/libvqcuda" -j"$(nproc)"
 rc=0
 run_ctest "$build/libvqcuda" || rc=$?
 
+# the other FFmpeg releases (docs/ffmpeg-versions.md), each in a build dir of
+# its own with the library built above: built, checked as the VMAF tools use
+# the binary, every golden pair's default model on the CPU path
+if [ -z "${VQ_NO_RELEASES:-}" ]; then
+    t0=$(date +%s)
+    others=()
+    for v in 7.1 8.1 9.0; do [ "$v" = "${FFMPEG_VERSION:-8.1}" ] || others+=("$v"); done
+    echo "== the other FFmpeg releases (${others[*]})"
+    "$root/tests/releases.sh" "$build" "${others[@]}" || rc=$?
+    echo "== the other FFmpeg releases took $(( $(date +%s) - t0 )) s"
+fi
+
 if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     t0=$(date +%s)
     san=$build/asan
-    VQ_SANITIZE=1 "$root/scripts/build-ffmpeg.sh" "$san"
+    VQ_SANITIZE=1 VQ_SRC_DIR=$build/src "$root/scripts/build-ffmpeg.sh" "$san"
     cmake -S "$root" -B "$san/libvqcuda" -DVQ_FFMPEG="$san/ffmpeg/ffmpeg" -DVQ_BUILD_TESTS=ON >/dev/null
     cmake --build "$san/libvqcuda" -j"$(nproc)"
     # leaks: in our own test programs; FFmpeg's exit paths are not ours to hold

@@ -111,7 +111,7 @@ def print_keys(inputs, vqcuda, name):
         for line in open(dump):
             if line.startswith("frame:"):
                 frame += 1
-            elif "=" in line:
+            elif "=" in line and frame < 5:   # FFmpeg >= 8 may filter a frame past -frames:v
                 k, v = line.strip().split("=", 1)
                 kv[(frame, k)] = v
     return r.returncode, kv

@@ -131,9 +131,16 @@ if(VQ_FFMPEG)
            COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_golden.sh ${VQ_FFMPEG} ${VQ_DATA}/clips
                    ${VQ_DATA}/golden/birds720.features.json cpu3 ${CMAKE_BINARY_DIR}/out/cpu3auto)
   set_tests_properties(e2e_birds720.features_cpu3_auto PROPERTIES SKIP_RETURN_CODE 77)
+  # what the VMAF tools ask of the binary: -version, -filters, lavfi inputs
+  add_test(NAME e2e_binary COMMAND ${CMAKE_SOURCE_DIR}/tests/e2e_binary.sh ${VQ_FFMPEG})
   add_test(NAME e2e_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_errors.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${CMAKE_BINARY_DIR}/out)
 endif()
+
+# scripts/build-ffmpeg.sh refuses a release it has no patch for, a source of
+# another release, a patch that does not apply: at once, nothing compiled
+# (no network; docs/ffmpeg-versions.md)
+add_test(NAME build_refusals COMMAND ${CMAKE_SOURCE_DIR}/tests/build_refusals.sh ${CMAKE_BINARY_DIR}/out/build_refusals)
 
 # Per-feature test additions (parity programs, extra unit tests): one file per
 # feature under tests/cmake/, so that features can be added independently.

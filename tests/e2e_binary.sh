@@ -1,0 +1,34 @@
+#!/bin/bash
+# What the VMAF tools ask of the ffmpeg binary before they score anything:
+# -version reporting the release (RELEASE: 7.1, 8.1, 9.0; empty: any N.N),
+# -filters listing libvmaf (and the filters they put around it), and two lavfi
+# color inputs through libvmaf exiting 0.
+#   e2e_binary.sh FFMPEG [RELEASE]
+set -uo pipefail
+ff=$1 want=${2:-}
+bad=0
+banner=$("$ff" -version | sed -n 1p)
+if [ -n "$want" ]; then
+    case $banner in
+        "ffmpeg version $want."*|"ffmpeg version $want-"*) echo "ok   -version: $banner" ;;
+        *) echo "FAIL -version does not report $want: $banner"; bad=1 ;;
+    esac
+elif printf '%s\n' "$banner" | grep -Eq '^ffmpeg version [0-9]+\.[0-9]+'; then
+    echo "ok   -version: $banner"
+else
+    echo "FAIL -version reports no release: $banner"; bad=1
+fi
+filters=$("$ff" -hide_banner -filters 2>/dev/null | awk '{print $2}')
+fbad=0
+for f in libvmaf vqcuda yadif fps format scale setpts trim setparams hwupload_cuda hwdownload psnr; do
+    printf '%s\n' "$filters" | grep -qx "$f" || { echo "FAIL -filters does not list $f"; fbad=1; bad=1; }
+done
+[ $fbad -eq 0 ] && echo "ok   -filters lists libvmaf and the filters the tools use"
+if "$ff" -hide_banner -loglevel error -f lavfi -i color=black:s=320x240:r=1:d=1 \
+        -f lavfi -i color=black:s=320x240:r=1:d=1 \
+        -lavfi 'libvmaf=log_fmt=json:log_path=/dev/null' -f null - 2>&1; then
+    echo "ok   lavfi color inputs through libvmaf"
+else
+    echo "FAIL lavfi color inputs through libvmaf"; bad=1
+fi
+exit $bad

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "adm_params.h"
+#include "c_locale.h"
 #include "option_string.hpp"
 #include "psnr_hvs_fold.h"
 #include "ssim_fold.h"
@@ -50,6 +51,9 @@ VqAdmOptions adm_options(const FeatureOptions &o)
     a.noise_weight = o.get("adm_noise_weight");
     a.dlm_weight = o.get("adm_dlm_weight");
     a.min_val = o.get("adm_min_val");
+    a.csf_mode = (int)o.get("adm_csf_mode");
+    a.csf_scale = o.get("adm_csf_scale");
+    a.csf_diag_scale = o.get("adm_csf_diag_scale");
     return a;
 }
 
@@ -244,6 +248,20 @@ void FeaturePlan::make_exec_plan()
             VqAdmParams a;
             std::memset(&a, 0, sizeof(a));   /* compared with memcmp below: no stray padding */
             const VqAdmOptions opt = adm_options(o);
+            if (opt.norm_view_dist * opt.ref_display_height < 3.0 * 1080) {
+                char nvd[64];
+                vq_snprintf_c(nvd, sizeof(nvd), "%g", opt.norm_view_dist);
+                fail(VQ_EINVAL, "adm: adm_norm_view_dist %s * adm_ref_display_height %d is below "
+                     "3 * 1080, which libvmaf's integer ADM refuses", nvd, opt.ref_display_height);
+            }
+            /* libvmaf would score these with a factor of -22 (its -EINVAL as a float) */
+            if (!vq_adm_csf_supported(&opt)) {
+                char nvd[64];
+                vq_snprintf_c(nvd, sizeof(nvd), "%g", opt.norm_view_dist);
+                fail(VQ_EINVAL, "adm: adm_csf_mode %d has no contrast sensitivity table for "
+                     "adm_ref_display_height %d at adm_norm_view_dist %s; supported: %s",
+                     opt.csf_mode, opt.ref_display_height, nvd, vq_adm_csf_pairs());
+            }
             if (vq_adm_params_init(&a, fmt_.width, fmt_.height, fmt_.bitdepth, &opt) < 0)
                 fail(VQ_EINVAL, "adm cannot score %dx%d %d-bit frames with these options (%s)",
                      fmt_.width, fmt_.height, fmt_.bitdepth, o.suffix().c_str());

@@ -7,8 +7,10 @@
  * here, with the kernels that read it; hostmath/adm_params.cpp fills it
  * (its libm calls run on the host only).
  *
- * Only the default contrast sensitivity function (Watson 1997) is
- * implemented; adm_skip_scale0 and adm_skip_aim are not (both false).
+ * All four contrast sensitivity functions (adm_csf_mode 0 Watson 1997,
+ * 1 Barten, 2 the Barten-Watson blend table, 3 its MAE table) change only
+ * the per-scale factors below (docs/adm_csf.md); adm_skip_scale0 and
+ * adm_skip_aim are not implemented (both false).
  */
 #ifndef VQ_ADM_PARAMS_H
 #define VQ_ADM_PARAMS_H
@@ -29,7 +31,18 @@ typedef struct VqAdmOptions {
     double noise_weight;        /* nw   [0.03125] */
     double dlm_weight;          /* dlmw [0.5], adm3 only */
     double min_val;             /* min  [0.0], adm3 only */
+    int csf_mode;               /* csf  [0]: VQ_ADM_CSF_* */
+    double csf_scale;           /* scf  [1.0], csf_mode 1 only: h and v factor */
+    double csf_diag_scale;      /* scfd [1.0], csf_mode 1 only: d factor */
 } VqAdmOptions;
+
+/* libvmaf's enum ADM_CSF_MODE (integer_adm.h) */
+enum {
+    VQ_ADM_CSF_WATSON97 = 0,
+    VQ_ADM_CSF_BARTEN = 1,
+    VQ_ADM_CSF_BLEND = 2,
+    VQ_ADM_CSF_BLEND_MAE = 3,
+};
 
 /* [left, right) x [top, bottom) in band samples */
 typedef struct VqAdmRect {
@@ -41,9 +54,11 @@ typedef struct VqAdmScaleParams {
     int32_t w, h;               /* band size: (in + 1) / 2 */
     VqAdmRect cm;               /* CM numerator and denominator rect */
     VqAdmRect dec;              /* decouple/CSF rect: cm grown by the 3x3 neighbourhood */
-    float rfactor[3];           /* 1 / Q(lambda, theta) for h, v, d */
+    float rfactor[3];           /* the CSF factor for h, v, d (Watson: 1 / Q(lambda, theta)) */
     /* scale 0: Q21, Q21, Q23 (uint16 values; hard-coded {36453, 36453, 49417}
-     * for nvd * rdh == 3240); scales 1-3: (uint32)(rfactor * 2^32) */
+     * for Watson at nvd * rdh == 3240); scales 1-3: (uint32)(rfactor * 2^32);
+     * both wrap modulo 2^16 / 2^32 as the reference's x86-64 conversions do
+     * (Barten's factors exceed the formats) */
     uint32_t i_rfactor[3];
     /* denominator, per pixel (scales 1-3): ((x*x + add_sq) >> shift_sq) * x + add_cub >> shift_cub */
     uint32_t den_shift_sq, den_add_sq;
@@ -68,10 +83,25 @@ typedef struct VqAdmParams {
 void vq_adm_options_default(VqAdmOptions *opt);
 
 /*
+ * The float CSF factor of a scale (0..3) and orientation (0: h and v, 1: d)
+ * as libvmaf computes it for opt's csf_mode, nvd, rdh (and the Barten
+ * scales).  Modes 2 and 3 return -22.0f (the reference's -EINVAL as a
+ * float) for a display height / distance pair without a table.
+ */
+float vq_adm_csf_factor(const VqAdmOptions *opt, int scale, int orient);
+
+/* 1 when opt's csf_mode has factors for its nvd / rdh (modes 0 and 1: any) */
+int vq_adm_csf_supported(const VqAdmOptions *opt);
+
+/* the (rdh, nvd) pairs modes 2 and 3 have tables for, as text */
+const char *vq_adm_csf_pairs(void);
+
+/*
  * Fill p for a w x h luma plane of bpc bits (8..16).  opt NULL: defaults.
  * Returns 0, or -1 when the reference cannot handle the size (w or h < 33:
  * its DWT index tables and CM shifts break) or the options (nvd * rdh < 3240
- * makes libvmaf's extract fail; egl < 1; bpc out of range).
+ * makes libvmaf's extract fail; egl < 1; bpc out of range; csf_mode 2 or 3
+ * with a pair vq_adm_csf_supported refuses).
  */
 int vq_adm_params_init(VqAdmParams *p, int w, int h, int bpc, const VqAdmOptions *opt);
 

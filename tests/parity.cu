@@ -160,11 +160,15 @@ struct GpuSet {
     VqPsnrCuda *psnr = nullptr;
     int64_t *d_rows = nullptr;
 
-    int init(const Layout &L, int w, int h, const uint16_t *table, size_t guard)
+    /* adm_opt: ADM's options (NULL: libvmaf's defaults) */
+    int init(const Layout &L, int w, int h, const uint16_t *table, size_t guard,
+             const VqAdmOptions *adm_opt = nullptr)
     {
         vq_row_layout_init(&l, w, h, w >> L.sw, h >> L.sh);
         VqAdmOptions ao;
         vq_adm_options_default(&ao);
+        if (adm_opt)
+            ao = *adm_opt;
         if (vq_adm_params_init(&ap, w, h, L.bpc, &ao) < 0)
             return -1;
         CK((cudaError_t)vq_vif_cuda_alloc(&vif, w, h, table));
@@ -196,11 +200,13 @@ struct GpuSet {
     }
 };
 
-/* Run both executors over a 3-frame sequence; compare every frame's buffer. */
-static int check(const Layout &L, int w, int h, const uint16_t *table)
+/* Run both executors over a 3-frame sequence; compare every frame's buffer.
+ * adm_opt: ADM's options (NULL: the defaults), e.g. another CSF mode. */
+static int check(const Layout &L, int w, int h, const uint16_t *table,
+                 const VqAdmOptions *adm_opt = nullptr)
 {
     GpuSet g;
-    if (g.init(L, w, h, table, GUARD) < 0) {
+    if (g.init(L, w, h, table, GUARD, adm_opt) < 0) {
         printf("FAIL %s %dx%d: adm params refused\n", L.name, w, h);
         return 1;
     }
@@ -630,6 +636,37 @@ int main(int argc, char **argv)
         }
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
+    }
+    /* ADM's other contrast sensitivity functions (adm_csf_mode 1-3): other
+     * multipliers, Barten's wrapped ones among them (docs/adm_csf.md) */
+    {
+        struct Csf { int mode; double nvd; int rdh; double scf, scfd; };
+        const Csf csfs[] = { { 1, 3.0, 1080, 1.0, 1.0 }, { 1, 5.0, 2160, 0.37, 2.5 },
+                             { 1, 1.5, 2160, 50.0, 0.0 }, { 2, 3.0, 1080, 1.0, 1.0 },
+                             { 2, 5.0, 1080, 1.0, 1.0 }, { 2, 1.5, 2160, 1.0, 1.0 },
+                             { 2, 3.0, 2160, 1.0, 1.0 }, { 3, 3.0, 1080, 1.0, 1.0 },
+                             { 3, 5.0, 2160, 1.0, 1.0 }, { 3, 5.0, 720, 1.0, 1.0 } };
+        const std::pair<int, int> csizes[4] = { { 1920, 1080 }, { 577, 323 }, { 36, 34 },
+                                                { 33 + (int)(rnd() % 1400), 33 + (int)(rnd() % 800) } };
+        for (const Csf &c : csfs) {
+            VqAdmOptions ao;
+            vq_adm_options_default(&ao);
+            ao.csf_mode = c.mode;
+            ao.norm_view_dist = c.nvd;
+            ao.ref_display_height = c.rdh;
+            ao.csf_scale = c.scf;
+            ao.csf_diag_scale = c.scfd;
+            for (const auto &sz : csizes)
+                for (int li = 0; li < (int)(sizeof(layouts) / sizeof(layouts[0])); li++) {
+                    if (sz.first >= 1920 && li != 1 && li != 4)
+                        continue;   /* keep the run short: 1080p in two layouts */
+                    fails += check(layouts[li], sz.first, sz.second, table, &ao);
+                    runs++;
+                }
+            printf("  adm_csf_mode %d nvd %g rdh %d scf %g scfd %g: done (%d failures so far)\n", c.mode,
+                   c.nvd, c.rdh, c.scf, c.scfd, fails);
+            fflush(stdout);
+        }
     }
     /* ladders: the reference's work shared across sessions (kernels/cuda_exec.cu) */
     {

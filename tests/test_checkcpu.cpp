@@ -296,6 +296,28 @@ TEST_F(CheckCpuRows, AdmDwtRows)
     }
 }
 
+/* ADM's options: half the time the defaults, else another contrast
+ * sensitivity function (other multipliers; Barten's wrap past 2^31) */
+static VqAdmOptions random_adm_options(std::mt19937 &rng)
+{
+    static const struct { int mode; double nvd; int rdh; double scf, scfd; } csf[] = {
+        { 1, 3.0, 1080, 1.0, 1.0 }, { 1, 5.0, 2160, 0.37, 2.5 }, { 1, 1.5, 2160, 50.0, 0.0 },
+        { 2, 3.0, 1080, 1.0, 1.0 }, { 2, 5.0, 1080, 1.0, 1.0 }, { 3, 3.0, 2160, 1.0, 1.0 },
+        { 3, 5.0, 720, 1.0, 1.0 },
+    };
+    VqAdmOptions o;
+    vq_adm_options_default(&o);
+    if (rng() % 2) {
+        const auto &c = csf[rng() % (sizeof(csf) / sizeof(csf[0]))];
+        o.csf_mode = c.mode;
+        o.norm_view_dist = c.nvd;
+        o.ref_display_height = c.rdh;
+        o.csf_scale = c.scf;
+        o.csf_diag_scale = c.scfd;
+    }
+    return o;
+}
+
 /* ADM decouple + CSF rows: band values as the DWT gives them (int16 at
  * scale 0, int32 above), distorted = reference + noise (so the angle test
  * goes both ways), zeros, and magnitudes that take every ratio path */
@@ -307,7 +329,8 @@ TEST_F(CheckCpuRows, AdmDecoupleRows)
             const int w = rand_size(rng, 40, 900), h = 40;
             const int bpc = kBpc[rng() % 4];
             VqAdmParams ap;
-            ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, nullptr), 0);
+            const VqAdmOptions ao = random_adm_options(rng);
+            ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, &ao), 0);
             if (rng() % 3 == 0)
                 ap.egl = 1.0;
             const int scale = rng() % 4;
@@ -371,7 +394,8 @@ TEST_F(CheckCpuRows, WholeExecutors)
         VqRowLayout l;
         vq_row_layout_init(&l, w, h, w, h);
         VqAdmParams ap;
-        ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, nullptr), 0);
+        const VqAdmOptions ao = random_adm_options(rng);
+        ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, &ao), 0);
         auto all = [&](const char *name) {
             EXPECT_EQ(vq_cpu_simd_force(name), 0);
             std::vector<int64_t> rows(l.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);

@@ -6,7 +6,9 @@
  * with their options) equal to the reference's u, v, uv as doubles.
  *
  * Golden runs: tests/data/golden_parts/speed_chroma.json (made by
- * scripts/speed_golden_parts.py from shared/golden); raw frames from
+ * scripts/speed_golden_parts.py from shared/golden) and
+ * speed_chroma_options.json (libvmaf's speed.c itself on other options:
+ * scripts/speed_oracle); raw frames from
  * $VQ_RAW_DIR/<clip>.yuv (planar, frames concatenated, 16-bit little-endian
  * above 8 bits); a run whose clips are missing is skipped.
  */
@@ -283,10 +285,12 @@ struct Run {
     nlohmann::json j;
 };
 
-std::vector<Run> load_runs()
+void PrintTo(const Run &r, std::ostream *os) { *os << r.name; }
+
+std::vector<Run> load_runs(const char *file)
 {
     std::vector<Run> runs;
-    std::ifstream f(VQ_TEST_GOLDEN_DIR "/../golden_parts/speed_chroma.json");
+    std::ifstream f(std::string(VQ_TEST_GOLDEN_DIR "/../golden_parts/") + file);
     if (!f)
         return runs;
     std::stringstream ss;
@@ -297,6 +301,8 @@ std::vector<Run> load_runs()
         for (char &c : n)
             if (!isalnum((unsigned char)c))
                 c = '_';
+        if (!r.contains("u") && !r.contains("refused_by_reference"))
+            continue;
         runs.push_back({ n, r });
     }
     return runs;
@@ -373,6 +379,13 @@ TEST_P(SpeedGolden, CpuScoresEqualReference)
            exact_v, nf, exact_uv, nf);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runs, SpeedGolden, ::testing::ValuesIn(load_runs()), run_name);
+// the v1.0.16 models, through libvmaf's vmaf tool (shared/golden)
+INSTANTIATE_TEST_SUITE_P(Runs, SpeedGolden, ::testing::ValuesIn(load_runs("speed_chroma.json")),
+                         run_name);
+// the other options (prescale methods and factors, kernelscales, weight
+// modes, sigma_nn, nn_floor, max_val, libvmaf's defaults): libvmaf's own
+// speed.c and vif_tools.c in a harness (scripts/speed_oracle)
+INSTANTIATE_TEST_SUITE_P(Options, SpeedGolden,
+                         ::testing::ValuesIn(load_runs("speed_chroma_options.json")), run_name);
 
 }  // namespace

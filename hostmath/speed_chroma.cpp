@@ -552,8 +552,37 @@ float score(const Dims &dm, const std::vector<float> &er, const std::vector<floa
     return s / (float)nb;
 }
 
-std::vector<float> operating_image(const Options &opt, const Dims &dm,
-                                   const VqPlaneView &plane, int bpc)
+void lanczos4_weights(int n, float ratio, std::vector<float> &w, std::vector<int> &x0)
+{
+    // per output position: the floor of the float position and the 9
+    // weights "a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x)"
+    // (a, x floats; in double), rounded to float; 1 at 0, 0 outside (-a, a)
+    const int a = VQ_SPEED_LANCZOS_A;
+    const float fa = (float)a;
+    w.resize((size_t)n * VQ_SPEED_LANCZOS_TAPS);
+    x0.resize(n);
+    for (int p = 0; p < n; p++) {
+        const float pos = vq_speed_scale_pos(p, ratio);
+        const int p0 = (int)std::floor(pos);
+        const float dp = pos - p0;
+        x0[p] = p0;
+        for (int i = -a; i <= a; i++) {
+            const float t = i - dp;
+            float k;
+            if (t == 0.0)
+                k = 1.0f;
+            else if (t > -fa && t < fa)
+                k = (float)(fa * std::sin(M_PI * t) * std::sin(M_PI * t / fa) /
+                            (M_PI * M_PI * t * t));
+            else
+                k = 0.0f;
+            w[(size_t)p * VQ_SPEED_LANCZOS_TAPS + i + a] = k;
+        }
+    }
+}
+
+std::vector<float> dec16_image(const Options &opt, const Dims &dm, const VqPlaneView &plane,
+                               int bpc)
 {
     // 1. the float plane (w x h)
     std::vector<float> f((size_t)dm.w * dm.h);
@@ -571,59 +600,14 @@ std::vector<float> operating_image(const Options &opt, const Dims &dm,
         std::vector<float> lwx, lwy;
         std::vector<int> lx0, ly0;
         if (method == VQ_SPEED_LANCZOS4) {
-            // per-axis weights "a * sin(M_PI * x) * sin(M_PI * x / a) /
-            // (M_PI * M_PI * x * x)" in double, rounded to float
-            auto weights = [](int n, float ratio, std::vector<float> &w, std::vector<int> &x0) {
-                const int a = VQ_SPEED_LANCZOS_A;
-                w.resize((size_t)n * (2 * a + 1));
-                x0.resize(n);
-                for (int p = 0; p < n; p++) {
-                    const float pos = vq_speed_scale_pos(p, ratio);
-                    const int p0 = (int)std::floor(pos);
-                    const float dp = pos - p0;
-                    x0[p] = p0;
-                    for (int i = -a; i <= a; i++) {
-                        const float t = i - dp;
-                        const float fa = (float)a;
-                        float k;
-                        if (t == 0.0)
-                            k = 1.0f;
-                        else if (t > -fa && t < fa)
-                            k = (float)(fa * std::sin(M_PI * t) * std::sin(M_PI * t / fa) /
-                                        (M_PI * M_PI * t * t));
-                        else
-                            k = 0.0f;
-                        w[(size_t)p * (2 * a + 1) + i + a] = k;
-                    }
-                }
-            };
-            weights(dm.sw, rx, lwx, lx0);
-            weights(dm.sh, ry, lwy, ly0);
+            lanczos4_weights(dm.sw, rx, lwx, lx0);
+            lanczos4_weights(dm.sh, ry, lwy, ly0);
         }
-        for (int y = 0; y < dm.sh; y++) {
-            const float yy = vq_speed_scale_pos(y, ry);
-            for (int x = 0; x < dm.sw; x++) {
-                float v;
-                switch (method) {
-                case VQ_SPEED_NEAREST:
-                    v = vq_speed_nearest(f.data(), dm.w, rx, ry, x, y);
-                    break;
-                case VQ_SPEED_BILINEAR:
-                    v = vq_speed_bilinear(f.data(), dm.w, dm.h, dm.w,
-                                          vq_speed_scale_pos(x, rx), yy);
-                    break;
-                case VQ_SPEED_BICUBIC:
-                    v = vq_speed_bicubic(f.data(), dm.w, dm.h, dm.w,
-                                         vq_speed_scale_pos(x, rx), yy);
-                    break;
-                default:
-                    v = vq_speed_lanczos4(f.data(), dm.w, dm.h, dm.w, lx0[x], ly0[y],
-                                          &lwx[(size_t)x * 9], &lwy[(size_t)y * 9]);
-                    break;
-                }
-                sc[(size_t)y * dm.sw + x] = v;
-            }
-        }
+        for (int y = 0; y < dm.sh; y++)
+            for (int x = 0; x < dm.sw; x++)
+                sc[(size_t)y * dm.sw + x] = vq_speed_prescale_at(
+                    method, f.data(), dm.w, dm.h, dm.w, rx, ry, x, y, lx0.data(), ly0.data(),
+                    lwx.data(), lwy.data());
         img = sc.data();
         stride = dm.sw;
     }
@@ -634,6 +618,11 @@ std::vector<float> operating_image(const Options &opt, const Dims &dm,
         for (int c = 0; c < dm.ow; c++)
             d[(size_t)r * dm.ow + c] = vq_speed_aa_dec16(img, dm.sw, dm.sh, stride, aa.data(),
                                                          (int)aa.size(), r, c);
+    return d;
+}
+
+void remove_local_mean(const Options &opt, const Dims &dm, std::vector<float> &d)
+{
     // 4. the local mean (vif_filter1d_s: vertical pass of a row, then its
     //    horizontal pass), subtracted
     const std::vector<float> lm = local_mean_taps((float)opt.kernelscale);
@@ -651,16 +640,25 @@ std::vector<float> operating_image(const Options &opt, const Dims &dm,
     }
     for (size_t i = 0; i < d.size(); i++)
         d[i] -= mean[i];
+}
+
+std::vector<float> operating_image(const Options &opt, const Dims &dm,
+                                   const VqPlaneView &plane, int bpc)
+{
+    std::vector<float> d = dec16_image(opt, dm, plane, bpc);
+    remove_local_mean(opt, dm, d);
     return d;
 }
 
-float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
-                  const VqPlaneView &dis, int bpc, bool *singular)
+float score_from_dec16(const Options &opt, const Dims &dm, std::vector<float> ref,
+                       std::vector<float> dis, bool *singular)
 {
     const float snn = (float)opt.sigma_nn;
     std::vector<float> er, vr, ed, vd;
-    const bool ok_ref = est_params(dm, operating_image(opt, dm, ref, bpc), snn, er, vr);
-    const bool ok_dis = est_params(dm, operating_image(opt, dm, dis, bpc), snn, ed, vd);
+    remove_local_mean(opt, dm, ref);
+    remove_local_mean(opt, dm, dis);
+    const bool ok_ref = est_params(dm, ref, snn, er, vr);
+    const bool ok_dis = est_params(dm, dis, snn, ed, vd);
     *singular = !ok_ref || !ok_dis;
     // one side singular: 0, not an inflated score
     if (ok_ref != ok_dis)
@@ -668,13 +666,8 @@ float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
     return score(dm, er, vr, ed, vd, snn, (float)opt.nn_floor, opt.weight_var_mode);
 }
 
-Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u,
-                    const VqPlaneView &ref_v, const VqPlaneView &dis_u,
-                    const VqPlaneView &dis_v, int bpc)
+Result combine(const Options &opt, float su, bool err_u, float sv, bool err_v)
 {
-    bool err_u = false, err_v = false;
-    const float su = plane_score(opt, dm, ref_u, dis_u, bpc, &err_u);
-    const float sv = plane_score(opt, dm, ref_v, dis_v, bpc, &err_v);
     // one plane singular: uv is the other plane's score
     float suv;
     if (err_u && !err_v)
@@ -690,6 +683,23 @@ Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u
     r.v = clip(sv);
     r.uv = clip(suv);
     return r;
+}
+
+float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
+                  const VqPlaneView &dis, int bpc, bool *singular)
+{
+    return score_from_dec16(opt, dm, dec16_image(opt, dm, ref, bpc),
+                            dec16_image(opt, dm, dis, bpc), singular);
+}
+
+Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u,
+                    const VqPlaneView &ref_v, const VqPlaneView &dis_u,
+                    const VqPlaneView &dis_v, int bpc)
+{
+    bool err_u = false, err_v = false;
+    const float su = plane_score(opt, dm, ref_u, dis_u, bpc, &err_u);
+    const float sv = plane_score(opt, dm, ref_v, dis_v, bpc, &err_v);
+    return combine(opt, su, err_u, sv, err_v);
 }
 
 }  // namespace speed

@@ -78,9 +78,24 @@ float score(const Dims &dm, const std::vector<float> &ent_ref,
             const std::vector<float> &var_dis, float sigma_nn, float nn_floor,
             int weight_var_mode);
 
-// Steps 1-4 for one plane: the local-mean-removed 1/16 image (ow x oh).
+// Steps 1-3 for one plane (the per-pixel work, kernels/speed.h): the
+// anti-aliased image's every 16th sample, ow x oh, row-major.
+std::vector<float> dec16_image(const Options &opt, const Dims &dm, const VqPlaneView &plane,
+                               int bpc);
+// Step 4, in place: the 1/16 image minus its local mean (vif_get_filter(4, ks)).
+void remove_local_mean(const Options &opt, const Dims &dm, std::vector<float> &d);
+// Steps 1-4.
 std::vector<float> operating_image(const Options &opt, const Dims &dm,
                                    const VqPlaneView &plane, int bpc);
+// The lanczos4 prescale's per-axis tables (sin in double: host only): for
+// each of n output positions, the floor of its source position (x0) and 9
+// weights (w, VQ_SPEED_LANCZOS_TAPS per position).
+void lanczos4_weights(int n, float ratio, std::vector<float> &w, std::vector<int> &x0);
+
+// Steps 4-6 for one plane pair, from steps 1-3's outputs (wherever they were
+// computed): the score, and whether either side was singular.
+float score_from_dec16(const Options &opt, const Dims &dm, std::vector<float> ref,
+                       std::vector<float> dis, bool *singular);
 
 // speed_extract_score for one plane pair: the score, and whether either
 // side was singular (the reference's return value).
@@ -90,6 +105,9 @@ float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
 struct Result {
     double u = 0, v = 0, uv = 0;    // as libvmaf appends them (clipped)
 };
+
+// extract_chroma's last step: uv, the one-plane-singular fallback, the clip.
+Result combine(const Options &opt, float su, bool err_u, float sv, bool err_v);
 
 // One frame: the reference's and the distorted's U and V planes (views whose
 // w, h may exceed dims()' w, h), bpc 8/10/12/16.  check() must have passed.

@@ -24,6 +24,7 @@
 #define VQ_SPEED_BLOCK 5        /* DEFAULT_BLOCK_SIZE */
 #define VQ_SPEED_MAX_TAPS 41    /* the anti-alias filter at kernelscale 4 */
 #define VQ_SPEED_LANCZOS_A 4
+#define VQ_SPEED_LANCZOS_TAPS (2 * VQ_SPEED_LANCZOS_A + 1)
 
 enum VqSpeedScaleMethod {       /* vif_scaling_method, by name */
     VQ_SPEED_NEAREST = 0,
@@ -160,6 +161,31 @@ VQ_HD float vq_speed_lanczos4(const float *src, int w, int h, int stride,
         }
     }
     return value / wsum;
+}
+
+/* sample (x, y) of the prescaled image (sw x sh) of src (w x h): ratios
+ * "(float)w / sw", "(float)h / sh"; lanczos4 reads the host's tables for
+ * column x and row y (lx0/ly0: floors, lwx/lwy: VQ_SPEED_LANCZOS_TAPS
+ * weights per position), the other methods ignore them */
+VQ_HD float vq_speed_prescale_at(int method, const float *src, int w, int h, int stride,
+                                 float ratio_x, float ratio_y, int x, int y,
+                                 const int *lx0, const int *ly0, const float *lwx,
+                                 const float *lwy)
+{
+    switch (method) {
+    case VQ_SPEED_NEAREST:
+        return vq_speed_nearest(src, stride, ratio_x, ratio_y, x, y);
+    case VQ_SPEED_BILINEAR:
+        return vq_speed_bilinear(src, w, h, stride, vq_speed_scale_pos(x, ratio_x),
+                                 vq_speed_scale_pos(y, ratio_y));
+    case VQ_SPEED_BICUBIC:
+        return vq_speed_bicubic(src, w, h, stride, vq_speed_scale_pos(x, ratio_x),
+                                vq_speed_scale_pos(y, ratio_y));
+    default:
+        return vq_speed_lanczos4(src, w, h, stride, lx0[x], ly0[y],
+                                 lwx + (ptrdiff_t)x * VQ_SPEED_LANCZOS_TAPS,
+                                 lwy + (ptrdiff_t)y * VQ_SPEED_LANCZOS_TAPS);
+    }
 }
 
 /* ---- 3. the anti-alias filter at the kept samples ---------------------- */

@@ -276,6 +276,20 @@ TEST(SpeedPieces, FlatPlanesSingular)
     const Result r = chroma_frame(o, dm, vf, vn, vf, vn, 8);
     EXPECT_EQ(r.u, 0.0);
     EXPECT_EQ(r.uv, r.v);
+    // pinned: libvmaf's speed.c on these planes (scripts/speed_oracle's
+    // harness, 4:4:4 320x240, v1 options): U flat on both sides, V the
+    // same noise on both: 0, 3.814697265625e-06, 3.814697265625e-06
+    EXPECT_EQ(r.v, 3.814697265625e-06);
+    EXPECT_EQ(r.uv, 3.814697265625e-06);
+    // U: noise against flat (one side singular: 0), V as above
+    const Result r2 = chroma_frame(o, dm, vn, vn, vf, vn, 8);
+    EXPECT_EQ(r2.u, 0.0);
+    EXPECT_EQ(r2.v, 3.814697265625e-06);
+    EXPECT_EQ(r2.uv, 3.814697265625e-06);
+    const Result r0 = chroma_frame(o0, dm, vf, vn, vf, vn, 8);   // weight mode 0: all 0
+    EXPECT_EQ(r0.u, 0.0);
+    EXPECT_EQ(r0.v, 0.0);
+    EXPECT_EQ(r0.uv, 0.0);
 }
 
 /* ---- golden -------------------------------------------------------------- */

@@ -1,0 +1,706 @@
+// speed_chroma.cpp - libvmaf v3.2.0's speed_chroma on the CPU (see
+// speed_chroma.hpp, docs/speed.md).  Every expression keeps the reference's
+// types: where speed.c or vif_tools.c mixes a float with a double constant
+// or calls a double libm function on a float, so does this file, and the
+// comments say so.  Built with -ffp-contract=off (no fused multiply-add), as
+// the reference is built for x86-64 baseline.
+#include "speed_chroma.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace vq {
+namespace speed {
+
+namespace {
+
+constexpr double kEigenEps = 1e-6;      // EIGENVALUE_EPS
+constexpr int kEigenMaxIters = 500;     // EIGENVALUE_MAX_ITERS
+constexpr int kBlock = VQ_SPEED_BLOCK;
+constexpr int kElems = kBlock * kBlock; // elements_in_block
+
+// vif_tools.h's valid_kernelscales, as the floats it stores
+const float kValidKernelscales[] = {
+    1.0f, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
+    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,
+    1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
+};
+
+bool almost_equal(double x, double c) { return std::fabs(x - c) < 1.0e-3; }
+
+// get_gaussian_pdf(x, 0, stdev): the exponent in double, left to right
+// ("-0.5 * (x - mean)/stdev * (x - mean)/stdev"), exp in double, rounded to
+// float; the denominator "1 / (stdev * sqrt(2 * M_PI))" in double, rounded
+// to float; their float quotient.
+float gaussian_pdf(float x, float stdev)
+{
+    const float d = x - 0.0f;
+    const float num = (float)std::exp(-0.5 * d / stdev * d / stdev);
+    const float den = (float)(1 / (stdev * std::sqrt(2 * M_PI)));
+    return num / den;
+}
+
+// get_1d_gaussian_kernel: a float sum of the taps, each divided by it
+std::vector<float> gaussian_kernel(int size, float stdev)
+{
+    std::vector<float> out(size);
+    float sum = 0;
+    const int k = (size - 1) / 2;
+    for (int i = 0; i < size; i++) {
+        out[i] = gaussian_pdf((float)(i - k), stdev);
+        sum += out[i];
+    }
+    for (int i = 0; i < size; i++)
+        out[i] /= sum;
+    return out;
+}
+
+// NB: C's log2/sqrt on a float argument are the double functions; C++'s
+// std::log2(float) would be log2f: every call below casts to double.
+
+// ---- the eigen solver (speed.c, after GSL's symmtd and symm) ------------
+
+int sign_of(float x) { return x >= 0 ? 1 : -1; }
+
+// "sqrt(x * x + y * y)": a float sum, the double sqrt, rounded to float
+float hypot_f(float x, float y) { return (float)std::sqrt((double)(x * x + y * y)); }
+
+float column_norm(const float *a, int col, int start, int n)
+{
+    float s = 0;
+    for (int i = start; i < n; i++)
+        s += a[i * n + col] * a[i * n + col];
+    return (float)std::sqrt((double)s);
+}
+
+float householder(float *a, int col, int start, int n)
+{
+    if (n - start == 1)
+        return 0.0f;
+    const float xnorm = column_norm(a, col, start + 1, n);
+    if (xnorm == 0.0f)
+        return 0.0f;
+    const float alpha = a[start * n + col];
+    const float beta = -sign_of(alpha) * hypot_f(alpha, xnorm);
+    const float tau = (beta - alpha) / beta;
+    const float s = alpha - beta;
+    if (s != 0.0f) {
+        for (int i = start; i < n; i++)
+            a[i * n + col] /= s;
+        a[start * n + col] = beta;
+    }
+    return tau;
+}
+
+void tridiagonalise(float *a, int n, float *d, float *sd)
+{
+    std::vector<float> v(n, 0.0f), x(n, 0.0f);
+    for (int i = 0; i < n - 2; i++) {
+        const float tau = householder(a, i, i + 1, n);
+        for (int j = i + 1; j < n; j++)
+            v[j] = a[j * n + i];
+        if (tau == 0.0f)
+            continue;
+        a[(i + 1) * n + i] = v[i + 1];
+        v[i + 1] = 1.0f;
+        const int s = i + 1;
+        // x = tau * A * v: each term "tau * A[r][c] * v[c]" in float
+        for (int r = s; r < n; r++) {
+            x[r] = 0.0f;
+            for (int c = s; c < n; c++)
+                x[r] += tau * a[r * n + c] * v[c];
+        }
+        float xv = 0;
+        for (int r = s; r < n; r++)
+            xv += x[r] * v[r];
+        // "float alpha = -0.5 * tau_i * xv": double, rounded to float
+        const float alpha = (float)(-0.5 * tau * xv);
+        for (int r = s; r < n; r++)
+            x[r] += alpha * v[r];
+        for (int r = s; r < n; r++)
+            for (int c = s; c < n; c++)
+                a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+    }
+    for (int i = 0; i < n; i++)
+        d[i] = a[i * n + i];
+    for (int i = 0; i < n - 1; i++)
+        sd[i] = a[(i + 1) * n + i];
+}
+
+// chop_small_elements: the float sum of magnitudes times 1e-6 in double
+void chop_small(float *d, float *sd, int n)
+{
+    for (int i = 0; i < n - 1; i++)
+        if (std::fabs(sd[i]) < kEigenEps * (std::fabs(d[i]) + std::fabs(d[i + 1])))
+            sd[i] = 0.0f;
+}
+
+float trailing_eigenvalue(const float *d, const float *sd, int n)
+{
+    const float ta = d[n - 2], tb = d[n - 1], tab = sd[n - 2];
+    const float dt = (float)((ta - tb) / 2.0);
+    if (dt > 0)
+        return tb - tab * (tab / (dt + hypot_f(dt, tab)));
+    if (dt == 0)
+        return tb - std::fabs(tab);
+    return tb + tab * (tab / (-dt + hypot_f(dt, tab)));
+}
+
+// create_givens: "1.0 / sqrt(1 + t * t)" in double, rounded to float
+void givens(float a, float b, float *c, float *s)
+{
+    if (b == 0) {
+        *c = 1;
+        *s = 0;
+    } else if (std::fabs(b) > std::fabs(a)) {
+        const float t = -a / b;
+        const float s1 = (float)(1.0 / std::sqrt((double)(1 + t * t)));
+        *s = s1;
+        *c = s1 * t;
+    } else {
+        const float t = -b / a;
+        const float c1 = (float)(1.0 / std::sqrt((double)(1 + t * t)));
+        *c = c1;
+        *s = c1 * t;
+    }
+}
+
+void qr_step(float *d, float *sd, int n)
+{
+    float mu = trailing_eigenvalue(d, sd, n);
+    if (kEigenEps * std::fabs(mu) > std::fabs(d[0]) + std::fabs(sd[0]))
+        mu = 0;
+    float x = d[0] - mu, z = sd[0];
+    float bk = 0, zk = 0;
+    float ap = d[0], bp = sd[0], aq = d[1];
+    if (n == 2) {
+        float c, s;
+        givens(x, z, &c, &s);
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        d[0] = ap1;
+        sd[0] = bp1;
+        d[1] = aq1;
+        return;
+    }
+    float bq = sd[1];
+    for (int k = 0; k < n - 1; k++) {
+        float c, s;
+        givens(x, z, &c, &s);
+        const float bk1 = c * bk - s * zk;
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float zp1 = -s * bq;
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        const float bq1 = c * bq;
+        const float ak = ap1;
+        bk = bp1;
+        zk = zp1;
+        ap = aq1;
+        bp = bq1;
+        if (k < n - 2)
+            aq = d[k + 2];
+        if (k < n - 3)
+            bq = sd[k + 2];
+        d[k] = ak;
+        if (k > 0)
+            sd[k - 1] = bk1;
+        if (k < n - 2)
+            sd[k + 1] = bp;
+        x = bk;
+        z = zk;
+    }
+    d[n - 1] = ap;
+    sd[n - 2] = bk;
+}
+
+void tridiagonal_eigenvalues(float *d, float *sd, int n)
+{
+    chop_small(d, sd, n);
+    int b = n - 1, iter = 0;
+    while (b > 0 && iter < kEigenMaxIters) {
+        if (sd[b - 1] == 0.0f) {
+            b--;
+            continue;
+        }
+        int a = b - 1;
+        while (a > 0 && sd[a - 1] != 0.0f)
+            a--;
+        const int nb = b - a + 1;
+        qr_step(d + a, sd + a, nb);
+        chop_small(d + a, sd + a, nb);
+        iter++;
+    }
+}
+
+// ---- the linear solve (speed.c's matrix_qr_decomposition) ----------------
+
+// dst = x * y, each element a float sum over k from 0 (i, k, j loop order)
+void mat_mul(float *dst, const float *x, const float *y, int rows, int inner, int cols)
+{
+    for (int i = 0; i < rows * cols; i++)
+        dst[i] = 0;
+    for (int i = 0; i < rows; i++)
+        for (int k = 0; k < inner; k++)
+            for (int j = 0; j < cols; j++)
+                dst[i * cols + j] += x[i * inner + k] * y[k * cols + j];
+}
+
+float vec_norm(const float *x, int n)
+{
+    float s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return (float)std::sqrt((double)s);
+}
+
+// Q (returned not transposed: H_{n-2} ... H_0) and R = Q A; the sign of each
+// reflection comes from A's diagonal (the original matrix, not the partly
+// reduced one: the reference's choice)
+void qr_decompose(const float *a, int n, float *q, float *r)
+{
+    std::vector<float> z(a, a + n * n), h(n * n), tmp(n * n), vec(n);
+    for (int i = 0; i < n * n; i++)
+        q[i] = (i / n == i % n) ? 1.0f : 0.0f;
+    for (int k = 0; k < n - 1; k++) {
+        for (int i = 0; i < n; i++)    // matrix_minor(z, k)
+            for (int j = 0; j < n; j++)
+                if (i < k || j < k)
+                    z[i * n + j] = (i == j) ? 1.0f : 0.0f;
+        for (int i = 0; i < n; i++)
+            vec[i] = z[i * n + k];
+        const float norm = vec_norm(vec.data(), n);
+        const int sign = sign_of(a[k * n + k]);
+        vec[k] += sign * norm;
+        const float vn = vec_norm(vec.data(), n);
+        for (int i = 0; i < n; i++)
+            vec[i] = vec[i] / vn;
+        for (int i = 0; i < n; i++)    // I - 2 v v'
+            for (int j = 0; j < n; j++)
+                h[i * n + j] = -2 * vec[i] * vec[j];
+        for (int i = 0; i < n; i++)
+            h[i * n + i] += 1;
+        mat_mul(tmp.data(), h.data(), z.data(), n, n, n);
+        z = tmp;
+        mat_mul(tmp.data(), h.data(), q, n, n, n);
+        std::memcpy(q, tmp.data(), sizeof(float) * n * n);
+    }
+    mat_mul(r, q, a, n, n, n);
+}
+
+}  // namespace
+
+bool kernelscale_valid(float kernelscale)
+{
+    for (float k : kValidKernelscales)
+        if (std::fabs(kernelscale - k) < 1e-3)
+            return true;
+    return false;
+}
+
+int scale_method(const std::string &name)
+{
+    if (name == "nearest")
+        return VQ_SPEED_NEAREST;
+    if (name == "bilinear")
+        return VQ_SPEED_BILINEAR;
+    if (name == "bicubic")
+        return VQ_SPEED_BICUBIC;
+    if (name == "lanczos4")
+        return VQ_SPEED_LANCZOS4;
+    return -1;
+}
+
+int filter_size(int scale, float kernelscale)
+{
+    const int n = (1 << (4 - scale)) + 1;
+    int c = (int)std::ceil(n * kernelscale);   // round_up_to_odd: ceil in double
+    if (c % 2 == 0)
+        c += 1;
+    return c > 3 ? c : 3;
+}
+
+std::vector<float> antialias_taps(float kernelscale)
+{
+    // always the size of the scale-1 filter; stdev "sqrt(scale) *
+    // window_size / 5.0f" in double (sqrt(4) = 2), rounded to float
+    const int ws = filter_size(1, kernelscale);
+    return gaussian_kernel(ws, (float)(std::sqrt((double)VQ_SPEED_NUM_SCALES) * ws / 5.0f));
+}
+
+std::vector<float> local_mean_taps(float kernelscale)
+{
+    const int ws = filter_size(VQ_SPEED_NUM_SCALES, kernelscale);
+    return gaussian_kernel(ws, ws / 5.0f);   // int / float: a float quotient
+}
+
+Dims dims(const Options &opt, int luma_w, int luma_h, int chroma_ss_x, int chroma_ss_y)
+{
+    Dims d;
+    d.w = luma_w >> chroma_ss_x;
+    d.h = luma_h >> chroma_ss_y;
+    d.sw = (int)(d.w * opt.prescale + 0.5);
+    d.sh = (int)(d.h * opt.prescale + 0.5);
+    d.ow = d.sw >> VQ_SPEED_NUM_SCALES;
+    d.oh = d.sh >> VQ_SPEED_NUM_SCALES;
+    d.tw = d.ow / kBlock * kBlock;
+    d.th = d.oh / kBlock * kBlock;
+    d.bw = d.tw / kBlock;
+    d.bh = d.th / kBlock;
+    d.scaled = !almost_equal(opt.prescale, 1.0);
+    return d;
+}
+
+std::string check(const Options &opt, int luma_w, int luma_h, int chroma_ss_x,
+                  int chroma_ss_y, bool has_chroma, int bpc)
+{
+    if (!has_chroma)
+        return "speed_chroma: 4:0:0 (no chroma planes) is refused, as libvmaf does";
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        return "speed_chroma: bit depth must be 8, 10, 12 or 16";
+    if (!(opt.kernelscale >= 0.1 && opt.kernelscale <= 4.0))
+        return "speed_chroma: speed_kernelscale must be in [0.1, 4.0]";
+    if (!(opt.prescale >= 0.1 && opt.prescale <= 4.0))
+        return "speed_chroma: speed_prescale must be in [0.1, 4.0]";
+    if (!(opt.sigma_nn >= 0.1 && opt.sigma_nn <= 2.0))
+        return "speed_chroma: speed_sigma_nn must be in [0.1, 2.0]";
+    if (!(opt.nn_floor >= 0.0 && opt.nn_floor <= 1.0))
+        return "speed_chroma: speed_nn_floor must be in [0.0, 1.0]";
+    if (!(opt.max_val >= 0.0 && opt.max_val <= 1000.0))
+        return "speed_chroma: speed_max_val must be in [0, 1000]";
+    if (opt.weight_var_mode < 0 || opt.weight_var_mode > 6)
+        return "speed_chroma: speed_weight_var_mode must be in [0, 6]";
+    if (!kernelscale_valid((float)opt.kernelscale))
+        return "speed_chroma: invalid speed_kernelscale (libvmaf accepts only its list)";
+    if (scale_method(opt.prescale_method) < 0)
+        return "speed_chroma: speed_prescale_method must be nearest, bilinear, bicubic "
+               "or lanczos4";
+    const Dims d = dims(opt, luma_w, luma_h, chroma_ss_x, chroma_ss_y);
+    // speed_init_dimensions' error, which libvmaf logs and then ignores
+    // before reading outside its buffers: refused
+    if (d.tw == 0 || d.th == 0)
+        return "speed_chroma: image too small (the 1/16 chroma image holds no 5x5 block)";
+    // a prescale within 1e-3 of 1 is skipped, yet the size rounds to
+    // another: the reference then filters samples it never wrote
+    if (!d.scaled && (d.sw != d.w || d.sh != d.h))
+        return "speed_chroma: speed_prescale this close to 1 changes the size without "
+               "scaling (libvmaf reads unwritten memory)";
+    return "";
+}
+
+std::vector<float> eigenvalues(const std::vector<float> &a_in, int n)
+{
+    std::vector<float> a(a_in);
+    if (n == 1)
+        return a;
+    std::vector<float> d(n), sd(n - 1);
+    tridiagonalise(a.data(), n, d.data(), sd.data());
+    tridiagonal_eigenvalues(d.data(), sd.data(), n);
+    return d;
+}
+
+bool solve(const std::vector<float> &a, int n, const std::vector<float> &b, int m,
+           std::vector<float> &x)
+{
+    std::vector<float> q(n * n), r(n * n), qb(n * m);
+    qr_decompose(a.data(), n, q.data(), r.data());
+    // the reference transposes Q twice: Q^T B with Q^T = H_{n-2} ... H_0
+    mat_mul(qb.data(), q.data(), b.data(), n, n, m);
+    x.assign((size_t)n * m, 0.0f);
+    for (int i = n - 1; i >= 0; i--) {
+        const float den = r[i * n + i];
+        if (std::fabs(den) < kEigenEps)
+            return false;
+        for (int j = 0; j < m; j++) {
+            float t = qb[i * m + j];
+            for (int k = i + 1; k < n; k++)
+                t -= x[k * m + j] * r[i * n + k];
+            x[i * m + j] = t / den;
+        }
+    }
+    return true;
+}
+
+bool est_params(const Dims &dm, const std::vector<float> &d, float sigma_nn,
+                std::vector<float> &entropies, std::vector<float> &variances)
+{
+    const int stride = dm.ow;
+    const int subw = dm.tw - kBlock + 1, subh = dm.th - kBlock + 1;
+    const size_t nsub = (size_t)subw * (size_t)subh;
+    // 1. window means: a float sum in raster order, divided by the count
+    //    (a size_t converted to float)
+    float means[kElems];
+    for (int sr = 0; sr < kBlock; sr++)
+        for (int sc = 0; sc < kBlock; sc++) {
+            float s = 0;
+            for (int i = 0; i < subh; i++)
+                for (int j = 0; j < subw; j++)
+                    s += d[(size_t)(sr + i) * stride + sc + j];
+            means[sr * kBlock + sc] = s / (float)nsub;
+        }
+    // 2. covariances: double terms (float samples minus the float means
+    //    as doubles), a double sum in raster order, / count in double,
+    //    rounded to float
+    std::vector<float> cov(kElems * kElems);
+    for (int xi = 0; xi < kElems; xi++)
+        for (int yi = 0; yi <= xi; yi++) {
+            const int rx = xi / kBlock, cx = xi % kBlock, ry = yi / kBlock, cy = yi % kBlock;
+            const double mx = means[xi], my = means[yi];
+            double s = 0;
+            for (int i = 0; i < subh; i++) {
+                const float *px = &d[(size_t)(rx + i) * stride + cx];
+                const float *py = &d[(size_t)(ry + i) * stride + cy];
+                for (int j = 0; j < subw; j++)
+                    s += ((double)px[j] - mx) * ((double)py[j] - my);
+            }
+            const float c = (float)(s / (double)nsub);
+            cov[xi * kElems + yi] = c;
+            cov[yi * kElems + xi] = c;
+        }
+    // 3. eigenvalues
+    const std::vector<float> eig = eigenvalues(cov, kElems);
+    // 4. the independent term: row (i%5)*5 + j%5, column = block index
+    const int nb = dm.bw * dm.bh;
+    std::vector<float> y((size_t)kElems * nb);
+    for (int si = 0; si < kBlock; si++)
+        for (int sj = 0; sj < kBlock; sj++)
+            for (int i = si; i < dm.th; i += kBlock)
+                for (int j = sj; j < dm.tw; j += kBlock)
+                    y[(size_t)(si * kBlock + sj) * nb + (i - si) / kBlock * dm.bw +
+                      (j - sj) / kBlock] = d[(size_t)i * stride + j];
+    // 5. solve K X = Y unless an eigenvalue is below 1e-6 (compared as a
+    //    double); singular: X = 0
+    bool regular = true;
+    for (int i = 0; i < kElems; i++)
+        if (eig[i] < kEigenEps)
+            regular = false;
+    std::vector<float> x;
+    bool ok = regular && solve(cov, kElems, y, nb, x);
+    if (!ok)
+        x.assign((size_t)kElems * nb, 0.0f);
+    // 6. (X .* Y) / 25 in float, then the 25 rows summed into row 0 in order
+    const float den = (float)kElems;
+    for (size_t i = 0; i < x.size(); i++)
+        x[i] = (x[i] * y[i]) / den;
+    for (int i = 1; i < kElems; i++)
+        for (int j = 0; j < nb; j++)
+            x[j] += x[(size_t)i * nb + j];
+    // 7. entropies: per eigenvalue (negative ones as 0), in order,
+    //    "e += log2(L * S + sigma_nn) + log2(2 * M_PI * M_E)": the float
+    //    argument to the double log2, the sum in double, rounded to float
+    entropies.assign(nb, 0.0f);
+    for (int k = 0; k < kElems; k++) {
+        const float l = eig[k] < 0 ? 0 : eig[k];
+        for (int j = 0; j < nb; j++)
+            entropies[j] = (float)(entropies[j] +
+                                   (std::log2((double)(l * x[j] + sigma_nn)) + std::log2(2 * M_PI * M_E)));
+    }
+    variances.assign(x.begin(), x.begin() + nb);
+    return ok;
+}
+
+float score(const Dims &dm, const std::vector<float> &er, const std::vector<float> &vr,
+            const std::vector<float> &ed, const std::vector<float> &vd, float sigma_nn,
+            float nn_floor, int mode)
+{
+    const size_t nb = (size_t)dm.bw * dm.bh;
+    float s = 0;
+    // "size_t * (double + double)", rounded to float
+    const float base = (float)(kElems * (std::log2((double)((1 + nn_floor) * sigma_nn)) +
+                                         std::log2(2 * M_PI * M_E)));
+    for (size_t i = 0; i < nb; i++) {
+        if (er[i] < base && ed[i] < base)
+            continue;   // "score += 0"
+        float sr = 0.0f, sd = 0.0f;
+        // every product "float entropy * double log2(...)": double,
+        // rounded to float
+        switch (mode) {
+        case 0:
+            sr = (float)(er[i] * std::log2((double)(1 + vr[i])));
+            sd = (float)(ed[i] * std::log2((double)(1 + vd[i])));
+            break;
+        case 1:
+            sr = (float)(er[i] * std::log2((double)(1 + vr[i])));
+            sd = (float)(ed[i] * std::log2((double)(1 + vr[i])));
+            break;
+        case 2:
+            sr = (float)(er[i] * std::log2((double)(1 + vd[i])));
+            sd = (float)(ed[i] * std::log2((double)(1 + vd[i])));
+            break;
+        case 3:
+            sr = (float)(er[i] * std::log2(1 + (vr[i] + vd[i]) / 2.0));
+            sd = (float)(ed[i] * std::log2(1 + (vr[i] + vd[i]) / 2.0));
+            break;
+        case 4:
+            sr = (float)(er[i] * std::log2((double)(1 + vr[i])));
+            sd = (float)(ed[i] * std::log2(1 + (vr[i] + vd[i]) / 2.0));
+            break;
+        case 5:
+            sr = (float)(er[i] * std::log2((double)(1 + vr[i])));
+            sd = (float)(ed[i] * std::log2(1 + (0.75 * vr[i] + 0.25 * vd[i])));
+            break;
+        case 6:
+            sr = (float)(er[i] * std::log2((double)(1 + vr[i])));
+            sd = (float)(ed[i] * std::log2(1 + (0.25 * vr[i] + 0.75 * vd[i])));
+            break;
+        default:
+            return (float)-22;   // "return -EINVAL" (check() refuses it)
+        }
+        s += std::fabs(sr - sd);
+    }
+    return s / (float)nb;
+}
+
+void lanczos4_weights(int n, float ratio, std::vector<float> &w, std::vector<int> &x0)
+{
+    // per output position: the floor of the float position and the 9
+    // weights "a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x)"
+    // (a, x floats; in double), rounded to float; 1 at 0, 0 outside (-a, a)
+    const int a = VQ_SPEED_LANCZOS_A;
+    const float fa = (float)a;
+    w.resize((size_t)n * VQ_SPEED_LANCZOS_TAPS);
+    x0.resize(n);
+    for (int p = 0; p < n; p++) {
+        const float pos = vq_speed_scale_pos(p, ratio);
+        const int p0 = (int)std::floor(pos);
+        const float dp = pos - p0;
+        x0[p] = p0;
+        for (int i = -a; i <= a; i++) {
+            const float t = i - dp;
+            float k;
+            if (t == 0.0)
+                k = 1.0f;
+            else if (t > -fa && t < fa)
+                k = (float)(fa * std::sin(M_PI * t) * std::sin(M_PI * t / fa) /
+                            (M_PI * M_PI * t * t));
+            else
+                k = 0.0f;
+            w[(size_t)p * VQ_SPEED_LANCZOS_TAPS + i + a] = k;
+        }
+    }
+}
+
+std::vector<float> dec16_image(const Options &opt, const Dims &dm, const VqPlaneView &plane,
+                               int bpc)
+{
+    // 1. the float plane (w x h)
+    std::vector<float> f((size_t)dm.w * dm.h);
+    for (int i = 0; i < dm.h; i++)
+        for (int j = 0; j < dm.w; j++)
+            f[(size_t)i * dm.w + j] = vq_speed_to_float(vq_sample(plane, i, j), bpc);
+    // 2. the prescale (sw x sh); equal sizes copy
+    std::vector<float> sc;
+    const float *img = f.data();
+    int stride = dm.w;
+    if (dm.scaled && (dm.sw != dm.w || dm.sh != dm.h)) {
+        sc.resize((size_t)dm.sw * dm.sh);
+        const int method = scale_method(opt.prescale_method);
+        const float rx = (float)dm.w / dm.sw, ry = (float)dm.h / dm.sh;
+        std::vector<float> lwx, lwy;
+        std::vector<int> lx0, ly0;
+        if (method == VQ_SPEED_LANCZOS4) {
+            lanczos4_weights(dm.sw, rx, lwx, lx0);
+            lanczos4_weights(dm.sh, ry, lwy, ly0);
+        }
+        for (int y = 0; y < dm.sh; y++)
+            for (int x = 0; x < dm.sw; x++)
+                sc[(size_t)y * dm.sw + x] = vq_speed_prescale_at(
+                    method, f.data(), dm.w, dm.h, dm.w, rx, ry, x, y, lx0.data(), ly0.data(),
+                    lwx.data(), lwy.data());
+        img = sc.data();
+        stride = dm.sw;
+    }
+    // 3. the anti-alias filter, every 16th row and column
+    const std::vector<float> aa = antialias_taps((float)opt.kernelscale);
+    std::vector<float> d((size_t)dm.ow * dm.oh);
+    for (int r = 0; r < dm.oh; r++)
+        for (int c = 0; c < dm.ow; c++)
+            d[(size_t)r * dm.ow + c] = vq_speed_aa_dec16(img, dm.sw, dm.sh, stride, aa.data(),
+                                                         (int)aa.size(), r, c);
+    return d;
+}
+
+void remove_local_mean(const Options &opt, const Dims &dm, std::vector<float> &d)
+{
+    // 4. the local mean (vif_filter1d_s: vertical pass of a row, then its
+    //    horizontal pass), subtracted
+    const std::vector<float> lm = local_mean_taps((float)opt.kernelscale);
+    const int fw = (int)lm.size();
+    std::vector<float> mean((size_t)dm.ow * dm.oh), tmp(dm.ow);
+    for (int i = 0; i < dm.oh; i++) {
+        for (int j = 0; j < dm.ow; j++)
+            tmp[j] = vq_speed_vpass(d.data(), dm.oh, dm.ow, lm.data(), fw, i, j);
+        for (int j = 0; j < dm.ow; j++) {
+            float acc = 0;
+            for (int k = 0; k < fw; k++)
+                acc += lm[k] * tmp[vq_speed_reflect(j - fw / 2 + k, dm.ow)];
+            mean[(size_t)i * dm.ow + j] = acc;
+        }
+    }
+    for (size_t i = 0; i < d.size(); i++)
+        d[i] -= mean[i];
+}
+
+std::vector<float> operating_image(const Options &opt, const Dims &dm,
+                                   const VqPlaneView &plane, int bpc)
+{
+    std::vector<float> d = dec16_image(opt, dm, plane, bpc);
+    remove_local_mean(opt, dm, d);
+    return d;
+}
+
+float score_from_dec16(const Options &opt, const Dims &dm, std::vector<float> ref,
+                       std::vector<float> dis, bool *singular)
+{
+    const float snn = (float)opt.sigma_nn;
+    std::vector<float> er, vr, ed, vd;
+    remove_local_mean(opt, dm, ref);
+    remove_local_mean(opt, dm, dis);
+    const bool ok_ref = est_params(dm, ref, snn, er, vr);
+    const bool ok_dis = est_params(dm, dis, snn, ed, vd);
+    *singular = !ok_ref || !ok_dis;
+    // one side singular: 0, not an inflated score
+    if (ok_ref != ok_dis)
+        return 0.0f;
+    return score(dm, er, vr, ed, vd, snn, (float)opt.nn_floor, opt.weight_var_mode);
+}
+
+Result combine(const Options &opt, float su, bool err_u, float sv, bool err_v)
+{
+    // one plane singular: uv is the other plane's score
+    float suv;
+    if (err_u && !err_v)
+        suv = sv;
+    else if (err_v && !err_u)
+        suv = su;
+    else
+        suv = (float)((su + sv) / 2.0);
+    // "MIN(score, max_val)": a float against a double, the double result
+    auto clip = [&](float s) { return s < opt.max_val ? (double)s : opt.max_val; };
+    Result r;
+    r.u = clip(su);
+    r.v = clip(sv);
+    r.uv = clip(suv);
+    return r;
+}
+
+float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
+                  const VqPlaneView &dis, int bpc, bool *singular)
+{
+    return score_from_dec16(opt, dm, dec16_image(opt, dm, ref, bpc),
+                            dec16_image(opt, dm, dis, bpc), singular);
+}
+
+Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u,
+                    const VqPlaneView &ref_v, const VqPlaneView &dis_u,
+                    const VqPlaneView &dis_v, int bpc)
+{
+    bool err_u = false, err_v = false;
+    const float su = plane_score(opt, dm, ref_u, dis_u, bpc, &err_u);
+    const float sv = plane_score(opt, dm, ref_v, dis_v, bpc, &err_v);
+    return combine(opt, su, err_u, sv, err_v);
+}
+
+}  // namespace speed
+}  // namespace vq

@@ -1,0 +1,121 @@
+// speed_chroma.hpp - libvmaf v3.2.0's speed_chroma (SpEED-QA on U and V),
+// on the CPU, standalone: options, their checks, the Gaussian taps, the
+// sequential parts (steps 4-6 of docs/speed.md: the 1/16 image's local-mean
+// removal, est_params' covariance, eigenvalues and linear solve, entropies,
+// the score) and the whole per-frame computation.  Not yet wired into the
+// registry: the functions here take planes and options and return numbers.
+#ifndef VQ_SPEED_CHROMA_HPP
+#define VQ_SPEED_CHROMA_HPP
+
+#include <string>
+#include <vector>
+
+#include "speed.h"
+
+namespace vq {
+namespace speed {
+
+// The options of libvmaf's speed_chroma, with its defaults (speed.c).
+struct Options {
+    double kernelscale = 1.0;            // speed_kernelscale (ks), 0.1 .. 4.0
+    double prescale = 1.0;               // speed_prescale (ps), 0.1 .. 4.0
+    std::string prescale_method = "nearest";   // speed_prescale_method (psm)
+    double sigma_nn = 0.29;              // speed_sigma_nn (snn), 0.1 .. 2.0
+    double nn_floor = 0.0;               // speed_nn_floor (nnf), 0.0 .. 1.0
+    double max_val = 1000.0;             // speed_max_val (mxv), 0 .. 1000
+    int weight_var_mode = 0;             // speed_weight_var_mode (wvm), 0 .. 6
+};
+
+// The reference's plane geometry for one chroma plane (speed.c's
+// SpeedDimensions), from the plane's size as init_chroma computes it.
+struct Dims {
+    int w = 0, h = 0;           // original chroma plane (luma w >> ss_x ...)
+    int sw = 0, sh = 0;         // after the prescale: (int)(w * ps + 0.5)
+    int ow = 0, oh = 0;         // operating (1/16) image: sw >> 4, sh >> 4
+    int tw = 0, th = 0;         // truncated to whole 5x5 blocks
+    int bw = 0, bh = 0;         // blocks across and down
+    bool scaled = false;        // the prescale runs (ps not within 1e-3 of 1)
+};
+
+// An error message when the reference refuses (or cannot be matched) with
+// these options at this frame size and layout, else "".  chroma_ss_x/_y:
+// 1 where the chroma planes are subsampled (4:2:0: both, 4:2:2: x);
+// monochrome: the reference refuses 4:0:0 (pass has_chroma false).
+std::string check(const Options &opt, int luma_w, int luma_h, int chroma_ss_x,
+                  int chroma_ss_y, bool has_chroma, int bpc);
+
+// The chroma plane size speed_chroma works on: init_chroma's w / 2, h / 2
+// (truncating: an odd 4:2:0 frame's last chroma column/row is not used).
+Dims dims(const Options &opt, int luma_w, int luma_h, int chroma_ss_x, int chroma_ss_y);
+
+// vif_get_filter_size(scale, kernelscale): the kernelscale as a float
+int filter_size(int scale, float kernelscale);
+// speed_get_antialias_filter(out, NUM_SCALES, ks) / vif_get_filter(out,
+// NUM_SCALES, ks): the taps (exp in double, float sum, float division)
+std::vector<float> antialias_taps(float kernelscale);
+std::vector<float> local_mean_taps(float kernelscale);
+bool kernelscale_valid(float kernelscale);
+int scale_method(const std::string &name);   // VqSpeedScaleMethod, -1: unknown
+
+// Eigenvalues of a symmetric n x n float matrix (row-major), as speed.c's
+// compute_eigenvalues: Householder tridiagonalisation and implicit QR, in
+// float; the result in the order the reference leaves them.
+std::vector<float> eigenvalues(const std::vector<float> &a, int n);
+// Solve A X = B (A n x n, B n x m) by speed.c's Householder QR; false where
+// a diagonal element of R is below 1e-6 in magnitude (the reference's error).
+bool solve(const std::vector<float> &a, int n, const std::vector<float> &b, int m,
+           std::vector<float> &x);
+
+// est_params on the (local-mean-removed) 1/16 image d (ow x oh, row-major):
+// entropies and variances per block; false where the covariance matrix is
+// singular (the reference's -EINVAL: the solution is then all zeros).
+bool est_params(const Dims &dm, const std::vector<float> &d, float sigma_nn,
+                std::vector<float> &entropies, std::vector<float> &variances);
+
+// get_speed_score
+float score(const Dims &dm, const std::vector<float> &ent_ref,
+            const std::vector<float> &var_ref, const std::vector<float> &ent_dis,
+            const std::vector<float> &var_dis, float sigma_nn, float nn_floor,
+            int weight_var_mode);
+
+// Steps 1-3 for one plane (the per-pixel work, kernels/speed.h): the
+// anti-aliased image's every 16th sample, ow x oh, row-major.
+std::vector<float> dec16_image(const Options &opt, const Dims &dm, const VqPlaneView &plane,
+                               int bpc);
+// Step 4, in place: the 1/16 image minus its local mean (vif_get_filter(4, ks)).
+void remove_local_mean(const Options &opt, const Dims &dm, std::vector<float> &d);
+// Steps 1-4.
+std::vector<float> operating_image(const Options &opt, const Dims &dm,
+                                   const VqPlaneView &plane, int bpc);
+// The lanczos4 prescale's per-axis tables (sin in double: host only): for
+// each of n output positions, the floor of its source position (x0) and 9
+// weights (w, VQ_SPEED_LANCZOS_TAPS per position).
+void lanczos4_weights(int n, float ratio, std::vector<float> &w, std::vector<int> &x0);
+
+// Steps 4-6 for one plane pair, from steps 1-3's outputs (wherever they were
+// computed): the score, and whether either side was singular.
+float score_from_dec16(const Options &opt, const Dims &dm, std::vector<float> ref,
+                       std::vector<float> dis, bool *singular);
+
+// speed_extract_score for one plane pair: the score, and whether either
+// side was singular (the reference's return value).
+float plane_score(const Options &opt, const Dims &dm, const VqPlaneView &ref,
+                  const VqPlaneView &dis, int bpc, bool *singular);
+
+struct Result {
+    double u = 0, v = 0, uv = 0;    // as libvmaf appends them (clipped)
+};
+
+// extract_chroma's last step: uv, the one-plane-singular fallback, the clip.
+Result combine(const Options &opt, float su, bool err_u, float sv, bool err_v);
+
+// One frame: the reference's and the distorted's U and V planes (views whose
+// w, h may exceed dims()' w, h), bpc 8/10/12/16.  check() must have passed.
+Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u,
+                    const VqPlaneView &ref_v, const VqPlaneView &dis_u,
+                    const VqPlaneView &dis_v, int bpc);
+
+}  // namespace speed
+}  // namespace vq
+
+#endif

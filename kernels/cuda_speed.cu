@@ -1,0 +1,139 @@
+/*
+ * cuda_speed.cu - the CUDA executor of speed_chroma's steps 1-3: thin
+ * kernels around kernels/speed.h (docs/speed.md).
+ *
+ * Per plane, on one stream:
+ *   convert    the plane as floats, offset -128 (picture_copy)
+ *   prescale   when it runs: every sample of the sw x sh image (lanczos4
+ *              reads the host's per-column / per-row weight tables)
+ *   aa_dec16   one thread per kept sample (16 r, 16 c): the vertical passes
+ *              of the fw columns around it, then the horizontal pass, each
+ *              in the reference's tap order (vq_speed_aa_dec16)
+ * then the ow x oh image is copied to the host.  Only float +, -, *, / and
+ * conversions run here (--fmad=false): the same roundings as the CPU.
+ */
+#include <new>
+
+#include <cuda_runtime.h>
+
+#include "speed.h"
+#include "speed_exec.h"
+
+namespace {
+
+constexpr int kThreads = 256;
+
+__global__ void k_convert(VqPlaneView p, int bpc, float *dst, int w, int h)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    if (j < w && i < h)
+        dst[(size_t)i * w + j] = vq_speed_to_float(vq_sample(p, i, j), bpc);
+}
+
+__global__ void k_prescale(const float *src, int w, int h, float *dst, int sw, int sh,
+                           int method, float rx, float ry, const int *lx0, const int *ly0,
+                           const float *lwx, const float *lwy)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < sw && y < sh)
+        dst[(size_t)y * sw + x] =
+            vq_speed_prescale_at(method, src, w, h, w, rx, ry, x, y, lx0, ly0, lwx, lwy);
+}
+
+__global__ void k_aa_dec16(const float *img, int sw, int sh, const float *taps, int fw,
+                           float *out, int ow, int oh)
+{
+    const int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
+    if (c < ow && r < oh)
+        out[(size_t)r * ow + c] = vq_speed_aa_dec16(img, sw, sh, sw, taps, fw, r, c);
+}
+
+}  // namespace
+
+struct VqSpeedCuda {
+    VqSpeedGeom g;
+    float *plane = nullptr, *scaled = nullptr, *out = nullptr, *taps = nullptr;
+    int *lx0 = nullptr, *ly0 = nullptr;
+    float *lwx = nullptr, *lwy = nullptr;
+    cudaStream_t stream = nullptr;
+};
+
+void vq_speed_cuda_free(VqSpeedCuda *c)
+{
+    if (!c)
+        return;
+    cudaFree(c->plane);
+    cudaFree(c->scaled);
+    cudaFree(c->out);
+    cudaFree(c->taps);
+    cudaFree(c->lx0);
+    cudaFree(c->ly0);
+    cudaFree(c->lwx);
+    cudaFree(c->lwy);
+    if (c->stream)
+        cudaStreamDestroy(c->stream);
+    delete c;
+}
+
+VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g)
+{
+    VqSpeedCuda *c = new (std::nothrow) VqSpeedCuda;
+    if (!c)
+        return nullptr;
+    c->g = *g;
+    bool ok = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking) == cudaSuccess;
+    ok = ok && cudaMalloc(&c->plane, sizeof(float) * g->w * g->h) == cudaSuccess;
+    ok = ok && cudaMalloc(&c->out, sizeof(float) * g->ow * g->oh) == cudaSuccess;
+    ok = ok && cudaMalloc(&c->taps, sizeof(float) * VQ_SPEED_MAX_TAPS) == cudaSuccess;
+    ok = ok && cudaMemcpy(c->taps, g->taps, sizeof(float) * VQ_SPEED_MAX_TAPS,
+                          cudaMemcpyHostToDevice) == cudaSuccess;
+    if (ok && g->scaled)
+        ok = cudaMalloc(&c->scaled, sizeof(float) * g->sw * g->sh) == cudaSuccess;
+    if (ok && g->scaled && g->method == VQ_SPEED_LANCZOS4) {
+        const size_t nx = (size_t)g->sw * VQ_SPEED_LANCZOS_TAPS;
+        const size_t ny = (size_t)g->sh * VQ_SPEED_LANCZOS_TAPS;
+        ok = cudaMalloc(&c->lx0, sizeof(int) * g->sw) == cudaSuccess &&
+             cudaMalloc(&c->ly0, sizeof(int) * g->sh) == cudaSuccess &&
+             cudaMalloc(&c->lwx, sizeof(float) * nx) == cudaSuccess &&
+             cudaMalloc(&c->lwy, sizeof(float) * ny) == cudaSuccess &&
+             cudaMemcpy(c->lx0, g->lx0, sizeof(int) * g->sw, cudaMemcpyHostToDevice) ==
+                 cudaSuccess &&
+             cudaMemcpy(c->ly0, g->ly0, sizeof(int) * g->sh, cudaMemcpyHostToDevice) ==
+                 cudaSuccess &&
+             cudaMemcpy(c->lwx, g->lwx, sizeof(float) * nx, cudaMemcpyHostToDevice) ==
+                 cudaSuccess &&
+             cudaMemcpy(c->lwy, g->lwy, sizeof(float) * ny, cudaMemcpyHostToDevice) ==
+                 cudaSuccess;
+    }
+    /* the host's table pointers are not kept */
+    c->g.lx0 = c->ly0 = nullptr;
+    c->g.lwx = c->g.lwy = nullptr;
+    if (!ok) {
+        vq_speed_cuda_free(c);
+        return nullptr;
+    }
+    return c;
+}
+
+int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out)
+{
+    const VqSpeedGeom &g = c->g;
+    k_convert<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, c->stream>>>(
+        plane, bpc, c->plane, g.w, g.h);
+    const float *img = c->plane;
+    if (g.scaled) {
+        k_prescale<<<dim3((g.sw + kThreads - 1) / kThreads, g.sh), kThreads, 0, c->stream>>>(
+            c->plane, g.w, g.h, c->scaled, g.sw, g.sh, g.method, g.ratio_x, g.ratio_y, c->lx0,
+            c->ly0, c->lwx, c->lwy);
+        img = c->scaled;
+    }
+    k_aa_dec16<<<dim3((g.ow + kThreads - 1) / kThreads, g.oh), kThreads, 0, c->stream>>>(
+        img, g.sw, g.sh, c->taps, g.fw, c->out, g.ow, g.oh);
+    cudaError_t e = cudaMemcpyAsync(out, c->out, sizeof(float) * g.ow * g.oh,
+                                    cudaMemcpyDeviceToHost, c->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(c->stream);
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    return (int)e;
+}

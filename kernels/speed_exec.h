@@ -1,0 +1,36 @@
+/*
+ * speed_exec.h - the CUDA executor of speed_chroma's per-pixel steps 1-3
+ * (kernels/speed.h): a plane on the device in, its anti-aliased 1/16 image
+ * (ow x oh floats) back on the host, where hostmath/speed_chroma's
+ * score_from_dec16() runs steps 4-6.  Not yet wired into a session.
+ */
+#ifndef VQ_SPEED_EXEC_H
+#define VQ_SPEED_EXEC_H
+
+#include "speed.h"
+
+/* what one plane size and option set needs; the host fills it from
+ * vq::speed::dims(), antialias_taps() and lanczos4_weights() */
+typedef struct VqSpeedGeom {
+    int w, h;              /* the plane as speed_chroma reads it */
+    int sw, sh;            /* after the prescale */
+    int ow, oh;            /* the 1/16 image */
+    int scaled;            /* 1: the prescale runs (sizes differ) */
+    int method;            /* VqSpeedScaleMethod */
+    float ratio_x, ratio_y;
+    int fw;                /* anti-alias taps */
+    float taps[VQ_SPEED_MAX_TAPS];
+    const int *lx0, *ly0;  /* lanczos4 tables (host memory; sw, sh entries) */
+    const float *lwx, *lwy;   /* (sw, sh) x VQ_SPEED_LANCZOS_TAPS */
+} VqSpeedGeom;
+
+typedef struct VqSpeedCuda VqSpeedCuda;
+
+/* NULL on failure (no device, no memory) */
+VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g);
+/* plane: a view of device memory; out: ow * oh floats in host memory;
+ * 0 or a CUDA error code */
+int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out);
+void vq_speed_cuda_free(VqSpeedCuda *c);
+
+#endif /* VQ_SPEED_EXEC_H */

@@ -7,8 +7,8 @@
  *
  * Golden runs: tests/data/golden_parts/speed_chroma.json (made by
  * scripts/speed_golden_parts.py from shared/golden) and
- * speed_chroma_options.json (libvmaf's speed.c itself on other options:
- * scripts/speed_oracle); raw frames from
+ * speed_chroma_options.json (libvmaf's speed.c itself on other options,
+ * docs/speed.md); raw frames from
  * $VQ_RAW_DIR/<clip>.yuv (planar, frames concatenated, 16-bit little-endian
  * above 8 bits); a run whose clips are missing is skipped.
  */
@@ -276,7 +276,7 @@ TEST(SpeedPieces, FlatPlanesSingular)
     const Result r = chroma_frame(o, dm, vf, vn, vf, vn, 8);
     EXPECT_EQ(r.u, 0.0);
     EXPECT_EQ(r.uv, r.v);
-    // pinned: libvmaf's speed.c on these planes (scripts/speed_oracle's
+    // pinned: libvmaf's speed.c on these planes (docs/speed.md's
     // harness, 4:4:4 320x240, v1 options): U flat on both sides, V the
     // same noise on both: 0, 3.814697265625e-06, 3.814697265625e-06
     EXPECT_EQ(r.v, 3.814697265625e-06);
@@ -398,7 +398,7 @@ INSTANTIATE_TEST_SUITE_P(Runs, SpeedGolden, ::testing::ValuesIn(load_runs("speed
                          run_name);
 // the other options (prescale methods and factors, kernelscales, weight
 // modes, sigma_nn, nn_floor, max_val, libvmaf's defaults): libvmaf's own
-// speed.c and vif_tools.c in a harness (scripts/speed_oracle)
+// speed.c and vif_tools.c in a harness (docs/speed.md)
 INSTANTIATE_TEST_SUITE_P(Options, SpeedGolden,
                          ::testing::ValuesIn(load_runs("speed_chroma_options.json")), run_name);
 

@@ -277,7 +277,7 @@ void FeaturePlan::make_exec_plan()
             break;
         }
         case FexKind::Motion:
-            p.motion = 1;
+            p.motion |= in.opts.get("motion_five_frame_window") ? VQ_MOTION_LAG2 : VQ_MOTION_LAG1;
             break;
         case FexKind::Psnr:
             if (psnr_planes(in) > p.nplanes)

@@ -23,7 +23,7 @@ void RefShare::leave(int member)
     trim();
 }
 
-void RefShare::put(int64_t frame, const int64_t *row_sad)
+void RefShare::put(int64_t frame, const int64_t *row_sad, const int64_t *row_sad2)
 {
     if (frame != frames_put())
         fail(VQ_EINVAL, "shared reference: frame %lld put out of order (expected %lld)", (long long)frame,
@@ -34,6 +34,10 @@ void RefShare::put(int64_t frame, const int64_t *row_sad)
         return;
     }
     rows_.emplace_back(row_sad, row_sad + h_);
+    if (row_sad2)
+        rows_.back().insert(rows_.back().end(), row_sad2, row_sad2 + h_);
+    else
+        rows_.back().resize(2 * (size_t)h_, 0);
 }
 
 const int64_t *RefShare::get(int64_t frame) const

@@ -32,9 +32,12 @@ public:
     int join();
     /* the member is done (flushed or closed): its frames need not be kept */
     void leave(int member);
-    /* the leader: frame `frame` (the next one, in order) has these row sums */
-    void put(int64_t frame, const int64_t *row_sad);
-    /* frame's row sums, or nullptr if the leader has not folded it (yet) */
+    /* the leader: frame `frame` (the next one, in order) has these row sums,
+     * of the SAD against frame n-1 and against n-2 (the five-frame window;
+     * nullptr: none, kept as zeros) */
+    void put(int64_t frame, const int64_t *row_sad, const int64_t *row_sad2);
+    /* frame's row sums, or nullptr if the leader has not folded it (yet):
+     * rows_per_frame against n-1, then as many against n-2 */
     const int64_t *get(int64_t frame) const;
     /* member `member` has folded every frame below `upto` */
     void consumed(int member, int64_t upto);

@@ -71,7 +71,7 @@ std::vector<FeatureSpec> make_specs()
             { "motion_blend_offset", "mbo", D, 40.0, 0.0, 1000.0, true, true },
             { "motion_fps_weight", "mfw", D, 1.0, 0.0, 5.0, true, true },
             { "motion_max_val", "mmxv", D, 10000.0, 0.0, 10000.0, true, true },
-            { "motion_five_frame_window", "mffw", B, 0, 0, 1, true, false },
+            { "motion_five_frame_window", "mffw", B, 0, 0, 1, true, true },
             { "motion_moving_average", "mma", B, 0, 0, 1, true, true },
             { "debug", nullptr, B, 0, 0, 1, false, false },
         },

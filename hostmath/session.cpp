@@ -7,6 +7,7 @@
  * models once the next frame is known, pools, and hands results back in
  * frame order.  Exceptions (vq::Error) stop at each extern "C" function.
  */
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -62,6 +63,7 @@ struct Segment {
 
 struct MotionState {
     int inst;
+    int lag;            /* its SAD is against frame n-lag (2: five-frame window) */
     VqMotion2 m2;
 };
 
@@ -152,6 +154,7 @@ struct VqSession {
 
     void open();
     void join_share(VqSession *leader);
+    void put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n);
     void share_device_work();
     void make_plan();
     void end_section();
@@ -197,21 +200,21 @@ void VqSession::open()
     if (cfg.first_frame < 0 || cfg.score_begin < 0 || (cfg.score_end && cfg.score_end <= cfg.score_begin))
         fail(VQ_EINVAL, "score_frames=%lld-%lld: the first frame must come before the end",
              (long long)cfg.score_begin, (long long)cfg.score_end);
-    if (cfg.score_begin > 0 && cfg.first_frame > cfg.score_begin - 1)
+    make_plan();
+    /* a piece's first scored frames read motion of the frames before: as
+     * many as its motion options need (motion_fold.h) must be given */
+    int context = 1;
+    for (const MotionState &ms : motion)
+        context = std::max(context, vq_motion2_context(&ms.m2.opt));
+    if (cfg.score_begin > 0 && cfg.first_frame > 0 && cfg.first_frame > cfg.score_begin - context)
         fail(VQ_EINVAL, "score_frames=%lld-...: motion of frame %lld needs frame %lld, which the piece "
              "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
-             (long long)cfg.score_begin - 1, (long long)cfg.first_frame);
-    make_plan();
+             (long long)std::max<int64_t>(0, cfg.score_begin - context), (long long)cfg.first_frame);
     make_scaler();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
     pool.resize(names.size());
     seg.pool.resize(names.size());
-    if (cfg.score_begin > 0 || cfg.score_end)
-        for (const vq::Instance &in : plan->instances())
-            if (in.opts.spec().kind == vq::FexKind::Motion && in.opts.get("motion_moving_average"))
-                fail(VQ_EINVAL, "score_frames with motion_moving_average: its motion3 depends on every "
-                     "frame before (the piece would need the title from its start)");
     log2_table.resize(65536);
     vq_vif_log2_table(log2_table.data());
     if (cfg.share_reference)
@@ -240,6 +243,10 @@ void VqSession::join_share(VqSession *leader)
         return;     /* no motion here: nothing to take */
     if (!leader->plan->exec().motion)
         fail(VQ_EINVAL, "share_reference: that session computes no motion (its models and features need none)");
+    if (plan->exec().motion & ~leader->plan->exec().motion)
+        fail(VQ_EINVAL, "share_reference: this session's motion needs the SAD against frame n-%d, which "
+             "that session does not compute (motion_five_frame_window differs: give a session with all "
+             "of them first)", (plan->exec().motion & VQ_MOTION_LAG2) ? 2 : 1);
     if (!leader->share) {
         leader->share = std::make_shared<vq::RefShare>(fmt.height);
         leader->share_leader = true;
@@ -299,7 +306,8 @@ void VqSession::make_plan()
         o.blend_offset = in.opts.get("motion_blend_offset");
         o.max_val = in.opts.get("motion_max_val");
         o.moving_average = in.opts.get("motion_moving_average") != 0;
-        MotionState st{ (int)i, {} };
+        o.five_frame_window = in.opts.get("motion_five_frame_window") != 0;
+        MotionState st{ (int)i, vq_motion2_lag(&o), {} };
         vq_motion2_init(&st.m2, &o);
         motion.push_back(st);
     }
@@ -313,13 +321,9 @@ void VqSession::end_section()
         collect_cuda();
     const int64_t first = sections.back().first_frame;
     for (MotionState &ms : motion) {
-        int64_t idx;
-        double m2, m3;
-        const vq::Instance &in = plan->instances()[(size_t)ms.inst];
-        if (vq_motion2_flush(&ms.m2, &idx, &m2, &m3)) {
-            frame(first + idx).v[(size_t)in.first_flush_col] = m2;
-            frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
-        }
+        VqMotion2Out o[2];
+        const int n = vq_motion2_flush(&ms.m2, o);
+        put_motion2(ms, first, o, n);
     }
     motion_final = n_folded;
 }
@@ -419,8 +423,10 @@ void VqSession::fold(const int64_t *rows, bool scored)
     FrameRec &fr = frame(n_folded);
     const std::vector<vq::Instance> &inst = plan->instances();
     const int64_t first = sections.back().first_frame;
-    /* the reference's motion row sums: this frame's, or the leader's of it */
+    /* the reference's motion row sums, against frame n-1 and n-2: this
+     * frame's, or the leader's of it */
     const int64_t *row_sad = rows + ep.base.motion_off;
+    const int64_t *row_sad2 = (ep.motion & VQ_MOTION_LAG2) ? rows + ep.motion_lag2_off : nullptr;
     if (share_member >= 0) {
         while (!(row_sad = share->get(n_folded))) {
             if (!share->pump || !share->pump())
@@ -429,22 +435,21 @@ void VqSession::fold(const int64_t *rows, bool scored)
                      share->pump ? "was not given it (give each frame to that one first)"
                                          : "was closed before it");
         }
+        row_sad2 = row_sad + ep.base.h;     /* the share keeps both, lag 2 after lag 1 */
     } else if (share_leader && ep.motion) {
-        share->put(n_folded, row_sad);
+        share->put(n_folded, row_sad, row_sad2);
     }
     for (MotionState &ms : motion) {
         const vq::Instance &in = inst[(size_t)ms.inst];
         double s = 0.0;
-        if (n_folded > first && !in.opts.get("motion_force_zero"))
-            s = vq_motion_sad_score_rows(row_sad, ep.base.w, ep.base.h, in.opts.get("motion_fps_weight"),
-                                         in.opts.get("motion_max_val"));
+        /* frames before the lag have no frame n-lag: 0, as libvmaf */
+        if (n_folded - first >= ms.lag && !in.opts.get("motion_force_zero"))
+            s = vq_motion_sad_score_rows(ms.lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
+                                         in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
         fr.v[(size_t)in.first_col] = s;
-        int64_t idx;
-        double m2, m3;
-        if (vq_motion2_push(&ms.m2, s, &idx, &m2, &m3)) {
-            frame(first + idx).v[(size_t)in.first_flush_col] = m2;
-            frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
-        }
+        VqMotion2Out o[2];
+        const int n = vq_motion2_push(&ms.m2, s, o);
+        put_motion2(ms, first, o, n);
     }
     if (scored) {
         for (const vq::Instance &in : inst) {
@@ -505,8 +510,21 @@ void VqSession::fold(const int64_t *rows, bool scored)
     n_folded++;
     if (share_member >= 0)
         share->consumed(share_member, n_folded);
-    /* motion2 of a frame needs the next one's SAD */
-    motion_final = motion.empty() ? n_folded : n_folded - 1;
+    /* motion2 of a frame needs the next one's SAD (frames 0 and 1 with the
+     * five-frame window that of frame 2) */
+    motion_final = n_folded;
+    for (const MotionState &ms : motion)
+        motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
+}
+
+/* motion2/motion3 made final: into their frames (section frame numbers from `first`) */
+void VqSession::put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n)
+{
+    const vq::Instance &in = plan->instances()[(size_t)ms.inst];
+    for (int k = 0; k < n; k++) {
+        frame(first + o[k].index).v[(size_t)in.first_flush_col] = o[k].motion2;
+        frame(first + o[k].index).v[(size_t)in.first_flush_col + 1] = o[k].motion3;
+    }
 }
 
 /* The models' scores of frame i (its motion2 is known), and the running pools. */
@@ -803,7 +821,8 @@ int VqSession::receive(VqFrameResult *out)
     const int64_t i = n_received;
     if (i >= n_folded)
         return flushed ? VQ_EOF : VQ_EAGAIN;
-    /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too) */
+    /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too; with the
+     * five-frame window frames 0 and 1 need frame 2) */
     if (i >= motion_final)
         return VQ_EAGAIN;
     const bool seg_end = complete(i);
@@ -848,13 +867,9 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         std::vector<MotionState> m = motion;
         const int64_t first = sections.back().first_frame;
         for (MotionState &ms : m) {
-            int64_t idx;
-            double m2, m3;
-            const vq::Instance &in = plan->instances()[(size_t)ms.inst];
-            if (vq_motion2_flush(&ms.m2, &idx, &m2, &m3)) {
-                frame(first + idx).v[(size_t)in.first_flush_col] = m2;
-                frame(first + idx).v[(size_t)in.first_flush_col + 1] = m3;
-            }
+            VqMotion2Out o[2];
+            const int n = vq_motion2_flush(&ms.m2, o);
+            put_motion2(ms, first, o, n);
         }
         for (; n_received < n_folded; n_received++)
             complete(n_received);

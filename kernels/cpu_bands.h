@@ -36,7 +36,7 @@ void vq_adm_cpu_sums_rows(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *
 /* motion: rows of the current frame (any bands, concurrently), then
  * commit once (the current frame becomes the previous one). */
 void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
-                        int64_t *rows, int row_begin, int row_end);
+                        size_t lag2_off, int64_t *rows, int row_begin, int row_end);
 void vq_motion_cpu_commit(VqMotionCpu *m);
 
 /* psnr: rows of plane p (p < 3) */

@@ -280,7 +280,7 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         for (int k = 0; k < plan->n_adm; k++)
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (plan->motion)
-            ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h));
+            ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         if (plan->ssim)
@@ -471,7 +471,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 vq_adm_cpu_sums_rows(e->adm[k], &p->adm[k], &p->adm_layout[k], it.scale, r, it.a, it.b);
                 break;
             case kMotion:
-                vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, r, it.a, it.b);
+                vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, p->motion_lag2_off, r, it.a, it.b);
                 break;
             case kPsnr:
                 vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);

@@ -1,7 +1,8 @@
 /* cpu_motion.cpp - the CPU executor of integer motion: plain loops around
- * kernels/motion.h (SIMD twins in simd/), in row bands (cpu_bands.h).  Two
- * frame stores: bands read the previous frame from one and copy the current
- * one into the other, so they can run concurrently; commit swaps them. */
+ * kernels/motion.h (SIMD twins in simd/), in row bands (cpu_bands.h).  A
+ * ring of frame stores (two, three with lag 2): bands read frames n-1, n-2
+ * from theirs and copy the current one into the next, so they can run
+ * concurrently; commit turns the ring. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,22 +15,26 @@
 
 struct VqMotionCpu {
     int w, h;
-    int have_prev;      /* 0 until the first frame was stored */
-    int cur;            /* store holding the previous frame */
-    uint16_t *store[2]; /* reference luma, w x h, packed */
+    int lags;           /* VQ_MOTION_LAG1 | VQ_MOTION_LAG2 */
+    int nstore;         /* the largest lag + 1 */
+    int have;           /* frames stored so far, up to the largest lag */
+    int pos;            /* the store the current frame goes into; frame n-k is in (pos - k) mod nstore */
+    uint16_t *store[3]; /* reference luma, w x h, packed */
 };
 
-VqMotionCpu *vq_motion_cpu_alloc(int w, int h)
+VqMotionCpu *vq_motion_cpu_alloc(int w, int h, int lags)
 {
     VqMotionCpu *m;
-    if (w < 3 || h < 3)
+    if (w < 3 || h < 3 || !(lags & (VQ_MOTION_LAG1 | VQ_MOTION_LAG2)))
         return NULL;
     m = (VqMotionCpu *)calloc(1, sizeof(*m));
     if (!m)
         return NULL;
     m->w = w;
     m->h = h;
-    for (int k = 0; k < 2; k++) {
+    m->lags = lags & (VQ_MOTION_LAG1 | VQ_MOTION_LAG2);
+    m->nstore = (m->lags & VQ_MOTION_LAG2) ? 3 : 2;
+    for (int k = 0; k < m->nstore; k++) {
         m->store[k] = (uint16_t *)malloc((size_t)w * h * sizeof(uint16_t));
         if (!m->store[k]) {
             vq_motion_cpu_free(m);
@@ -43,8 +48,8 @@ void vq_motion_cpu_free(VqMotionCpu *m)
 {
     if (!m)
         return;
-    free(m->store[0]);
-    free(m->store[1]);
+    for (int k = 0; k < 3; k++)
+        free(m->store[k]);
     free(m);
 }
 
@@ -60,25 +65,39 @@ extern "C" uint64_t vq_motion_row_plain(VqPlaneView prev, VqPlaneView cur, int i
     return row_sad;
 }
 
-extern "C" void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
-                                   int64_t *rows, int row_begin, int row_end)
+/* rows row_begin..row_end-1 of the SAD against frame n-lag into out[] (zeros
+ * while that frame is missing) */
+static void lag_rows(const VqMotionCpu *m, int lag, VqPlaneView cur, int bpc, int64_t *out, int row_begin,
+                     int row_end)
 {
-    const int w = m->w;
-    int64_t *out = rows + l->motion_off;
-    uint16_t *next = m->store[m->cur ^ 1];
-
-    if (!m->have_prev) {
+    if (m->have < lag) {
         for (int i = row_begin; i < row_end; i++)
             out[i] = 0;
-    } else {
-        const VqPlaneView prev = vq_packed_u16_view(m->store[m->cur], w, m->h);
-        thread_local std::vector<int32_t> y_row;
-        if ((int)y_row.size() < w + 64)
-            y_row.resize(w + 64);
-        const VqCpuSimd *k = vq_cpu_simd();
-        for (int i = row_begin; i < row_end; i++)
-            out[i] = (int64_t)k->motion_row(prev, cur, i, bpc, y_row.data());
+        return;
     }
+    const VqPlaneView prev = vq_packed_u16_view(m->store[(m->pos + m->nstore - lag) % m->nstore], m->w, m->h);
+    thread_local std::vector<int32_t> y_row;
+    if ((int)y_row.size() < m->w + 64)
+        y_row.resize(m->w + 64);
+    const VqCpuSimd *k = vq_cpu_simd();
+    for (int i = row_begin; i < row_end; i++)
+        out[i] = (int64_t)k->motion_row(prev, cur, i, bpc, y_row.data());
+}
+
+extern "C" void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
+                                   size_t lag2_off, int64_t *rows, int row_begin, int row_end)
+{
+    const int w = m->w;
+    uint16_t *next = m->store[m->pos];
+
+    /* lag 1 always has its section: zeros when not asked for */
+    if (m->lags & VQ_MOTION_LAG1)
+        lag_rows(m, 1, cur, bpc, rows + l->motion_off, row_begin, row_end);
+    else
+        for (int i = row_begin; i < row_end; i++)
+            rows[l->motion_off + i] = 0;
+    if (m->lags & VQ_MOTION_LAG2)
+        lag_rows(m, 2, cur, bpc, rows + lag2_off, row_begin, row_end);
     for (int i = row_begin; i < row_end; i++) {
         uint16_t *dst = next + (size_t)i * w;
         if (cur.bytes == 1 && cur.step == 1) {
@@ -94,12 +113,14 @@ extern "C" void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, con
 
 extern "C" void vq_motion_cpu_commit(VqMotionCpu *m)
 {
-    m->cur ^= 1;
-    m->have_prev = 1;
+    m->pos = (m->pos + 1) % m->nstore;
+    if (m->have < m->nstore - 1)
+        m->have++;
 }
 
-void vq_motion_cpu_run(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l, int64_t *rows)
+void vq_motion_cpu_run(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l, size_t lag2_off,
+                       int64_t *rows)
 {
-    vq_motion_cpu_rows(m, cur, bpc, l, rows, 0, m->h);
+    vq_motion_cpu_rows(m, cur, bpc, l, lag2_off, rows, 0, m->h);
     vq_motion_cpu_commit(m);
 }

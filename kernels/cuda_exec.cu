@@ -67,8 +67,8 @@ struct Slot {
     size_t upload_pitch[2][2];    /* likewise: a rendition's planes are smaller */
 };
 
-/* motion's phase (0, 1; 2: no motion) x scored */
-enum { N_PHASE = 3 };
+/* motion's phase (0 .. VQ_MOTION_CUDA_PHASES-1; the last: no motion) */
+enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
 
 /* Independent features run on side streams forked from the main stream and
  * joined back before the copy to the host: ADM on side[0], motion and PSNR
@@ -347,7 +347,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     if (p->n_adm && (ret = wrap(vq_adm_cuda_alloc(&e->adm, p->w, p->h), "adm alloc", err, errlen)) < 0)
         return ret;
-    if (p->motion && (ret = wrap(vq_motion_cuda_alloc(&e->motion, p->w, p->h), "motion alloc", err, errlen)) < 0)
+    if (p->motion && (ret = wrap(vq_motion_cuda_alloc(&e->motion, p->w, p->h, p->motion), "motion alloc", err, errlen)) < 0)
         return ret;
     if (p->nplanes &&
         (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, p->w, p->h), "psnr alloc", err, errlen)) < 0)
@@ -446,7 +446,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     for (int k = 0; k < N_SIDE; k++)
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
     if (c->motion &&
-        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, s->d_rows,
+        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, c->motion_lag2_off, s->d_rows,
                                        side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
         return ret;
     if (shared && e->ref_owner) {
@@ -559,8 +559,8 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     Slot *s = &e->slot[slot_index];
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
-    /* motion's first frame runs another kernel: no graph for it */
-    const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : 2;
+    /* motion's first frames (before frame n-lag is there) run other work: no graph for them */
+    const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : N_PHASE - 1;
     const int graph = e->use_graphs && phase >= 0;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */

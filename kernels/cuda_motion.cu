@@ -1,7 +1,8 @@
 /*
  * cuda_motion.cu - the CUDA executor of integer motion: thin kernels around
- * kernels/motion.h.  One kernel per frame (see motion_tile_kernel); the
- * previous reference luma is kept in one of two buffers.
+ * kernels/motion.h.  One kernel per frame and lag (see motion_tile_kernel);
+ * the previous reference lumas are kept in a ring of buffers (two, three
+ * with the five-frame window's lag 2).
  */
 #include <stdlib.h>
 
@@ -21,9 +22,9 @@ namespace {
  * vertical results go to shared memory at reflected columns.  Then a warp per
  * tile row does the horizontal pass, a lane every 32nd output, and adds the
  * row's sum with one integer atomic (a tile row's sum fits in 32 bits: 252
- * outputs below 2^16).  The owner of a tile pixel also copies cur into the
- * next frame's prev (the other of two buffers: no block reads what another
- * writes).
+ * outputs below 2^16).  Unless next_prev is null (the second lag's kernel),
+ * the owner of a tile pixel also copies cur into the next frame's prev (a
+ * buffer of the ring that no kernel of this frame reads).
  */
 constexpr int kThreads = 256;
 constexpr int kCols = kThreads;
@@ -49,7 +50,7 @@ motion_tile_kernel(VqPlaneView prev, VqPlaneView cur, int bpc, uint16_t *__restr
         uint32_t pv[N], cv[N];
         vq_load_column<N, R>(prev, y0 - R, j, pv);
         vq_load_column<N, R>(cur, y0 - R, j, cv);
-        if (owner) {   /* this tile's own rows: copy cur */
+        if (owner && next_prev) {   /* this tile's own rows: copy cur */
 #pragma unroll
             for (int r = 0; r < kTileH; r++)
                 if (y0 + r < h)
@@ -102,24 +103,29 @@ __global__ void motion_store_prev_kernel(VqPlaneView cur, int w, int h, uint16_t
 
 struct VqMotionCuda {
     int w, h;
-    int have_prev;      /* host-side: 0 until a frame was queued for copying */
-    int cur;            /* which of d_prev holds the previous reference luma */
-    uint16_t *d_prev[2];   /* w x h, packed */
+    int lags;           /* VQ_MOTION_LAG1 | VQ_MOTION_LAG2 */
+    int nbuf;           /* the largest lag + 1 */
+    int have;           /* host-side: frames queued for keeping, up to the largest lag */
+    int pos;            /* the buffer this run's frame goes into; frame n-k is in (pos - k) mod nbuf */
+    uint16_t *d_prev[3];   /* w x h, packed */
 };
 
-extern "C" int vq_motion_cuda_alloc(VqMotionCuda **pm, int w, int h)
+extern "C" int vq_motion_cuda_alloc(VqMotionCuda **pm, int w, int h, int lags)
 {
     VqMotionCuda *m;
     cudaError_t e = cudaSuccess;
     *pm = NULL;
-    if (w < 3 || h < 3)
+    lags &= VQ_MOTION_LAG1 | VQ_MOTION_LAG2;
+    if (w < 3 || h < 3 || !lags)
         return (int)cudaErrorInvalidValue;
     m = (VqMotionCuda *)calloc(1, sizeof(*m));
     if (!m)
         return (int)cudaErrorMemoryAllocation;
     m->w = w;
     m->h = h;
-    for (int k = 0; k < 2 && e == cudaSuccess; k++)
+    m->lags = lags;
+    m->nbuf = (lags & VQ_MOTION_LAG2) ? 3 : 2;
+    for (int k = 0; k < m->nbuf && e == cudaSuccess; k++)
         e = cudaMalloc((void **)&m->d_prev[k], (size_t)w * h * sizeof(*m->d_prev[k]));
     if (e != cudaSuccess) {
         vq_motion_cuda_free(m);
@@ -133,51 +139,67 @@ extern "C" void vq_motion_cuda_free(VqMotionCuda *m)
 {
     if (!m)
         return;
-    cudaFree(m->d_prev[0]);
-    cudaFree(m->d_prev[1]);
+    for (int k = 0; k < 3; k++)
+        cudaFree(m->d_prev[k]);
     free(m);
 }
 
+/* the largest lag: the runs before it have work of their own (no graph) */
+static int max_lag(const VqMotionCuda *m)
+{
+    return m->nbuf - 1;
+}
+
 extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
-                                  int64_t *d_rows, void *stream)
+                                  size_t lag2_off, int64_t *d_rows, void *stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
-    int64_t *row_sad = d_rows + l->motion_off;
     cudaError_t e;
+    uint16_t *next = m->d_prev[m->pos];
+    bool stored = false;
 
-    /* the tile kernel adds into the row sums; the first frame's stay 0 */
-    e = cudaMemsetAsync(row_sad, 0, (size_t)m->h * sizeof(*row_sad), st);
-    if (e != cudaSuccess)
-        return (int)e;
-    const int next = m->have_prev ? m->cur ^ 1 : m->cur;
-    if (!m->have_prev) {
-        const dim3 cb(32, 8);
-        const dim3 cg((unsigned)((m->w + 31) / 32), (unsigned)((m->h + 7) / 8));
-        motion_store_prev_kernel<<<cg, cb, 0, st>>>(cur, m->w, m->h, m->d_prev[next]);
-    } else {
-        const VqPlaneView prev = vq_packed_u16_view(m->d_prev[m->cur], m->w, m->h);
+    /* the tile kernels add into the row sums; a lag whose frame n-lag is
+     * missing keeps 0 (lag 1 always has its section: 0 when not asked for) */
+    for (int lag = 1; lag <= 2; lag++) {
+        if (lag == 2 && !(m->lags & VQ_MOTION_LAG2))
+            break;
+        int64_t *row_sad = d_rows + (lag == 1 ? l->motion_off : lag2_off);
+        e = cudaMemsetAsync(row_sad, 0, (size_t)m->h * sizeof(*row_sad), st);
+        if (e != cudaSuccess)
+            return (int)e;
+        if (!(m->lags & (lag == 1 ? VQ_MOTION_LAG1 : VQ_MOTION_LAG2)) || m->have < lag)
+            continue;
+        const VqPlaneView prev = vq_packed_u16_view(m->d_prev[(m->pos + m->nbuf - lag) % m->nbuf], m->w, m->h);
+        uint16_t *copy_to = stored ? nullptr : next;
         const dim3 grid((unsigned)((m->w + kTileW - 1) / kTileW), (unsigned)((m->h + kTileH - 1) / kTileH));
         if (bpc <= VQ_MOTION_NARROW_MAX_BPC)
-            motion_tile_kernel<true><<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
+            motion_tile_kernel<true><<<grid, kThreads, 0, st>>>(prev, cur, bpc, copy_to, row_sad);
         else
-            motion_tile_kernel<false><<<grid, kThreads, 0, st>>>(prev, cur, bpc, m->d_prev[next], row_sad);
+            motion_tile_kernel<false><<<grid, kThreads, 0, st>>>(prev, cur, bpc, copy_to, row_sad);
+        stored = true;
+    }
+    if (!stored) {   /* no kernel scored this frame: keep it with a copy kernel */
+        const dim3 cb(32, 8);
+        const dim3 cg((unsigned)((m->w + 31) / 32), (unsigned)((m->h + 7) / 8));
+        motion_store_prev_kernel<<<cg, cb, 0, st>>>(cur, m->w, m->h, next);
     }
     e = cudaGetLastError();
     if (e != cudaSuccess)
         return (int)e;
-    m->cur = next;
-    m->have_prev = 1;
+    m->pos = (m->pos + 1) % m->nbuf;
+    if (m->have < max_lag(m))
+        m->have++;
     return 0;
 }
 
 extern "C" int vq_motion_cuda_phase(const VqMotionCuda *m)
 {
-    return m->have_prev ? m->cur : -1;
+    return m->have >= max_lag(m) ? m->pos : -1;
 }
 
 extern "C" void vq_motion_cuda_replayed(VqMotionCuda *m)
 {
     /* what vq_motion_cuda_run does to the host-side state after a frame
-     * with a previous one: the other buffer holds the previous luma now */
-    m->cur ^= 1;
+     * with every lag's frame there: the ring turns */
+    m->pos = (m->pos + 1) % m->nbuf;
 }

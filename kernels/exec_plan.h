@@ -31,7 +31,10 @@ extern "C" {
 typedef struct VqExecPlan {
     int w, h, bpc;
     int nplanes;                /* planes psnr scores: 0 (no psnr), 1 or 3 */
-    int motion;                 /* run integer motion (reference luma only) */
+    int motion;                 /* run integer motion (reference luma only): VQ_MOTION_LAG1 (the
+                                 * SAD against frame n-1, at base.motion_off) | VQ_MOTION_LAG2
+                                 * (against n-2, the five-frame window: h rows at motion_lag2_off) */
+    size_t motion_lag2_off;
     VqRowLayout base;           /* psnr, motion, and the sections of instance 0 */
     int n_vif;
     double vif_egl[VQ_EXEC_MAX_INSTANCES];
@@ -82,6 +85,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
                 p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
             off += adm_words;
         }
+    }
+    if (p->motion & VQ_MOTION_LAG2) {
+        p->motion_lag2_off = off;
+        off += (size_t)b->h;
     }
     if (p->psnr_hvs) {
         p->psnr_hvs_off = off;

@@ -1,11 +1,15 @@
 /*
  * motion_exec.h - the integer motion executors (CPU loops and CUDA kernels
  * around kernels/motion.h).  Each run scores the reference luma of frame n
- * against frame n-1 and then keeps frame n (as uint16) for the next run.
+ * against frame n-1 (lag 1) and/or frame n-2 (lag 2: the five-frame window
+ * of motion_five_frame_window), as the mask `lags` given to alloc says, and
+ * then keeps frame n (as uint16) for the next runs.
  *
- * Output: rows[l->motion_off + i], i < l->h, = the exact sum over row i of
- * |blur(prev - cur)|, before the reference's uint32 row wrap (applied by
- * hostmath/motion_fold.c).  The first run after alloc writes zeros there.
+ * Output: rows[l->motion_off + i] (lag 1) and rows[lag2_off + i] (lag 2),
+ * i < l->h, = the exact sum over row i of |blur(prev - cur)|, before the
+ * reference's uint32 row wrap (applied by hostmath/motion_fold.c).  A lag
+ * not in the mask, or whose frame n-lag is not there yet (the first runs
+ * after alloc), gets zeros; lag2_off is not read without lag 2.
  */
 #ifndef VQ_MOTION_EXEC_H
 #define VQ_MOTION_EXEC_H
@@ -21,17 +25,17 @@ extern "C" {
 
 typedef struct VqMotionCpu VqMotionCpu;
 
-/* NULL when out of memory, or w, h < 3 (the 5-tap mirror needs 3). */
-VqMotionCpu *vq_motion_cpu_alloc(int w, int h);
+/* NULL when out of memory, w, h < 3 (the 5-tap mirror needs 3) or no lag. */
+VqMotionCpu *vq_motion_cpu_alloc(int w, int h, int lags);
 void vq_motion_cpu_free(VqMotionCpu *m);
 /* ref_luma: w x h as given to alloc; bpc 8..16 */
 void vq_motion_cpu_run(VqMotionCpu *m, VqPlaneView ref_luma, int bpc,
-                       const VqRowLayout *l, int64_t *rows);
+                       const VqRowLayout *l, size_t lag2_off, int64_t *rows);
 
 typedef struct VqMotionCuda VqMotionCuda;
 
 /* Return 0 or a cudaError_t.  alloc allocates all device memory once. */
-int  vq_motion_cuda_alloc(VqMotionCuda **m, int w, int h);
+int  vq_motion_cuda_alloc(VqMotionCuda **m, int w, int h, int lags);
 void vq_motion_cuda_free(VqMotionCuda *m);
 /*
  * All on `stream` (a cudaStream_t), asynchronous, no allocation: ref_luma
@@ -43,14 +47,17 @@ void vq_motion_cuda_free(VqMotionCuda *m);
  * (cudaGetLastError) or 0.
  */
 int  vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView ref_luma, int bpc,
-                        const VqRowLayout *l, int64_t *d_rows, void *stream);
+                        const VqRowLayout *l, size_t lag2_off, int64_t *d_rows, void *stream);
 /*
  * For an executor that replays the work of a run from a CUDA graph: which
- * of the two buffers holds the previous luma (0 or 1; -1 before the first
- * run, whose work differs), and the host-side step a run makes, for a run
- * whose kernels were replayed rather than enqueued by vq_motion_cuda_run.
- * A graph captured from a run of phase p replays a run of phase p exactly.
+ * of the frame buffers (two, or three with lag 2) the run writes the current
+ * luma into (0 .. VQ_MOTION_CUDA_PHASES-1; -1 for the first runs, while
+ * frame n-lag is missing, whose work differs), and the host-side step a run
+ * makes, for a run whose kernels were replayed rather than enqueued by
+ * vq_motion_cuda_run.  A graph captured from a run of phase p replays a run
+ * of phase p exactly.
  */
+#define VQ_MOTION_CUDA_PHASES 3
 int  vq_motion_cuda_phase(const VqMotionCuda *m);
 void vq_motion_cuda_replayed(VqMotionCuda *m);
 

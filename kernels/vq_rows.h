@@ -26,6 +26,11 @@ enum {
     VQ_ADM_NSUMS
 };
 
+/* integer motion's SADs (a mask): against frame n-1 (rows at motion_off),
+ * against n-2 (the five-frame window; rows at VqExecPlan's motion_lag2_off) */
+#define VQ_MOTION_LAG1 1
+#define VQ_MOTION_LAG2 2
+
 typedef struct VqRowLayout {
     int32_t w, h;                   /* luma size */
     int32_t cw, ch;                 /* chroma plane size (0 when no chroma) */

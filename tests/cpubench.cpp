@@ -73,8 +73,8 @@ int main(int argc, char **argv)
     VqAdmParams ap;
     vq_adm_params_init(&ap, w, h, bpc, NULL);
     VqAdmCpu *adm = vq_adm_cpu_alloc(w, h);
-    VqMotionCpu *mo = vq_motion_cpu_alloc(w, h);
-    vq_motion_cpu_run(mo, view(ref, 0, 0), bpc, &l, rows.data());
+    VqMotionCpu *mo = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
+    vq_motion_cpu_run(mo, view(ref, 0, 0), bpc, &l, 0, rows.data());
 
     double tot = 0, t;
     for (int s = 0; s < 4; s++) {
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     t = median_ms(runs, [&] { vq_adm_cpu_run(adm, r[0], d[0], bpc, &ap, &l, rows.data()); });
     std::printf("adm              %8.2f ms\n", t);
     tot += t;
-    t = median_ms(runs, [&] { vq_motion_cpu_run(mo, r[0], bpc, &l, rows.data()); });
+    t = median_ms(runs, [&] { vq_motion_cpu_run(mo, r[0], bpc, &l, 0, rows.data()); });
     std::printf("motion           %8.2f ms\n", t);
     tot += t;
     t = median_ms(runs, [&] { vq_psnr_cpu_run(r, d, 3, bpc, &l, rows.data()); });

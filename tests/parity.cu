@@ -132,6 +132,10 @@ static const char *section_name(const VqRowLayout &l, size_t idx, int *row)
             snprintf(buf, sizeof(buf), "%s[%d]", x.n, (int)((idx - x.off) % x.per));
             return buf;
         }
+    if (idx >= l.total && idx < l.total + (size_t)l.h) {   /* GpuSet's lag-2 motion rows */
+        *row = (int)(idx - l.total);
+        return "motion_lag2";
+    }
     *row = -1;
     return "guard";
 }
@@ -150,9 +154,12 @@ static void make_device_pair(const Layout &L, int w, int h, Frame &ref, Frame &d
 }
 
 /* Everything one frame size needs: the row layout, ADM parameters and the
- * four features' CUDA states. */
+ * four features' CUDA states.  Motion makes both SADs, against frame n-1
+ * (l.motion_off) and n-2 (the five-frame window: h rows after the layout,
+ * at lag2_off = l.total; `words` in all). */
 struct GpuSet {
     VqRowLayout l;
+    size_t lag2_off = 0, words = 0;
     VqAdmParams ap;
     VqVifCuda *vif = nullptr;
     VqAdmCuda *adm = nullptr;
@@ -165,6 +172,8 @@ struct GpuSet {
              const VqAdmOptions *adm_opt = nullptr)
     {
         vq_row_layout_init(&l, w, h, w >> L.sw, h >> L.sh);
+        lag2_off = l.total;
+        words = l.total + (size_t)h;
         VqAdmOptions ao;
         vq_adm_options_default(&ao);
         if (adm_opt)
@@ -173,16 +182,16 @@ struct GpuSet {
             return -1;
         CK((cudaError_t)vq_vif_cuda_alloc(&vif, w, h, table));
         CK((cudaError_t)vq_adm_cuda_alloc(&adm, w, h));
-        CK((cudaError_t)vq_motion_cuda_alloc(&motion, w, h));
+        CK((cudaError_t)vq_motion_cuda_alloc(&motion, w, h, VQ_MOTION_LAG1 | VQ_MOTION_LAG2));
         CK((cudaError_t)vq_psnr_cuda_alloc(&psnr, w, h));
-        CK(cudaMalloc(&d_rows, (l.total + guard) * sizeof(int64_t)));
+        CK(cudaMalloc(&d_rows, (words + guard) * sizeof(int64_t)));
         return 0;
     }
     /* one frame pair, every feature (feature < 0) or one of them */
     void run(const Layout &L, const VqPlaneView rd[3], const VqPlaneView dd[3], cudaStream_t st, int feature = -1)
     {
         if (feature < 0 || feature == 0)
-            CK((cudaError_t)vq_motion_cuda_run(motion, rd[0], L.bpc, &l, d_rows, st));
+            CK((cudaError_t)vq_motion_cuda_run(motion, rd[0], L.bpc, &l, lag2_off, d_rows, st));
         if (feature < 0 || feature == 1)
             CK((cudaError_t)vq_vif_cuda_run(vif, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st));
         if (feature < 0 || feature == 2)
@@ -200,8 +209,9 @@ struct GpuSet {
     }
 };
 
-/* Run both executors over a 3-frame sequence; compare every frame's buffer.
- * adm_opt: ADM's options (NULL: the defaults), e.g. another CSF mode. */
+/* Run both executors over a 5-frame sequence (motion's ring of three frames
+ * goes round); compare every frame's buffer.  adm_opt: ADM's options (NULL:
+ * the defaults), e.g. another CSF mode. */
 static int check(const Layout &L, int w, int h, const uint16_t *table,
                  const VqAdmOptions *adm_opt = nullptr)
 {
@@ -213,12 +223,13 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
     const VqRowLayout &l = g.l;
     VqVifCpu *vc = vq_vif_cpu_alloc(w, h);
     VqAdmCpu *ac = vq_adm_cpu_alloc(w, h);
-    VqMotionCpu *mc = vq_motion_cpu_alloc(w, h);
-    std::vector<int64_t> cpu(l.total), gpu(l.total + GUARD);
+    VqMotionCpu *mc = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1 | VQ_MOTION_LAG2);
+    std::vector<int64_t> cpu(g.words), gpu(g.words + GUARD);
     int bad = 0;
-    Frame ref[3], dis[3];
-    for (int n = 0; n < 3 && !bad; n++) {
-        make_frame(ref[n], L, w, h, n ? &ref[n - 1] : nullptr, 3);
+    const int nf = 5;
+    Frame ref[nf], dis[nf];
+    for (int n = 0; n < nf && !bad; n++) {
+        make_frame(ref[n], L, w, h, n ? &ref[n - 1] : nullptr, 3 + 2 * (n & 1));
         make_frame(dis[n], L, w, h, &ref[n], n == 2 ? (1 << (L.bpc - 3)) : 6);
         VqPlaneView rh[3], dh[3], rd[3], dd[3];
         views(ref[n], L, w, h, 0, rh);
@@ -226,7 +237,7 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
         views(ref[n], L, w, h, 1, rd);
         views(dis[n], L, w, h, 1, dd);
         std::fill(cpu.begin(), cpu.end(), 0);
-        vq_motion_cpu_run(mc, rh[0], L.bpc, &l, cpu.data());
+        vq_motion_cpu_run(mc, rh[0], L.bpc, &l, g.lag2_off, cpu.data());
         vq_vif_cpu_run(vc, rh[0], dh[0], L.bpc, 100.0, table, &l, cpu.data());
         vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &g.ap, &l, cpu.data());
         vq_psnr_cpu_run(rh, dh, 3, L.bpc, &l, cpu.data());
@@ -239,8 +250,8 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(gpu.data(), g.d_rows, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
-        for (size_t k = 0; k < l.total + GUARD; k++) {
-            int64_t want = k < l.total ? cpu[k] : POISON;
+        for (size_t k = 0; k < g.words + GUARD; k++) {
+            int64_t want = k < g.words ? cpu[k] : POISON;
             if (gpu[k] != want) {
                 int row;
                 const char *sec = section_name(l, k, &row);
@@ -251,7 +262,7 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
             }
         }
     }
-    for (int n = 0; n < 3; n++) {
+    for (int n = 0; n < nf; n++) {
         free_frame(ref[n]);
         free_frame(dis[n]);
     }
@@ -461,7 +472,8 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
  * leader first, then to the others (their reference work is then their own:
  * the leader's slots have moved on); order 2: the leader one frame ahead.
  */
-static int check_ladder(const Layout &L, int w, int h, const char *model, int order)
+static int check_ladder(const Layout &L, int w, int h, const char *model, int order,
+                        const char *feature = nullptr)
 {
     const int nframes = 6;
     struct Rend { int w, h; };
@@ -485,6 +497,7 @@ static int check_ladder(const Layout &L, int w, int h, const char *model, int or
             VqConfig c = session_config(L, w, h);
             c.executor = gpu ? VQ_EXECUTOR_CUDA : VQ_EXECUTOR_CPU;
             c.model = model;
+            c.feature = feature;
             c.enable_psnr = 1;
             c.dis_width = rend[k].w;
             c.dis_height = rend[k].h;
@@ -682,6 +695,14 @@ int main(int argc, char **argv)
                     fails += check_ladder(layouts[li], sz.first, sz.second, models[m], order);
                     runs++;
                 }
+        /* the five-frame window's motion (against frame n-2) shared too, beside the model's */
+        const char *mffw = "name=motion:motion_five_frame_window=true:motion_moving_average=true:"
+                           "motion_max_val=18";
+        for (int li : { 1, 4 })
+            for (int order = 0; order < 3; order++) {
+                fails += check_ladder(layouts[li], lsizes[1].first, lsizes[1].second, models[0], order, mffw);
+                runs++;
+            }
         printf("  ladders: done (%d failures so far)\n", fails);
     }
     printf("vqparity: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);

@@ -401,11 +401,11 @@ TEST_F(CheckCpuRows, WholeExecutors)
             std::vector<int64_t> rows(l.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
             VqVifCpu *v = vq_vif_cpu_alloc(w, h);
             VqAdmCpu *m = vq_adm_cpu_alloc(w, h);
-            VqMotionCpu *mo = vq_motion_cpu_alloc(w, h);
+            VqMotionCpu *mo = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
             vq_vif_cpu_run(v, a.v, b.v, bpc, 100.0, log2_table().data(), &l, rows.data());
             vq_adm_cpu_run(m, a.v, b.v, bpc, &ap, &l, rows.data());
-            vq_motion_cpu_run(mo, c.v, bpc, &l, rows.data());
-            vq_motion_cpu_run(mo, a.v, bpc, &l, rows.data());
+            vq_motion_cpu_run(mo, c.v, bpc, &l, 0, rows.data());
+            vq_motion_cpu_run(mo, a.v, bpc, &l, 0, rows.data());
             const VqPlaneView r3[3] = { a.v, a.v, a.v }, d3[3] = { b.v, b.v, b.v };
             vq_psnr_cpu_run(r3, d3, 3, bpc, &l, rows.data());
             vq_vif_cpu_free(v);

@@ -469,23 +469,21 @@ TEST(Motion2, FromGoldenSadScores)
             exact += m2 == w2 && m3 == w3;
         };
         for (size_t i = 0; i < n; i++) {
-            int64_t idx;
-            double m2, m3;
-            const int got = vq_motion2_push(&st, sad[i], &idx, &m2, &m3);
+            VqMotion2Out o[2];
+            const int got = vq_motion2_push(&st, sad[i], o);
             EXPECT_EQ(got, i > 0 ? 1 : 0);
             if (got) {
-                EXPECT_EQ(idx, (int64_t)i - 1);
-                seen[idx]++;
-                check(idx, m2, m3, "push");
+                EXPECT_EQ(o[0].index, (int64_t)i - 1);
+                seen[o[0].index]++;
+                check(o[0].index, o[0].motion2, o[0].motion3, "push");
             }
         }
-        int64_t idx;
-        double m2, m3;
-        ASSERT_EQ(vq_motion2_flush(&st, &idx, &m2, &m3), 1);
-        EXPECT_EQ(idx, (int64_t)n - 1);
-        seen[idx]++;
-        check(idx, m2, m3, "flush");
-        EXPECT_EQ(vq_motion2_flush(&st, &idx, &m2, &m3), 0);
+        VqMotion2Out o[2];
+        ASSERT_EQ(vq_motion2_flush(&st, o), 1);
+        EXPECT_EQ(o[0].index, (int64_t)n - 1);
+        seen[o[0].index]++;
+        check(o[0].index, o[0].motion2, o[0].motion3, "flush");
+        EXPECT_EQ(vq_motion2_flush(&st, o), 0);
         for (size_t i = 0; i < n; i++)
             EXPECT_EQ(seen[i], 1) << g.file << " frame " << i;
     }

@@ -197,7 +197,7 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
     const int n = all ? (int)g.size() : std::min(n_frames, (int)g.size());
     VqRowLayout l;
     vq_row_layout_init(&l, p.w, p.h, p.w >> p.ssw, p.h >> p.ssh);
-    std::unique_ptr<VqMotionCpu, void (*)(VqMotionCpu *)> motion(vq_motion_cpu_alloc(p.w, p.h),
+    std::unique_ptr<VqMotionCpu, void (*)(VqMotionCpu *)> motion(vq_motion_cpu_alloc(p.w, p.h, VQ_MOTION_LAG1),
                                                                vq_motion_cpu_free);
     ASSERT_TRUE(motion);
     std::vector<int64_t> rows(l.total);
@@ -209,7 +209,7 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
         store(fr, lay, &sr);
         store(fd, lay, &sd);
         std::fill(rows.begin(), rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);  /* catch unwritten rows */
-        vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, &l, rows.data());
+        vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, &l, 0, rows.data());
         vq_psnr_cpu_run(sr.view, sd.view, 3, p.bpc, &l, rows.data());
 
         double sad = vq_motion_sad_score(&l, rows.data(), VQ_MOTION_DEFAULT_FPS_WEIGHT,
@@ -307,18 +307,18 @@ TEST(MotionPsnr, FirstFrameScoresZero)
     VqRowLayout l;
     vq_row_layout_init(&l, w, h, 0, 0);
     std::vector<int64_t> rows(l.total, -1);
-    VqMotionCpu *m = vq_motion_cpu_alloc(w, h);
+    VqMotionCpu *m = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
     ASSERT_NE(m, nullptr);
-    vq_motion_cpu_run(m, v, 8, &l, rows.data());
+    vq_motion_cpu_run(m, v, 8, &l, 0, rows.data());
     for (int i = 0; i < h; i++)
         EXPECT_EQ(rows[l.motion_off + i], 0);
     EXPECT_EQ(vq_motion_sad_score(&l, rows.data(), 1.0, 10000.0), 0.0);
     /* the same frame again: prev - cur is 0 everywhere */
-    vq_motion_cpu_run(m, v, 8, &l, rows.data());
+    vq_motion_cpu_run(m, v, 8, &l, 0, rows.data());
     for (int i = 0; i < h; i++)
         EXPECT_EQ(rows[l.motion_off + i], 0);
     vq_motion_cpu_free(m);
-    EXPECT_EQ(vq_motion_cpu_alloc(2, 40), nullptr);
+    EXPECT_EQ(vq_motion_cpu_alloc(2, 40, VQ_MOTION_LAG1), nullptr);
 }
 
 /* vq_motion_vtap32/vfinish32 (the CUDA kernel's vertical pass up to 15 bits)

@@ -3,6 +3,7 @@
 // keeping every frame), and errors returned, never aborted on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -323,4 +324,131 @@ TEST(Session, LadderMisuseIsAnError)
     EXPECT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_EINVAL);
     EXPECT_NE(std::strstr(vq_session_error(mem), "was closed before it"), nullptr) << vq_session_error(mem);
     vq_session_close(&mem);
+}
+
+namespace {
+
+const char *const kWindow = "name=motion:motion_five_frame_window=true:motion_moving_average=true:motion_max_val=18";
+
+/* n reference frames with motion that varies from frame to frame, and a distorted one each */
+struct Title {
+    std::vector<Yuv> ref, dis;
+    Title(int w, int h, int n, unsigned seed)
+    {
+        std::mt19937 rng(seed);
+        Yuv base(w, h, rng, nullptr, 0);
+        ref.reserve((size_t)n);
+        dis.reserve((size_t)n);
+        for (int i = 0; i < n; i++) {
+            ref.emplace_back(w, h, rng, &base, 1 + (int)(rng() % 9));
+            dis.emplace_back(w, h, rng, &ref.back(), 3);
+        }
+    }
+};
+
+}  // namespace
+
+// A ladder whose sessions use the five-frame window (and the default
+// model's motion against frame n-1 beside it): the members take both SADs
+// from the leader and equal sessions of their own; a member that needs the
+// window refuses a leader without it.
+TEST(Session, LadderWithTheFiveFrameWindow)
+{
+    const int w = 64, h = 48, n = 20;
+    char err[256];
+    Title t(w, h, n, 41);
+    VqConfig cl = config(w, h, 1);
+    cl.feature = kWindow;
+    VqSession *lead = nullptr, *mem = nullptr, *alone = nullptr, *x = nullptr;
+    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
+    VqConfig cm = cl;
+    cm.share_reference = lead;
+    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_open(&alone, &cl, err, sizeof(err)), VQ_OK) << err;
+    for (int i = 0; i < n; i++) {
+        Yuv &d = t.dis[(size_t)((i + 3) % n)];   /* the member's rendition: other distorted frames */
+        ASSERT_EQ(vq_session_submit(lead, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+        ASSERT_EQ(vq_session_submit(mem, &t.ref[(size_t)i].pic, &d.pic), VQ_OK) << vq_session_error(mem);
+        ASSERT_EQ(vq_session_submit(alone, &t.ref[(size_t)i].pic, &d.pic), VQ_OK);
+    }
+    std::vector<std::string> names;
+    const auto a = all_results(alone, &names), m = all_results(mem);
+    ASSERT_EQ(a.size(), (size_t)n);
+    EXPECT_EQ(m, a);
+    const int m3 = column(names, "integer_motion3_mffw_mmxv_18_mma");
+    ASSERT_GE(m3, 0);
+    EXPECT_NE(a[5][(size_t)m3], 0.0);
+    for (VqSession **s : { &mem, &lead, &alone })
+        vq_session_close(s);
+    // a leader without the window cannot give a member the SAD against frame n-2
+    VqConfig c0 = config(w, h, 1);
+    ASSERT_EQ(vq_session_open(&lead, &c0, err, sizeof(err)), VQ_OK) << err;
+    cm.share_reference = lead;
+    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "motion_five_frame_window"), nullptr) << err;
+    vq_session_close(&lead);
+}
+
+// Pieces (score_frames=A-B) of a title with the window: a piece given frames
+// from A-4 (or 0) to B (frame 2 at least) scores A..B-1 exactly as one run
+// over the title, whatever the motion options (context 1 to 4); one frame
+// less of context is refused.
+TEST(Session, PiecesWithTheFiveFrameWindow)
+{
+    const int w = 48, h = 40, n = 23;
+    char err[256];
+    Title t(w, h, n, 77);
+    const char *features[] = { kWindow, "name=motion:motion_five_frame_window=true",
+                               "name=motion:motion_moving_average=true", nullptr };
+    const int context[] = { 4, 3, 2, 1 };
+    for (int fi = 0; fi < 4; fi++) {
+        VqConfig c = config(w, h, 1);
+        c.feature = features[fi];
+        VqSession *whole = nullptr;
+        ASSERT_EQ(vq_session_open(&whole, &c, err, sizeof(err)), VQ_OK) << err;
+        for (int i = 0; i < n; i++)
+            ASSERT_EQ(vq_session_submit(whole, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+        const auto want = all_results(whole);
+        vq_session_close(&whole);
+        ASSERT_EQ(want.size(), (size_t)n);
+        const std::vector<std::pair<int, int>> cuts = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 0, 3 }, { 3, 4 },
+                                                        { 4, 9 }, { 5, 6 }, { 9, 17 }, { 17, n }, { n - 1, n } };
+        for (const auto &ab : cuts) {
+            const int a = ab.first, b = ab.second;
+            const int first = std::max(0, a - 4), last = std::min(n - 1, std::max(b, 2));
+            VqConfig cp = c;
+            cp.first_frame = first;
+            cp.score_begin = a;
+            cp.score_end = b;
+            VqSession *p = nullptr;
+            ASSERT_EQ(vq_session_open(&p, &cp, err, sizeof(err)), VQ_OK) << err;
+            for (int i = first; i <= last; i++)
+                ASSERT_EQ(vq_session_submit(p, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK)
+                    << vq_session_error(p);
+            ASSERT_EQ(vq_session_flush(p), VQ_OK);
+            VqFrameResult r;
+            int scored = 0;
+            while (vq_session_receive(p, &r) == VQ_OK) {
+                if (!r.n)
+                    continue;
+                ASSERT_GE(r.index, a);
+                ASSERT_LT(r.index, b);
+                const std::vector<double> got(r.value, r.value + r.n);
+                EXPECT_EQ(got, want[(size_t)r.index]) << features[fi] << " piece " << a << "-" << b << " frame "
+                                                      << r.index;
+                scored++;
+            }
+            EXPECT_EQ(scored, b - a);
+            vq_session_close(&p);
+            // one frame less of context: refused, when the piece does not start the title
+            if (a - context[fi] + 1 > 0) {
+                cp.first_frame = a - context[fi] + 1;
+                EXPECT_EQ(vq_session_open(&p, &cp, err, sizeof(err)), VQ_EINVAL) << features[fi] << " " << a;
+                EXPECT_NE(std::strstr(err, "which the piece does not give"), nullptr) << err;
+                cp.first_frame = a - context[fi];
+                ASSERT_EQ(vq_session_open(&p, &cp, err, sizeof(err)), VQ_OK) << err;
+                vq_session_close(&p);
+            }
+        }
+    }
 }

@@ -100,6 +100,22 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
+# Integer motion's columns of libvmaf logs with features vqcuda lacks (the HFR
+# models' five-frame window): vqscore with the motion feature alone, == every
+# frame (tests/data/golden_parts; raw frames from VQ_RAW_DIR or the decode
+# fixture; skipped without them).
+foreach(exec cpu cuda)
+  if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+    continue()
+  endif()
+  add_test(NAME lib_motion_parts_${exec} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/lib_motion_parts.py
+           $<TARGET_FILE:vqscore> ${VQ_RAW_DIR} ${VQ_DATA}/golden_parts ${CMAKE_BINARY_DIR}/out ${exec})
+  set_tests_properties(lib_motion_parts_${exec} PROPERTIES SKIP_RETURN_CODE 77)
+  if(VQ_FFMPEG)
+    set_tests_properties(lib_motion_parts_${exec} PROPERTIES FIXTURES_REQUIRED raw)
+  endif()
+endforeach()
+
 # End to end through ffmpeg: every golden pair, default model (and the other
 # models where libvmaf's model files are at hand), CPU path and GPU path.
 if(VQ_FFMPEG)

@@ -106,7 +106,7 @@ VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g)
                  cudaSuccess;
     }
     /* the host's table pointers are not kept */
-    c->g.lx0 = c->ly0 = nullptr;
+    c->g.lx0 = c->g.ly0 = nullptr;
     c->g.lwx = c->g.lwy = nullptr;
     if (!ok) {
         vq_speed_cuda_free(c);

@@ -48,7 +48,7 @@ def main():
     runs = {}   # (pair, kind) -> log, one run serving every model file of the kind
     total = exact = files = 0
     failed = []
-    for g in sorted(glob.glob(os.path.join(gold_dir, "*.json"))):
+    for g in sorted(glob.glob(os.path.join(gold_dir, "*.v1_*.json"))):
         name = os.path.basename(g)[:-5]
         pair, model = name.split(".", 1)
         kind = "v1_hfr" if model.startswith("v1_hfr") else model

@@ -148,6 +148,7 @@ typedef struct VQCUDAContext {
     char *stream_path;
     char *score_frames;
     int64_t score_begin, score_end;
+    int score_context;          /* frames a piece is given before A */
     FILE *stream;
     double ref_time;            /* of the frame being submitted */
     int ref_key;
@@ -356,6 +357,13 @@ static int carry_take(VQCUDAContext *s)
     av_free(c->log_path);
     av_free(c);
     return 1;
+}
+
+/* the title frame a piece's first frame is: score_context frames before
+ * score_frames' A, from frame 0 at most (0 for a whole title) */
+static int64_t piece_first(const VQCUDAContext *s)
+{
+    return FFMAX(0, s->score_begin - s->score_context);
 }
 
 /* a path option for rendition k (0-based): its %d is k + 1 */
@@ -1034,7 +1042,7 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
 
     p.dist = dist;
     /* results carry title frame numbers (a piece starts at score_frames' A-1) */
-    p.index = s->nb_submitted + (s->score_begin ? s->score_begin - 1 : 0);
+    p.index = s->nb_submitted + piece_first(s);
     if (!(p.keep[0] = av_frame_clone(ref))) {
         free_pending(&p);
         return AVERROR(ENOMEM);
@@ -1501,8 +1509,8 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
      * and ADM's reference part) is done once, by rendition 1's session */
     cfg.share_reference   = k ? s->session : NULL;
     if (s->score_frames) {
-        /* the piece is given frames A-1 .. B (no A-1 for A = 0) */
-        cfg.first_frame = s->score_begin ? s->score_begin - 1 : 0;
+        /* the piece is given frames A-score_context .. B (from 0 at most) */
+        cfg.first_frame = piece_first(s);
         cfg.score_begin = s->score_begin;
         cfg.score_end   = s->score_end;
     }
@@ -1849,7 +1857,8 @@ static const AVOption vqcuda_options[] = {
         { "keyframes", "a segment starts at every key frame of the reference",  0, AV_OPT_TYPE_CONST, { .i64 = 1 }, 0, 0, FLAGS, .unit = "segment" },
     { "segment_path", "also write the segments as CSV to this file (%d: the rendition)", OFFSET(segment_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "stream_path", "live output: JSON Lines of every frame, segment and the pooled values, as they are known (a file or a FIFO)", OFFSET(stream_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "score_frames", "A-B: score title frames A..B-1 of the frames A-1..B given (a piece of a title, see vqcuda-merge)", OFFSET(score_frames), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "score_frames", "A-B: score title frames A..B-1 of the frames A-score_context..B given (a piece of a title, see vqcuda-merge)", OFFSET(score_frames), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "score_context", "with score_frames=A-B: the piece is given title frames A-N .. B (from frame 0 at most): N frames of context for motion (1 for libvmaf's default motion, 4 for the five-frame window with the moving average)", OFFSET(score_context), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, 16, FLAGS },
     { "inputs", "inputs: the renditions (of an encode ladder), then the reference last", OFFSET(nb_renditions_opt), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_RENDITIONS + 1, FLAGS },
     { "pairing", "which distorted and reference frames make a pair", OFFSET(pairing), AV_OPT_TYPE_INT, { .i64 = PAIRING_TIMESTAMP }, PAIRING_TIMESTAMP, PAIRING_FRAMESYNC, FLAGS, .unit = "pairing" },
         { "timestamp", "frames of one time only (within a tick of the coarser time base); a main frame whose reference frame is of another time is passed on unscored, counted and listed in the log", 0, AV_OPT_TYPE_CONST, { .i64 = PAIRING_TIMESTAMP }, 0, 0, FLAGS, .unit = "pairing" },

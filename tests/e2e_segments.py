@@ -135,8 +135,8 @@ check(r.returncode == 0 and c.returncode == 0, "balle576: 4 pieces by vqcuda-pie
 # the five-frame window with the moving average (the HFR models' motion; their
 # other features are not in vqcuda yet): one run's motion columns == the
 # golden log's (tests/data/golden_parts); in pieces it needs 4 frames of
-# context, and the filter gives one (it numbers a piece's frames from A-1):
-# vqcuda-pieces' pieces after the first are refused, saying so
+# context (vqcuda-pieces gives them: score_context=4): the merged pieces ==
+# the one run; with one frame of context a piece is refused, saying so
 # (docs/motion.md; the library's pieces are in test_session)
 parts = os.path.join(os.path.dirname(gold), "golden_parts")
 gp = os.path.join(parts, "birds720.v1_hfr_3d0h.json")
@@ -165,7 +165,18 @@ if os.path.exists(gp):
     r = subprocess.run([os.path.join(scripts, "vqcuda-pieces"), "run", "-k", "4", "--ffmpeg", ff,
                         "--filter", f"device=cpu:{feat}", dist, ref, outp],
                        capture_output=True, text=True, timeout=1200)
-    check(r.returncode != 0 and "which the piece does not give" in r.stderr and not os.path.exists(outp),
-          "birds720 with the window: pieces with one frame of context refused", r.stderr.strip()[-300:])
+    ok = r.returncode == 0 and os.path.exists(outp) and os.path.exists(whole)
+    if ok:
+        m, w = json.load(open(outp)), json.load(open(whole))
+        ok = m["frames"] == w["frames"] and m["pooled_metrics"] == w["pooled_metrics"]
+    check(ok, "birds720 with the window: 4 pieces by vqcuda-pieces (4 frames of context) == one run",
+          r.stderr.strip()[-300:])
+    r = subprocess.run([ff, "-nostdin", "-v", "error", "-ss", f"{9.5 / 30:.6f}", "-copyts", "-i", dist,
+                        "-ss", f"{9.5 / 30:.6f}", "-copyts", "-i", ref, "-lavfi",
+                        f"[0:v]trim=end_frame=12[d];[1:v]trim=end_frame=12[r];[d][r]vqcuda=score_frames=11-20:"
+                        f"device=cpu:{feat}", "-f", "null", "-"], capture_output=True, text=True, timeout=900)
+    check(r.returncode != 0 and "which the piece does not give" in r.stderr,
+          "birds720 with the window: a piece with one frame of context (score_context=1) refused",
+          r.stderr.strip()[-300:])
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

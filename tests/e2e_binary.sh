@@ -13,7 +13,7 @@ if [ -n "$want" ]; then
         "ffmpeg version $want."*|"ffmpeg version $want-"*) echo "ok   -version: $banner" ;;
         *) echo "FAIL -version does not report $want: $banner"; bad=1 ;;
     esac
-elif printf '%s\n' "$banner" | grep -Eq '^ffmpeg version [0-9]+\.[0-9]+'; then
+elif grep -Eq '^ffmpeg version [0-9]+\.[0-9]+' <<<"$banner"; then
     echo "ok   -version: $banner"
 else
     echo "FAIL -version reports no release: $banner"; bad=1
@@ -21,7 +21,9 @@ fi
 filters=$("$ff" -hide_banner -filters 2>/dev/null | awk '{print $2}')
 fbad=0
 for f in libvmaf vqcuda yadif fps format scale setpts trim setparams hwupload_cuda hwdownload psnr; do
-    printf '%s\n' "$filters" | grep -qx "$f" || { echo "FAIL -filters does not list $f"; fbad=1; bad=1; }
+    # a here-string, not a pipe: grep -q leaves at its first match, and the
+    # writer's SIGPIPE would fail the pipeline under pipefail
+    grep -qx "$f" <<<"$filters" || { echo "FAIL -filters does not list $f"; fbad=1; bad=1; }
 done
 [ $fbad -eq 0 ] && echo "ok   -filters lists libvmaf and the filters the tools use"
 if "$ff" -hide_banner -loglevel error -f lavfi -i color=black:s=320x240:r=1:d=1 \

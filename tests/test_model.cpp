@@ -218,26 +218,17 @@ bool same_double(double a, double b)
  * built-in models use. */
 std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0)
 {
-    static const std::map<std::string, std::string> alias = {
-        { "VMAF_integer_feature_adm2_score", "integer_adm2" },
-        { "VMAF_integer_feature_motion2_score", "integer_motion2" },
-        { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0" },
-        { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
-        { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
-        { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3" },
-    };
-    auto it = alias.find(f.name);
-    if (it == alias.end())
+    const vq::FeatureSpec *spec = vq::extractor_providing(f.name);
+    if (!spec)
         return f.name;
-    std::string n = it->second;
-    if (csf && n.find("adm") != std::string::npos)   /* adm_csf_mode sorts before the others */
-        n += "_csf_" + std::to_string(csf);
+    vq::FeatureOptions o(*spec);
+    if (csf && spec->kind == vq::FexKind::Adm)
+        o.set("adm_csf_mode", std::to_string(csf));
     for (const auto &kv : f.opts)
-        if ((kv.first == "adm_enhn_gain_limit" || kv.first == "vif_enhn_gain_limit") && kv.second != "100")
-            n += "_egl_" + kv.second;
-    if (force_zero && n.find("motion") != std::string::npos)
-        n += "_force_0";
-    return n;
+        o.set(kv.first, kv.second, true);
+    if (force_zero && spec->kind == vq::FexKind::Motion)
+        o.set("motion_force_zero", "true");
+    return o.printed_name(f.name);
 }
 
 void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
@@ -253,6 +244,10 @@ void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
         EXPECT_TRUE(same_double(x.fintercept[k], y.fintercept[k])) << what << " intercept " << k;
     }
     EXPECT_EQ(x.input, y.input) << what;
+    EXPECT_EQ(x.cfl, y.cfl) << what;
+    EXPECT_TRUE(same_double(x.cfl_param, y.cfl_param)) << what;
+    EXPECT_EQ(x.cfl_guiding, y.cfl_guiding) << what;
+    EXPECT_EQ(x.cfl_guided, y.cfl_guided) << what;
     EXPECT_EQ(x.clip, y.clip) << what;
     EXPECT_TRUE(same_double(x.clip_min, y.clip_min)) << what;
     EXPECT_TRUE(same_double(x.clip_max, y.clip_max)) << what;
@@ -299,8 +294,11 @@ void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
  * reads from libvmaf's files (under every flag combination). */
 TEST(Model, BuiltinTablesEqualJsonFiles)
 {
-    const std::vector<std::string> want = { "vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg",
-                                            "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg" };
+    const std::vector<std::string> want = {
+        "vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+        "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+        "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h",
+        "vmaf_v1.0.16_hfr_1d5h_2160" };
     EXPECT_EQ(Model::builtin_versions(), want);
     int checked = 0;
     for (const std::string &v : want) {

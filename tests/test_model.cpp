@@ -664,7 +664,7 @@ TEST(Model, BadModelsGiveErrors)
         { "\"p0\": 1.70674692", "\"p0\": \"1\"", "p0 not a number" },
         { "\"out_gte_in\": \"true\"", "\"out_gte_in\": true", "out_gte_in not a string" },
         { "\"score_transform\": {", "\"score_transform\": {\"knots\": [[1, 2], [3]], \"enabled\": 1, ", "enabled not a boolean" },
-        { "\"norm_type\"", "\"chroma_correction_parameter\": 1.0, \"norm_type\"", "speed_chroma" },
+        { "\"norm_type\"", "\"chroma_correction_parameter\": 1.0, \"norm_type\"", "chroma_correction_parameter without a speed_chroma feature" },
         { "\"slopes\"", "\"slopes\": [1], \"slopes\"", "duplicate key" },
         { "\"slopes\": [", "\"slopes\": [1e400, ", "number out of range" },
     };
@@ -947,5 +947,61 @@ TEST(LogWriter, Format17gEqualsPrintf)
         const int n = vq::format_17g(a, sizeof(a), v);
         const int m = std::snprintf(b, sizeof(b), "%.17g", v);
         ASSERT_EQ(std::string(a, (size_t)n), std::string(b, (size_t)m));
+    }
+}
+
+/* chroma_correction_parameter (v1.0.16): a speed_chroma of exactly 0 is
+ * replaced by c * (1 - adm3) (each denormalized from the SVM's input, then
+ * normalized again, as predict.c does); any other value is left alone. */
+TEST(Model, ChromaCorrection)
+{
+    for (const std::string v : { "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160" }) {
+        auto m = Model::builtin(v, 0);
+        const Sub &s = Access::impl(*m).subs[0];
+        ASSERT_TRUE(s.cfl) << v;
+        EXPECT_EQ(s.cfl_param, 120.0) << v;
+        const auto &feats = m->features();
+        ASSERT_EQ(feats.size(), 4u);
+        const int gi = s.cfl_guiding, di = s.cfl_guided;
+        EXPECT_NE(feats[(size_t)gi].name.find("adm3"), std::string::npos);
+        EXPECT_NE(feats[(size_t)di].name.find("speed_chroma"), std::string::npos);
+        double in[4] = { 0.001, 0.0, 0.97, 3.0 }, a, b;
+        m->predict(in, &a);
+        const double g = ((s.fslope[gi] * in[gi] + s.fintercept[gi]) - s.fintercept[gi]) / s.fslope[gi];
+        in[di] = (-120.0 * g) + 120.0;
+        /* the same SVM input only if normalize(that) == normalize(c (1 - g)): it is the same double */
+        m->predict(in, &b);
+        EXPECT_EQ(a, b) << v;
+        in[di] = 0.5;    /* not 0 once normalized and denormalized: no correction */
+        m->predict(in, &b);
+        EXPECT_NE(a, b) << v;
+    }
+    std::string msg;
+    const std::string path = models_file("vmaf_v1.0.16_3d0h.json");
+    if (path.empty()) {
+        printf("  vmaf_v1.0.16_3d0h.json not in VQ_MODELS_DIR: edits of the file not tried\n");
+        return;
+    }
+    std::string good;
+    {
+        FILE *f = fopen(path.c_str(), "rb");
+        ASSERT_TRUE(f);
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+            good.append(buf, n);
+        fclose(f);
+    }
+    EXPECT_EQ(load_text(good, &msg), 0) << msg;
+    const char *bad[][2] = {
+        { "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": 0" },
+        { "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": \"120\"" },
+        { "\"VMAF_integer_feature_adm3_score\"", "\"VMAF_integer_feature_adm2_score\"" },
+    };
+    for (const auto &e : bad) {
+        const size_t at = good.find(e[0]);
+        ASSERT_NE(at, std::string::npos) << e[0];
+        const std::string t = good.substr(0, at) + e[1] + good.substr(at + strlen(e[0]));
+        EXPECT_EQ(load_text(t, &msg), VQ_EMODEL) << e[1];
     }
 }

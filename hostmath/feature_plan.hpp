@@ -21,6 +21,7 @@
 #include "cambi.h"
 #include "model.hpp"
 #include "registry.hpp"
+#include "speed_chroma.hpp"
 #include "vqcuda.h"
 
 namespace vq {
@@ -68,6 +69,7 @@ private:
     std::vector<std::vector<std::pair<int, int>>> model_inputs_;
     VqExecPlan exec_;
     std::unique_ptr<VqCambiTables> cambi_tables_;
+    std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k] */
 };
 
 }  // namespace vq

@@ -555,6 +555,34 @@ std::vector<std::pair<std::string, std::string>> parse_opts_dict(const JNode &o,
     return out;
 }
 
+/* chroma_correction_parameter: which features predict.c's
+ * post_process_feature_from_another(model, node, c, 0.0, "adm3",
+ * "speed_chroma") reads (strstr on the model's feature names).  Refused
+ * where libvmaf's behaviour is not a score: a parameter of 0 (the
+ * predictor then writes no score), no or several features matching either
+ * substring (uninitialized reads, or -EINVAL). */
+void setup_cfl(Sub *s, const std::vector<ModelFeature> &feats)
+{
+    if (s->cfl_param == 0.0)
+        fail(VQ_EMODEL, "chroma_correction_parameter 0: libvmaf predicts no score with it");
+    s->cfl_guiding = s->cfl_guided = -1;
+    for (size_t k = 0; k < feats.size(); k++) {
+        const char *sub[2] = { "adm3", "speed_chroma" };
+        int *idx[2] = { &s->cfl_guiding, &s->cfl_guided };
+        for (int j = 0; j < 2; j++)
+            if (feats[k].name.find(sub[j]) != std::string::npos) {
+                if (*idx[j] >= 0)
+                    fail(VQ_EMODEL, "chroma_correction_parameter: more than one feature name contains "
+                         "'%s'", sub[j]);
+                *idx[j] = (int)k;
+            }
+    }
+    if (s->cfl_guided < 0)
+        fail(VQ_EMODEL, "chroma_correction_parameter: the model has no speed_chroma feature");
+    if (s->cfl_guiding < 0)
+        fail(VQ_EMODEL, "chroma_correction_parameter: the model has no adm3 feature");
+}
+
 /* feats: the model's features (name and options), in feature_names order */
 void parse_model_dict(const JNode &md, unsigned flags, Sub *s, std::vector<ModelFeature> *feats)
 {
@@ -604,7 +632,10 @@ void parse_model_dict(const JNode &md, unsigned flags, Sub *s, std::vector<Model
                 s->clip_max = json_number(v.items[1]);
             }
         } else if (key == "chroma_correction_parameter") {
-            fail(VQ_EMODEL, "chroma_correction_parameter (speed_chroma models) is not supported");
+            if (v.type != JNode::NUMBER)
+                fail(VQ_EMODEL, "chroma_correction_parameter is not a number");
+            s->cfl = true;
+            s->cfl_param = json_number(v);
         } else if (key == "slopes" || key == "intercepts") {
             const bool sl = key == "slopes";
             const std::vector<JNode> &a = numbers(v, sl ? "slopes" : "intercepts", kMaxFeatures + 1);
@@ -663,6 +694,8 @@ void parse_model_dict(const JNode &md, unsigned flags, Sub *s, std::vector<Model
             (*feats)[k].opts = std::move(d);
     }
     parse_svm(svm_text->text, &s->svm);
+    if (s->cfl)
+        setup_cfl(s, *feats);
 }
 
 /* model_parse: an object whose "model_dict" is read */
@@ -805,6 +838,10 @@ std::unique_ptr<Impl> impl_from_builtin(const BuiltinModel &bm, unsigned flags)
         s.svm.coef.assign(b.coef, b.coef + b.l);
         for (unsigned i = 0; i < b.l; i++)
             s.svm.sv.push_back(builtin_nodes + builtin_row_start[b.row[i]]);
+        s.cfl = b.has_cfl;
+        s.cfl_param = b.cfl_param;
+        if (s.cfl)
+            setup_cfl(&s, feats);
         add_features(impl.get(), &s, feats);
         impl->subs.push_back(std::move(s));
     }
@@ -999,6 +1036,20 @@ double predict_sub(const Sub &s, const double *features, bool raw)
             v = s.fslope[i] * v + s.fintercept[i];
         x[i].index = int32_t(i + 1);
         x[i].value = v;
+    }
+    if (s.cfl) {    /* post_process_feature_from_another(..., 0.0, "adm3", "speed_chroma") */
+        const size_t gi = (size_t)s.cfl_guiding, di = (size_t)s.cfl_guided;
+        double guiding = x[gi].value, guided = x[di].value;
+        if (s.norm == NORM_LINEAR_RESCALE) {
+            guiding = (guiding - s.fintercept[gi]) / s.fslope[gi];
+            guided = (guided - s.fintercept[di]) / s.fslope[di];
+        }
+        if (guided == 0.0) {
+            double c = (-s.cfl_param * guiding) + s.cfl_param;
+            if (s.norm == NORM_LINEAR_RESCALE)
+                c = s.fslope[di] * c + s.fintercept[di];
+            x[di].value = c;
+        }
     }
     x[nf].index = -1;
     x[nf].value = 0.0;

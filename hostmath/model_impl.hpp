@@ -63,6 +63,13 @@ struct Sub {
     Transform tf;
     Svm svm;
     std::vector<unsigned> input;            /* feature k -> index in Model::features() */
+    /* chroma_correction_parameter (predict.c post_process_feature_from_another):
+     * the feature whose name contains "speed_chroma" (guided), when its
+     * denormalized value is exactly 0.0, becomes cfl_param * (1 - the
+     * denormalized "adm3" feature), normalized again */
+    bool cfl = false;
+    double cfl_param = 0.0;
+    int cfl_guiding = -1, cfl_guided = -1;  /* feature k of this sub */
 };
 
 struct Impl {
@@ -107,6 +114,8 @@ struct BuiltinSub {
     unsigned l;
     const double *coef;         /* l coefficients */
     const uint32_t *row;        /* l rows of builtin_nodes (shared between models) */
+    bool has_cfl;               /* chroma_correction_parameter given */
+    double cfl_param;
 };
 
 struct BuiltinModel {

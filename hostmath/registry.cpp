@@ -22,6 +22,7 @@ namespace {
 
 constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum;
 const char *const eotfs[] = { "bt1886", "pq", nullptr };
+const char *const speed_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
 
 std::vector<FeatureSpec> make_specs()
 {
@@ -142,6 +143,25 @@ std::vector<FeatureSpec> make_specs()
             { "cambi_high_res_speedup", "hrs", I, 0, 0, 2160, true, true },
         },
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
+    });
+    /* speed.c's speed_chroma (options_chroma); speed_prescale_method is a
+     * string there, checked at init: here its four names */
+    v.push_back(FeatureSpec{
+        "speed_chroma", FexKind::SpeedChroma,
+        {
+            { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
+            { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
+            { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, speed_methods },
+            { "speed_sigma_nn", "snn", D, 0.29, 0.1, 2.0, true, true },
+            { "speed_nn_floor", "nnf", D, 0.0, 0.0, 1.0, true, true },
+            { "speed_max_val", "mxv", D, 1000.0, 0.0, 1000.0, true, true },
+            { "speed_weight_var_mode", "wvm", I, 0, 0, 6, true, true },
+        },
+        { "Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
+          "Speed_chroma_feature_speed_chroma_uv_score" },
+        { "Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
+          "Speed_chroma_feature_speed_chroma_uv_score" },
+        {},
     });
     v.push_back(FeatureSpec{
         "ciede", FexKind::Ciede, {},    /* ciede.c has no options */

@@ -33,7 +33,7 @@ struct OptionSpec {
     const char *const *choices = nullptr;   /* Enum: the strings, nullptr-ended (value = index) */
 };
 
-enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede };
+enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */

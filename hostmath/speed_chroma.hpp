@@ -115,6 +115,14 @@ Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u
                     const VqPlaneView &ref_v, const VqPlaneView &dis_u,
                     const VqPlaneView &dis_v, int bpc);
 
+// One speed_chroma instance of a session (exec_plan.h's speed[k]): its
+// options, the geometry at the session's size, the bit depth.
+struct Setup {
+    Options opt;
+    Dims dm;
+    int bpc = 8;
+};
+
 }  // namespace speed
 }  // namespace vq
 

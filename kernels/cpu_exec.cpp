@@ -25,6 +25,7 @@
 #include "adm_exec.h"
 #include "cpu_bands.h"
 #include "cambi_exec.h"
+#include "speed_chroma.hpp"
 #include "ciede_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -356,7 +357,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
-    const int n_tasks = n_ciede + n_cambi + n_ssim + n_hvs;
+    const int n_speed = score ? p->n_speed : 0;   /* whole frames, one task each */
+    const int n_tasks = n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -425,6 +427,15 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     std::atomic<int> failed{0};
     auto task = [&](int t) {
+        if (t < n_speed) {  /* speed_chroma reads the U and V planes; the doubles' bits go in the rows */
+            const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(p->speed[t]);
+            const vq::speed::Result res = vq::speed::chroma_frame(sp.opt, sp.dm, ref[1], ref[2], dis[1],
+                                                                  dis[2], sp.bpc);
+            const double v[VQ_SPEED_WORDS] = { res.u, res.v, res.uv };
+            std::memcpy(r + p->speed_off[t], v, sizeof(v));
+            return;
+        }
+        t -= n_speed;
         if (t < n_ciede) {
             const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
             vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, r0, r1);

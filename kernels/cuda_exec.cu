@@ -289,6 +289,11 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     VqCudaExec *e;
     int ret;
     *out = NULL;
+    if (cfg->plan.n_speed) {
+        snprintf(err, errlen, "speed_chroma (the VMAF v1.0.16 models' feature) is not yet on the GPU: "
+                 "use the cpu executor");
+        return VQ_EINVAL;
+    }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
     e = (VqCudaExec *)calloc(1, sizeof(*e));

@@ -27,6 +27,7 @@ extern "C" {
 #endif
 
 #define VQ_EXEC_MAX_INSTANCES 8
+#define VQ_SPEED_WORDS 3        /* speed_chroma's u, v, uv */
 
 typedef struct VqExecPlan {
     int w, h, bpc;
@@ -53,6 +54,10 @@ typedef struct VqExecPlan {
     int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
     VqCiedeGeom ciede_geom;
     size_t ciede_off;
+    int n_speed;                /* speed_chroma instances: VQ_SPEED_WORDS words each at speed_off[k]
+                                 * (the u, v, uv doubles' bits), a whole-frame task per instance */
+    const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
+    size_t speed_off[VQ_EXEC_MAX_INSTANCES];
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
@@ -105,6 +110,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->ciede) {
         p->ciede_off = off;
         off += vq_ciede_buffer_words(p->w, p->h);
+    }
+    for (k = 0; k < p->n_speed; k++) {
+        p->speed_off[k] = off;
+        off += VQ_SPEED_WORDS;
     }
     p->total = off;
 }

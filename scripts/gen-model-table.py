@@ -5,7 +5,9 @@ libvmaf's model files (read, never copied into the project).
     scripts/gen-model-table.py [--models ../shared/models] [--out hostmath/model_builtin_tables.cpp]
 
 Models, in libvmaf's built-in order: vmaf_v0.6.1, vmaf_b_v0.6.3 (a bootstrap
-collection of 21 models), vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg.
+collection of 21 models), vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg,
+then the eight VMAF v1.0.16 models (3d0h, 3d0h_2160, 5d0h, 1d5h_2160 and their
+hfr_ variants; model.c's order), which carry chroma_correction_parameter.
 
 The form (hostmath/model_impl.hpp Builtin*): per model its features (name,
 feature_opts_dicts entry normalised as libvmaf's dictionary stores it,
@@ -31,7 +33,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-MODELS = ["vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg"]
+MODELS = ["vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+          "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+          "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h",
+          "vmaf_v1.0.16_hfr_1d5h_2160"]
 SVM_TYPES = ["c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr"]
 KERNELS = ["linear", "polynomial", "rbf", "sigmoid", "precomputed"]
 MODEL_TYPES = {"LIBSVMNUSVR": "TYPE_SVM_NUSVR", "BOOTSTRAP_LIBSVMNUSVR": "TYPE_BOOTSTRAP_SVM_NUSVR",
@@ -150,8 +155,9 @@ def read_sub(md):
     intercepts = md.get("intercepts") or []
     if norm == "linear_rescale" and (len(slopes) < len(names) + 1 or len(intercepts) < len(names) + 1):
         die("slopes/intercepts too short")
-    if "chroma_correction_parameter" in md:
-        die("chroma_correction_parameter: not supported")
+    cfl = md.get("chroma_correction_parameter")
+    if cfl is not None and not isinstance(cfl, Num):
+        die("chroma_correction_parameter is not a number")
     feats = []
     for k, nm in enumerate(names):
         o = []
@@ -193,6 +199,7 @@ def read_sub(md):
         "tf": tf,
         "hdr": hdr,
         "svs": svs,
+        "cfl": None if cfl is None else num(cfl),
     }
 
 
@@ -313,9 +320,10 @@ def generate(models_dir):
                 len(s["features"]), s["feat_tab"], "true" if clip else "false",
                 clip[0] if clip else "0.0", clip[1] if clip else "0.0"))
             o("      %s," % transform_init(s["tf"]))
-            o("      %d, %d, %d, %s, %s, %s, %d, %s, %s }," % (
+            o("      %d, %d, %d, %s, %s, %s, %d, %s, %s, %s, %s }," % (
                 SVM_TYPES.index(h["svm_type"]), KERNELS.index(h["kernel_type"]), h["degree"],
-                num(h["gamma"]), num(h["coef0"]), num(h["rho"]), len(s["svs"]), s["coef_tab"], s["row_tab"]))
+                num(h["gamma"]), num(h["coef0"]), num(h["rho"]), len(s["svs"]), s["coef_tab"], s["row_tab"],
+                "false" if s["cfl"] is None else "true", s["cfl"] or "0.0"))
         o("};")
     o("")
     o("}  // namespace")

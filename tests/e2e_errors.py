@@ -54,6 +54,10 @@ cases = [
     ("unsupported feature", "[0:v][1:v]vqcuda=feature=name=float_vif", ["float_vif", "supported"]),
     ("unknown model key", "[0:v][1:v]vqcuda=model='version=vmaf_v0.6.1\\:colour=blue'", ["colour"]),
     ("libvmaf name, same checks", "[0:v][1:v]libvmaf=model=version=vmaf_v9", ["vmaf_v9"]),
+    ("gray input with a v1 model (speed_chroma needs chroma)", "[0:v]format=gray[d];[1:v]format=gray[r];[d][r]vqcuda=model=version=vmaf_v1.0.16_3d0h", ["speed_chroma", "4:0:0"]),
+    ("speed_chroma option out of range", "[0:v][1:v]vqcuda=feature='name=speed_chroma\\:speed_sigma_nn=3'", ["speed_sigma_nn", "3"]),
+    ("speed_chroma override out of range", "[0:v][1:v]vqcuda=model='version=vmaf_v1.0.16_3d0h\\:speed_chroma.speed_weight_var_mode=7'", ["speed_weight_var_mode", "7"]),
+    ("speed_chroma prescale method unknown", "[0:v][1:v]vqcuda=feature='name=speed_chroma\\:speed_prescale_method=area'", ["speed_prescale_method", "area"]),
 ]
 failed = 0
 for name, lavfi, words in cases:

@@ -20,7 +20,7 @@ log=$out/$name.$mode.json
 ref=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference"])' "$golden")
 dis=$clips/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["distorted"])' "$golden")
 rc=0
-args=$(python3 "$here/golden_args.py" "$golden") || rc=$?
+args=$(python3 "$here/golden_args.py" "$golden" "$mode") || rc=$?
 if [ $rc -eq 77 ]; then echo "$args"; exit 77; fi
 [ $rc -eq 0 ] || exit $rc
 opts="log_path=$log:$args"
@@ -31,6 +31,9 @@ if [ "$mode" = cuda ]; then
 fi
 pix=$("$ff" -hide_banner -i "$ref" 2>&1 | grep -o 'Video: [^,]*, [a-z0-9]*' | head -1 | awk '{print $NF}' || true)
 rm -f "$log"
+# refused_by_reference: libvmaf's tool failed on this pair; vqcuda must refuse it too
+refused=$(python3 -c 'import json,sys; print("yes" if "refused_by_reference" in json.load(open(sys.argv[1])) else "")' "$golden")
+run() {
 set -x
 case $mode in
 cpu)
@@ -58,5 +61,20 @@ cuda)
     esac ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
+}
+if [ -n "$refused" ]; then
+    if run 2>"$out/$name.$mode.err"; then
+        set +x
+        echo "FAIL: the reference refused this pair, vqcuda scored it"; exit 1
+    fi
+    set +x
+    cat "$out/$name.$mode.err"
+    # (the set -x trace lines, "+ ...", name the filter too: not counted)
+    grep -v '^+' "$out/$name.$mode.err" | grep -q 'vqcuda' ||
+        { echo "FAIL: ffmpeg failed without a vqcuda error"; exit 1; }
+    echo "refused, as the reference refuses it"
+    exit 0
+fi
+run
 set +x
 python3 "$here/compare_golden.py" "$log" "$golden"

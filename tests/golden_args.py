@@ -3,14 +3,19 @@
 arguments the reference was run with (oracle_args: libvmaf's vmaf tool's
 -m / --feature) or, for the older files, its "model" key and whether psnr is
 in it.  Prints the options (filtergraph-escaped) on stdout; exits 77 with a
-reason when the golden needs a feature vqcuda does not implement yet.
+reason when the golden needs a feature vqcuda does not implement yet, or
+(EXECUTOR cuda) one the CUDA executor does not run yet (GPU_LACKS: the run
+would be refused).
 
-    golden_args.py GOLDEN.json"""
+    golden_args.py GOLDEN.json [EXECUTOR]"""
 import json
 import shlex
 import sys
 
-SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede"}   # features beside the models' own (vif, adm, motion)
+SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede", "speed_chroma"}   # features beside the models' own (vif, adm, motion)
+# features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
+GPU_LACKS = {"speed_chroma"}
+GPU_LACKS_MODELS = ("vmaf_v1.0.16",)   # every VMAF v1.0.16 model reads speed_chroma
 
 
 def main():
@@ -40,6 +45,13 @@ def main():
     if missing:
         print(f"SKIP: the golden needs {', '.join(missing)}, not implemented yet")
         return 77
+    if len(sys.argv) > 2 and sys.argv[2].startswith("cuda"):
+        lacks = [f.split(":")[0] for f in features if f.split(":")[0] in GPU_LACKS]
+        lacks += [m for m in models if any(v in m for v in GPU_LACKS_MODELS)]
+        if lacks:
+            print(f"SKIP: the golden needs {', '.join(lacks)}: speed_chroma is not yet on the GPU "
+                  "(the CUDA executor refuses it)")
+            return 77
     # option-level escapes (\:) inside graph-level quotes ('...'), as tools write them
     esc = lambda s: "'" + s.replace("\\", "\\\\").replace(":", "\\:") + "'"
     opts = ["model=" + esc("|".join(models)), "psnr=0"]

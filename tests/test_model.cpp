@@ -218,26 +218,17 @@ bool same_double(double a, double b)
  * built-in models use. */
 std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0)
 {
-    static const std::map<std::string, std::string> alias = {
-        { "VMAF_integer_feature_adm2_score", "integer_adm2" },
-        { "VMAF_integer_feature_motion2_score", "integer_motion2" },
-        { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0" },
-        { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
-        { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
-        { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3" },
-    };
-    auto it = alias.find(f.name);
-    if (it == alias.end())
+    const vq::FeatureSpec *spec = vq::extractor_providing(f.name);
+    if (!spec)
         return f.name;
-    std::string n = it->second;
-    if (csf && n.find("adm") != std::string::npos)   /* adm_csf_mode sorts before the others */
-        n += "_csf_" + std::to_string(csf);
+    vq::FeatureOptions o(*spec);
+    if (csf && spec->kind == vq::FexKind::Adm)
+        o.set("adm_csf_mode", std::to_string(csf));
     for (const auto &kv : f.opts)
-        if ((kv.first == "adm_enhn_gain_limit" || kv.first == "vif_enhn_gain_limit") && kv.second != "100")
-            n += "_egl_" + kv.second;
-    if (force_zero && n.find("motion") != std::string::npos)
-        n += "_force_0";
-    return n;
+        o.set(kv.first, kv.second, true);
+    if (force_zero && spec->kind == vq::FexKind::Motion)
+        o.set("motion_force_zero", "true");
+    return o.printed_name(f.name);
 }
 
 void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
@@ -253,6 +244,10 @@ void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
         EXPECT_TRUE(same_double(x.fintercept[k], y.fintercept[k])) << what << " intercept " << k;
     }
     EXPECT_EQ(x.input, y.input) << what;
+    EXPECT_EQ(x.cfl, y.cfl) << what;
+    EXPECT_TRUE(same_double(x.cfl_param, y.cfl_param)) << what;
+    EXPECT_EQ(x.cfl_guiding, y.cfl_guiding) << what;
+    EXPECT_EQ(x.cfl_guided, y.cfl_guided) << what;
     EXPECT_EQ(x.clip, y.clip) << what;
     EXPECT_TRUE(same_double(x.clip_min, y.clip_min)) << what;
     EXPECT_TRUE(same_double(x.clip_max, y.clip_max)) << what;
@@ -299,8 +294,11 @@ void expect_same_sub(const Sub &x, const Sub &y, const std::string &what)
  * reads from libvmaf's files (under every flag combination). */
 TEST(Model, BuiltinTablesEqualJsonFiles)
 {
-    const std::vector<std::string> want = { "vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg",
-                                            "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg" };
+    const std::vector<std::string> want = {
+        "vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+        "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+        "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h",
+        "vmaf_v1.0.16_hfr_1d5h_2160" };
     EXPECT_EQ(Model::builtin_versions(), want);
     int checked = 0;
     for (const std::string &v : want) {
@@ -666,7 +664,7 @@ TEST(Model, BadModelsGiveErrors)
         { "\"p0\": 1.70674692", "\"p0\": \"1\"", "p0 not a number" },
         { "\"out_gte_in\": \"true\"", "\"out_gte_in\": true", "out_gte_in not a string" },
         { "\"score_transform\": {", "\"score_transform\": {\"knots\": [[1, 2], [3]], \"enabled\": 1, ", "enabled not a boolean" },
-        { "\"norm_type\"", "\"chroma_correction_parameter\": 1.0, \"norm_type\"", "speed_chroma" },
+        { "\"norm_type\"", "\"chroma_correction_parameter\": 1.0, \"norm_type\"", "chroma_correction_parameter without a speed_chroma feature" },
         { "\"slopes\"", "\"slopes\": [1], \"slopes\"", "duplicate key" },
         { "\"slopes\": [", "\"slopes\": [1e400, ", "number out of range" },
     };
@@ -949,5 +947,61 @@ TEST(LogWriter, Format17gEqualsPrintf)
         const int n = vq::format_17g(a, sizeof(a), v);
         const int m = std::snprintf(b, sizeof(b), "%.17g", v);
         ASSERT_EQ(std::string(a, (size_t)n), std::string(b, (size_t)m));
+    }
+}
+
+/* chroma_correction_parameter (v1.0.16): a speed_chroma of exactly 0 is
+ * replaced by c * (1 - adm3) (each denormalized from the SVM's input, then
+ * normalized again, as predict.c does); any other value is left alone. */
+TEST(Model, ChromaCorrection)
+{
+    for (const std::string v : { "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160" }) {
+        auto m = Model::builtin(v, 0);
+        const Sub &s = Access::impl(*m).subs[0];
+        ASSERT_TRUE(s.cfl) << v;
+        EXPECT_EQ(s.cfl_param, 120.0) << v;
+        const auto &feats = m->features();
+        ASSERT_EQ(feats.size(), 4u);
+        const int gi = s.cfl_guiding, di = s.cfl_guided;
+        EXPECT_NE(feats[(size_t)gi].name.find("adm3"), std::string::npos);
+        EXPECT_NE(feats[(size_t)di].name.find("speed_chroma"), std::string::npos);
+        double in[4] = { 0.001, 0.0, 0.97, 3.0 }, a, b;
+        m->predict(in, &a);
+        const double g = ((s.fslope[gi] * in[gi] + s.fintercept[gi]) - s.fintercept[gi]) / s.fslope[gi];
+        in[di] = (-120.0 * g) + 120.0;
+        /* the same SVM input only if normalize(that) == normalize(c (1 - g)): it is the same double */
+        m->predict(in, &b);
+        EXPECT_EQ(a, b) << v;
+        in[di] = 0.5;    /* not 0 once normalized and denormalized: no correction */
+        m->predict(in, &b);
+        EXPECT_NE(a, b) << v;
+    }
+    std::string msg;
+    const std::string path = models_file("vmaf_v1.0.16_3d0h.json");
+    if (path.empty()) {
+        printf("  vmaf_v1.0.16_3d0h.json not in VQ_MODELS_DIR: edits of the file not tried\n");
+        return;
+    }
+    std::string good;
+    {
+        FILE *f = fopen(path.c_str(), "rb");
+        ASSERT_TRUE(f);
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+            good.append(buf, n);
+        fclose(f);
+    }
+    EXPECT_EQ(load_text(good, &msg), 0) << msg;
+    const char *bad[][2] = {
+        { "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": 0" },
+        { "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": \"120\"" },
+        { "\"VMAF_integer_feature_adm3_score\"", "\"VMAF_integer_feature_adm2_score\"" },
+    };
+    for (const auto &e : bad) {
+        const size_t at = good.find(e[0]);
+        ASSERT_NE(at, std::string::npos) << e[0];
+        const std::string t = good.substr(0, at) + e[1] + good.substr(at + strlen(e[0]));
+        EXPECT_EQ(load_text(t, &msg), VQ_EMODEL) << e[1];
     }
 }

@@ -801,12 +801,11 @@ static int nothing_scored(AVFilterContext *ctx)
            s->nb_unpaired, s->nb_mismatched);
     for (int k = 0; s->log_path && k < s->nb_rend; k++) {
         for (int i = 0; i < 2; i++) {
-            char *path = rend_path(i ? s->segment_path : s->log_path, k);
+            const char *tmpl = i ? s->segment_path : s->log_path;
+            char *path = tmpl ? rend_path(tmpl, k) : NULL;
             if (path && vq_log_remove(path) > 0)
                 av_log(ctx, AV_LOG_ERROR, "removed %s: it held an earlier run's scores\n", path);
             av_free(path);
-            if (!s->segment_path)
-                break;
         }
     }
     return AVERROR(EINVAL);

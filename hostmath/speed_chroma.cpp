@@ -237,14 +237,21 @@ void tridiagonal_eigenvalues(float *d, float *sd, int n)
 // ---- the linear solve (speed.c's matrix_qr_decomposition) ----------------
 
 // dst = x * y, each element a float sum over k from 0 (i, k, j loop order)
-void mat_mul(float *dst, const float *x, const float *y, int rows, int inner, int cols)
+// (dst never aliases x or y: the j loop vectorizes, each element's sum
+// still in k order)
+void mat_mul(float *__restrict dst, const float *__restrict x, const float *__restrict y, int rows,
+             int inner, int cols)
 {
     for (int i = 0; i < rows * cols; i++)
         dst[i] = 0;
     for (int i = 0; i < rows; i++)
-        for (int k = 0; k < inner; k++)
+        for (int k = 0; k < inner; k++) {
+            const float xik = x[i * inner + k];
+            float *__restrict d = dst + (size_t)i * cols;
+            const float *__restrict yk = y + (size_t)k * cols;
             for (int j = 0; j < cols; j++)
-                dst[i * cols + j] += x[i * inner + k] * y[k * cols + j];
+                d[j] += xik * yk[j];
+        }
 }
 
 float vec_norm(const float *x, int n)
@@ -407,17 +414,25 @@ bool solve(const std::vector<float> &a, int n, const std::vector<float> &b, int 
     qr_decompose(a.data(), n, q.data(), r.data());
     // the reference transposes Q twice: Q^T B with Q^T = H_{n-2} ... H_0
     mat_mul(qb.data(), q.data(), b.data(), n, n, m);
+    // back substitution: per column j, "t -= x[k][j] * r[i][k]" for k
+    // ascending, then t / den; the columns advance together (independent
+    // chains, each in the reference's order)
     x.assign((size_t)n * m, 0.0f);
+    std::vector<float> t(m);
     for (int i = n - 1; i >= 0; i--) {
         const float den = r[i * n + i];
         if (std::fabs(den) < kEigenEps)
             return false;
-        for (int j = 0; j < m; j++) {
-            float t = qb[i * m + j];
-            for (int k = i + 1; k < n; k++)
-                t -= x[k * m + j] * r[i * n + k];
-            x[i * m + j] = t / den;
+        for (int j = 0; j < m; j++)
+            t[j] = qb[(size_t)i * m + j];
+        for (int k = i + 1; k < n; k++) {
+            const float rik = r[i * n + k];
+            const float *xk = &x[(size_t)k * m];
+            for (int j = 0; j < m; j++)
+                t[j] -= xk[j] * rik;
         }
+        for (int j = 0; j < m; j++)
+            x[(size_t)i * m + j] = t[j] / den;
     }
     return true;
 }
@@ -429,32 +444,54 @@ bool est_params(const Dims &dm, const std::vector<float> &d, float sigma_nn,
     const int subw = dm.tw - kBlock + 1, subh = dm.th - kBlock + 1;
     const size_t nsub = (size_t)subw * (size_t)subh;
     // 1. window means: a float sum in raster order, divided by the count
-    //    (a size_t converted to float)
+    //    (a size_t converted to float); the 25 sums advance together, each
+    //    over its window in raster order
+    float msum[kElems] = {};
+    for (int i = 0; i < subh; i++)
+        for (int j = 0; j < subw; j++)
+            for (int sr = 0; sr < kBlock; sr++) {
+                const float *row = &d[(size_t)(sr + i) * stride + j];
+                for (int sc = 0; sc < kBlock; sc++)
+                    msum[sr * kBlock + sc] += row[sc];
+            }
     float means[kElems];
-    for (int sr = 0; sr < kBlock; sr++)
-        for (int sc = 0; sc < kBlock; sc++) {
-            float s = 0;
-            for (int i = 0; i < subh; i++)
-                for (int j = 0; j < subw; j++)
-                    s += d[(size_t)(sr + i) * stride + sc + j];
-            means[sr * kBlock + sc] = s / (float)nsub;
-        }
+    for (int e = 0; e < kElems; e++)
+        means[e] = msum[e] / (float)nsub;
     // 2. covariances: double terms (float samples minus the float means
     //    as doubles), a double sum in raster order, / count in double,
-    //    rounded to float
+    //    rounded to float.  The centred samples of every window position
+    //    are formed first (the same doubles); the 325 sums (x >= y) then
+    //    advance together, position by position, each in raster order.
+    //    Rows of kPad doubles (zeros past 25): every sum runs the full
+    //    square with a fixed trip count; (x, y) and (y, x) get the same
+    //    products in the same order, the lower half is used.
+    constexpr int kPad = 28;
+    std::vector<double> cen(nsub * kPad, 0.0);
+    for (int i = 0; i < subh; i++)
+        for (int j = 0; j < subw; j++) {
+            double *c = &cen[((size_t)i * subw + j) * kPad];
+            for (int e = 0; e < kElems; e++)
+                c[e] = (double)d[(size_t)(e / kBlock + i) * stride + e % kBlock + j] - (double)means[e];
+        }
+    // register tiles of 5 x 4 sums, each tile over every position in order
+    std::vector<double> acc((size_t)kElems * kPad, 0.0);
+    for (int x0 = 0; x0 < kElems; x0 += 5)
+        for (int y0 = 0; y0 <= x0 + 4 && y0 < kPad; y0 += 4) {
+            double t[5][4] = {};
+            for (size_t k = 0; k < nsub; k++) {
+                const double *__restrict c = &cen[k * kPad];
+                for (int a = 0; a < 5; a++)
+                    for (int b = 0; b < 4; b++)
+                        t[a][b] += c[x0 + a] * c[y0 + b];
+            }
+            for (int a = 0; a < 5; a++)
+                for (int b = 0; b < 4; b++)
+                    acc[(size_t)(x0 + a) * kPad + y0 + b] = t[a][b];
+        }
     std::vector<float> cov(kElems * kElems);
     for (int xi = 0; xi < kElems; xi++)
         for (int yi = 0; yi <= xi; yi++) {
-            const int rx = xi / kBlock, cx = xi % kBlock, ry = yi / kBlock, cy = yi % kBlock;
-            const double mx = means[xi], my = means[yi];
-            double s = 0;
-            for (int i = 0; i < subh; i++) {
-                const float *px = &d[(size_t)(rx + i) * stride + cx];
-                const float *py = &d[(size_t)(ry + i) * stride + cy];
-                for (int j = 0; j < subw; j++)
-                    s += ((double)px[j] - mx) * ((double)py[j] - my);
-            }
-            const float c = (float)(s / (double)nsub);
+            const float c = (float)(acc[(size_t)xi * kPad + yi] / (double)nsub);
             cov[xi * kElems + yi] = c;
             cov[yi * kElems + xi] = c;
         }

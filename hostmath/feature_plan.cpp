@@ -321,7 +321,9 @@ void FeaturePlan::make_exec_plan()
             st->dm = speed::dims(st->opt, fmt_.width, fmt_.height, fmt_.chroma_shift_w, fmt_.chroma_shift_h);
             if (p.n_speed == VQ_EXEC_MAX_INSTANCES)
                 fail(VQ_EINVAL, "more than %d configurations of speed_chroma", VQ_EXEC_MAX_INSTANCES);
+            speed::fill_geom(*st);
             in.exec_index = p.n_speed;
+            p.speed_geom[p.n_speed] = &st->geom;
             p.speed[p.n_speed++] = st.get();
             speed_.push_back(std::move(st));
             break;

@@ -370,9 +370,8 @@ void VqSession::init_executor(bool cuda_wanted)
     char e[512] = "";
     int ret;
     executor_ready = true;
-    /* speed_chroma runs on the CPU only: AUTO keeps host pictures there */
     if (cfg.executor == VQ_EXECUTOR_AUTO && !cuda_wanted)
-        cuda_wanted = !exec_plan.n_speed && vq_cuda_available(e, sizeof(e)) != 0;
+        cuda_wanted = vq_cuda_available(e, sizeof(e)) != 0;
     use_cuda = cuda_wanted;
     if (use_cuda) {
         VqCudaExecConfig cc;
@@ -497,9 +496,15 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)n_folded, msg);
                 break;
             }
-            case vq::FexKind::SpeedChroma:   /* the doubles' bits (cpu_exec.cpp) */
-                std::memcpy(out, rows + ep.speed_off[in.exec_index], VQ_SPEED_WORDS * sizeof(double));
+            case vq::FexKind::SpeedChroma: {   /* steps 4-7 on the executor's four 1/16 images */
+                const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed[in.exec_index]);
+                const vq::speed::Result res =
+                    vq::speed::frame_from_dec16(sp, (const float *)(rows + ep.speed_off[in.exec_index]));
+                out[0] = res.u;
+                out[1] = res.v;
+                out[2] = res.uv;
                 break;
+            }
             case vq::FexKind::Cambi:
                 if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
                     fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "

@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 namespace vq {
 namespace speed {
@@ -737,6 +739,68 @@ Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u
     const float su = plane_score(opt, dm, ref_u, dis_u, bpc, &err_u);
     const float sv = plane_score(opt, dm, ref_v, dis_v, bpc, &err_v);
     return combine(opt, su, err_u, sv, err_v);
+}
+
+}  // namespace speed
+}  // namespace vq
+
+namespace vq {
+namespace speed {
+
+void fill_geom(Setup &s)
+{
+    VqSpeedGeom &g = s.geom;
+    g = VqSpeedGeom{};
+    g.w = s.dm.w;
+    g.h = s.dm.h;
+    g.sw = s.dm.sw;
+    g.sh = s.dm.sh;
+    g.ow = s.dm.ow;
+    g.oh = s.dm.oh;
+    // dec16_image's rule: the prescale runs when it is asked for and the size changes
+    g.scaled = s.dm.scaled && (s.dm.sw != s.dm.w || s.dm.sh != s.dm.h);
+    if (!g.scaled) {
+        g.sw = s.dm.w;
+        g.sh = s.dm.h;
+    }
+    g.method = scale_method(s.opt.prescale_method);
+    g.ratio_x = (float)s.dm.w / s.dm.sw;
+    g.ratio_y = (float)s.dm.h / s.dm.sh;
+    const std::vector<float> taps = antialias_taps((float)s.opt.kernelscale);
+    g.fw = (int)taps.size();
+    std::memcpy(g.taps, taps.data(), sizeof(float) * taps.size());
+    s.lx0.clear();
+    s.ly0.clear();
+    s.lwx.clear();
+    s.lwy.clear();
+    if (g.scaled && g.method == VQ_SPEED_LANCZOS4) {
+        lanczos4_weights(g.sw, g.ratio_x, s.lwx, s.lx0);
+        lanczos4_weights(g.sh, g.ratio_y, s.lwy, s.ly0);
+    }
+    g.lx0 = s.lx0.empty() ? nullptr : s.lx0.data();
+    g.ly0 = s.ly0.empty() ? nullptr : s.ly0.data();
+    g.lwx = s.lwx.empty() ? nullptr : s.lwx.data();
+    g.lwy = s.lwy.empty() ? nullptr : s.lwy.data();
+}
+
+Result frame_from_dec16(const Setup &s, const float *images)
+{
+    const size_t n = (size_t)s.dm.ow * s.dm.oh;
+    auto img = [&](int q) { return std::vector<float>(images + q * n, images + (q + 1) * n); };
+    bool err_u = false, err_v = false;
+    float sv = 0;
+    auto plane_v = [&] { sv = score_from_dec16(s.opt, s.dm, img(1), img(3), &err_v); };
+    std::thread tv;
+    try {
+        tv = std::thread(plane_v);
+    } catch (const std::system_error &) {   // no thread to be had: one after the other
+    }
+    const float su = score_from_dec16(s.opt, s.dm, img(0), img(2), &err_u);
+    if (tv.joinable())
+        tv.join();
+    else
+        plane_v();
+    return combine(s.opt, su, err_u, sv, err_v);
 }
 
 }  // namespace speed

@@ -2,8 +2,8 @@
 // on the CPU, standalone: options, their checks, the Gaussian taps, the
 // sequential parts (steps 4-6 of docs/speed.md: the 1/16 image's local-mean
 // removal, est_params' covariance, eigenvalues and linear solve, entropies,
-// the score) and the whole per-frame computation.  Not yet wired into the
-// registry: the functions here take planes and options and return numbers.
+// the score) and the whole per-frame computation.  Sessions use it through
+// Setup (feature_plan.cpp), the executors' steps 1-3 and frame_from_dec16.
 #ifndef VQ_SPEED_CHROMA_HPP
 #define VQ_SPEED_CHROMA_HPP
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "speed.h"
+#include "speed_exec.h"
 
 namespace vq {
 namespace speed {
@@ -116,12 +117,25 @@ Result chroma_frame(const Options &opt, const Dims &dm, const VqPlaneView &ref_u
                     const VqPlaneView &dis_v, int bpc);
 
 // One speed_chroma instance of a session (exec_plan.h's speed[k]): its
-// options, the geometry at the session's size, the bit depth.
+// options, the geometry at the session's size, the bit depth, and what the
+// CUDA executor needs for steps 1-3 (geom; its lanczos4 tables point into
+// the vectors here).
 struct Setup {
     Options opt;
     Dims dm;
     int bpc = 8;
+    VqSpeedGeom geom{};
+    std::vector<int> lx0, ly0;
+    std::vector<float> lwx, lwy;
 };
+
+// Fill s.geom (and the lanczos4 tables) from s.opt and s.dm.
+void fill_geom(Setup &s);
+
+// The frame from the four 1/16 images steps 1-3 left in an executor's row
+// buffer (exec_plan.h: ref U, ref V, dis U, dis V, ow * oh floats each):
+// steps 4-7.  The two planes run on two threads.
+Result frame_from_dec16(const Setup &s, const float *images);
 
 }  // namespace speed
 }  // namespace vq

@@ -43,7 +43,7 @@ enum VqError {
 };
 
 enum VqExecutor {
-    VQ_EXECUTOR_AUTO = 0,  /* cuda when pictures are on the device, else cpu */
+    VQ_EXECUTOR_AUTO = 0,  /* cuda when pictures are on the device or a GPU is usable, else cpu */
     VQ_EXECUTOR_CPU  = 1,
     VQ_EXECUTOR_CUDA = 2,  /* host pictures are uploaded */
 };

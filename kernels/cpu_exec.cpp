@@ -357,7 +357,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
-    const int n_speed = score ? p->n_speed : 0;   /* whole frames, one task each */
+    const int n_speed = score ? p->n_speed * VQ_SPEED_IMAGES : 0;   /* whole planes, one task each */
     const int n_tasks = n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
@@ -427,12 +427,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     std::atomic<int> failed{0};
     auto task = [&](int t) {
-        if (t < n_speed) {  /* speed_chroma reads the U and V planes; the doubles' bits go in the rows */
-            const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(p->speed[t]);
-            const vq::speed::Result res = vq::speed::chroma_frame(sp.opt, sp.dm, ref[1], ref[2], dis[1],
-                                                                  dis[2], sp.bpc);
-            const double v[VQ_SPEED_WORDS] = { res.u, res.v, res.uv };
-            std::memcpy(r + p->speed_off[t], v, sizeof(v));
+        if (t < n_speed) {  /* speed_chroma: steps 1-3 of one chroma plane, its 1/16 image into the rows */
+            const int k = t / VQ_SPEED_IMAGES, q = t % VQ_SPEED_IMAGES;
+            const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(p->speed[k]);
+            const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };
+            const std::vector<float> img = vq::speed::dec16_image(sp.opt, sp.dm, planes[q], sp.bpc);
+            const size_t n = (size_t)sp.dm.ow * sp.dm.oh;
+            std::memcpy((float *)(r + p->speed_off[k]) + q * n, img.data(), n * sizeof(float));
             return;
         }
         t -= n_speed;

@@ -42,6 +42,7 @@
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
 #include "scale_exec.h"
+#include "speed_exec.h"
 #include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -121,7 +122,8 @@ struct VqCudaExec {
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
     VqCiedeCuda *ciede;
-    std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
+    std::vector<int64_t> *ciede_extra;
+    VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */  /* the last collected frame's overflow list */
 };
 
 /*
@@ -289,11 +291,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     VqCudaExec *e;
     int ret;
     *out = NULL;
-    if (cfg->plan.n_speed) {
-        snprintf(err, errlen, "speed_chroma (the VMAF v1.0.16 models' feature) is not yet on the GPU: "
-                 "use the cpu executor");
-        return VQ_EINVAL;
-    }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
     e = (VqCudaExec *)calloc(1, sizeof(*e));
@@ -370,6 +367,12 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
                     errlen)) < 0)
         return ret;
+    for (int k = 0; k < p->n_speed; k++)
+        if (!(e->speed[k] = vq_speed_cuda_alloc(p->speed_geom[k]))) {
+            snprintf(err, errlen, "speed_chroma alloc failed (%dx%d chroma)", p->speed_geom[k]->w,
+                     p->speed_geom[k]->h);
+            return VQ_ECUDA;
+        }
     if (p->ciede) {
         if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
                         err, errlen)) < 0)
@@ -384,7 +387,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
 static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
 {
     const VqExecPlan *p = &e->cfg.plan;
-    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || (which == 1 && e->scale));
+    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || p->n_speed || (which == 1 && e->scale));
 }
 
 /* Copy the luma plane, and with chroma the chroma planes, of a picture into
@@ -503,6 +506,18 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             (ret = wrap(vq_ciede_cuda_run(e->ciede, slot_index, ref, dis, &c->ciede_geom,
                                           s->d_rows + c->ciede_off, main), "ciede kernels", err, errlen)) < 0)
             return ret;
+        /* speed_chroma: steps 1-3 of the four chroma planes, the 1/16
+         * images into the row buffer (the host runs the rest) */
+        for (int k = 0; k < c->n_speed; k++) {
+            const size_t n = (size_t)c->speed_geom[k]->ow * c->speed_geom[k]->oh;
+            float *img = (float *)(s->d_rows + c->speed_off[k]);
+            const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };
+            for (int q = 0; q < VQ_SPEED_IMAGES; q++)
+                if ((ret = wrap(vq_speed_cuda_run(e->speed[k], planes[q], c->bpc, img + q * n,
+                                                  side[SIDE_MOTION_PSNR]), "speed_chroma kernels", err,
+                                errlen)) < 0)
+                    return ret;
+        }
         if (c->psnr_hvs) {
             VqPlaneView r[3], d[3];
             for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
@@ -732,6 +747,8 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->ciede) vq_ciede_cuda_free(e->ciede);
+    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
+        vq_speed_cuda_free(e->speed[k]);
     delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];

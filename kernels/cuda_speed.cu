@@ -115,22 +115,31 @@ VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g)
     return c;
 }
 
-int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out)
+int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream)
 {
     const VqSpeedGeom &g = c->g;
-    k_convert<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, c->stream>>>(
-        plane, bpc, c->plane, g.w, g.h);
+    cudaStream_t st = (cudaStream_t)stream;
+    k_convert<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, st>>>(plane, bpc, c->plane,
+                                                                              g.w, g.h);
     const float *img = c->plane;
     if (g.scaled) {
-        k_prescale<<<dim3((g.sw + kThreads - 1) / kThreads, g.sh), kThreads, 0, c->stream>>>(
+        k_prescale<<<dim3((g.sw + kThreads - 1) / kThreads, g.sh), kThreads, 0, st>>>(
             c->plane, g.w, g.h, c->scaled, g.sw, g.sh, g.method, g.ratio_x, g.ratio_y, c->lx0,
             c->ly0, c->lwx, c->lwy);
         img = c->scaled;
     }
-    k_aa_dec16<<<dim3((g.ow + kThreads - 1) / kThreads, g.oh), kThreads, 0, c->stream>>>(
-        img, g.sw, g.sh, c->taps, g.fw, c->out, g.ow, g.oh);
-    cudaError_t e = cudaMemcpyAsync(out, c->out, sizeof(float) * g.ow * g.oh,
-                                    cudaMemcpyDeviceToHost, c->stream);
+    k_aa_dec16<<<dim3((g.ow + kThreads - 1) / kThreads, g.oh), kThreads, 0, st>>>(
+        img, g.sw, g.sh, c->taps, g.fw, out, g.ow, g.oh);
+    return (int)cudaGetLastError();
+}
+
+int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out)
+{
+    const VqSpeedGeom &g = c->g;
+    cudaError_t e = (cudaError_t)vq_speed_cuda_run(c, plane, bpc, c->out, c->stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(out, c->out, sizeof(float) * g.ow * g.oh, cudaMemcpyDeviceToHost,
+                            c->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(c->stream);
     if (e == cudaSuccess)

@@ -2,7 +2,7 @@
  * exec_plan.h - what an executor runs for every frame pair, and where in the
  * per-frame row-sum buffer each run writes (kernels/vq_rows.h's sections,
  * repeated once per feature instance).  Built once per session by
- * hostmath/ (plan.cpp) from the models and features asked for; POD, so the
+ * hostmath/ (feature_plan.cpp) from the models and features asked for; POD, so the
  * CPU and CUDA executors take the same plan.
  *
  * Instances: VIF once per distinct enhancement gain limit, ADM once per
@@ -21,13 +21,13 @@
 #include "ssim_exec.h"
 #include "cambi.h"
 #include "ciede_exec.h"
+#include "speed_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define VQ_EXEC_MAX_INSTANCES 8
-#define VQ_SPEED_WORDS 3        /* speed_chroma's u, v, uv */
 
 typedef struct VqExecPlan {
     int w, h, bpc;
@@ -54,9 +54,11 @@ typedef struct VqExecPlan {
     int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
     VqCiedeGeom ciede_geom;
     size_t ciede_off;
-    int n_speed;                /* speed_chroma instances: VQ_SPEED_WORDS words each at speed_off[k]
-                                 * (the u, v, uv doubles' bits), a whole-frame task per instance */
+    int n_speed;                /* speed_chroma instances: at speed_off[k] the four 1/16 images of
+                                 * steps 1-3 (ref U, ref V, dis U, dis V; ow * oh floats each,
+                                 * vq_speed_words()); the host's fold runs steps 4-7 on them */
     const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
+    const VqSpeedGeom *speed_geom[VQ_EXEC_MAX_INSTANCES];   /* host memory, the Setup's */
     size_t speed_off[VQ_EXEC_MAX_INSTANCES];
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
@@ -113,7 +115,7 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     }
     for (k = 0; k < p->n_speed; k++) {
         p->speed_off[k] = off;
-        off += VQ_SPEED_WORDS;
+        off += vq_speed_words(p->speed_geom[k]);
     }
     p->total = off;
 }

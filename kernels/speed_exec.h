@@ -1,8 +1,8 @@
 /*
  * speed_exec.h - the CUDA executor of speed_chroma's per-pixel steps 1-3
  * (kernels/speed.h): a plane on the device in, its anti-aliased 1/16 image
- * (ow x oh floats) back on the host, where hostmath/speed_chroma's
- * score_from_dec16() runs steps 4-6.  Not yet wired into a session.
+ * (ow x oh floats) into a row buffer (or back on the host), where
+ * hostmath/speed_chroma's frame_from_dec16() runs steps 4-7.
  */
 #ifndef VQ_SPEED_EXEC_H
 #define VQ_SPEED_EXEC_H
@@ -24,6 +24,14 @@ typedef struct VqSpeedGeom {
     const float *lwx, *lwy;   /* (sw, sh) x VQ_SPEED_LANCZOS_TAPS */
 } VqSpeedGeom;
 
+/* the 1/16 images of one frame (ref U, ref V, dis U, dis V) in int64 words
+ * of a row buffer, floats packed in memory order */
+#define VQ_SPEED_IMAGES 4
+static inline size_t vq_speed_words(const VqSpeedGeom *g)
+{
+    return ((size_t)VQ_SPEED_IMAGES * (size_t)g->ow * (size_t)g->oh + 1) / 2;
+}
+
 typedef struct VqSpeedCuda VqSpeedCuda;
 
 /* NULL on failure (no device, no memory) */
@@ -31,6 +39,10 @@ VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g);
 /* plane: a view of device memory; out: ow * oh floats in host memory;
  * 0 or a CUDA error code */
 int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out);
+/* The same, queued on stream (a cudaStream_t) with no synchronisation:
+ * the image goes to out, device memory (a row buffer's section).  Calls
+ * on one VqSpeedCuda must be ordered (one stream): they share its scratch. */
+int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream);
 void vq_speed_cuda_free(VqSpeedCuda *c);
 
 #endif /* VQ_SPEED_EXEC_H */

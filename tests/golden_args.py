@@ -5,7 +5,7 @@ arguments the reference was run with (oracle_args: libvmaf's vmaf tool's
 in it.  Prints the options (filtergraph-escaped) on stdout; exits 77 with a
 reason when the golden needs a feature vqcuda does not implement yet, or
 (EXECUTOR cuda) one the CUDA executor does not run yet (GPU_LACKS: the run
-would be refused).
+would be refused; empty today, kept for the next feature that lands on the CPU first).
 
     golden_args.py GOLDEN.json [EXECUTOR]"""
 import json
@@ -14,8 +14,8 @@ import sys
 
 SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede", "speed_chroma"}   # features beside the models' own (vif, adm, motion)
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
-GPU_LACKS = {"speed_chroma"}
-GPU_LACKS_MODELS = ("vmaf_v1.0.16",)   # every VMAF v1.0.16 model reads speed_chroma
+GPU_LACKS = set()
+GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
 
 
 def main():
@@ -49,7 +49,7 @@ def main():
         lacks = [f.split(":")[0] for f in features if f.split(":")[0] in GPU_LACKS]
         lacks += [m for m in models if any(v in m for v in GPU_LACKS_MODELS)]
         if lacks:
-            print(f"SKIP: the golden needs {', '.join(lacks)}: speed_chroma is not yet on the GPU "
+            print(f"SKIP: the golden needs {', '.join(lacks)}, not yet on the GPU "
                   "(the CUDA executor refuses it)")
             return 77
     # option-level escapes (\:) inside graph-level quotes ('...'), as tools write them

@@ -821,6 +821,8 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cudaMemcpy(c->d_tables, t, sizeof(VqCambiTables), cudaMemcpyHostToDevice);
     if (!err)
         err = cudaMemset(c->d_sel, 0, sizeof(SelState));
+    if (!err)   /* the pageable copy is done before a non-blocking stream's kernel reads it */
+        err = cudaStreamSynchronize(cudaStreamLegacy);
     if (!err)
         err = cudaFuncSetAttribute(cambi_cvalue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)cvalue_smem(*p));

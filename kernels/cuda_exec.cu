@@ -16,10 +16,10 @@
  * replayed: per frame, two to four copies, one graph launch and a few event
  * operations.  The copies run on a stream of their own, beside the previous
  * frame's graph, so that they add no time to a frame's critical path.
- * The first frame (motion's store kernel) runs without a graph; plans with
- * cambi (its pooling launches a cooperative kernel and copies a header
- * synchronously) run without graphs throughout; VQ_CUDA_GRAPHS=0 turns them
- * off.  The kernels and their arguments are the same either way.
+ * The first frame (motion's store kernel) runs without a graph; cambi's
+ * cooperative pooling kernel is captured like the others (a cooperative
+ * kernel node).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
+ * arguments are the same either way.
  *
  * Ladders: the leader's executor also makes the reference's VIF scale
  * images and moments and ADM bands and denominators once per frame, and
@@ -327,7 +327,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     }
     {
         const char *g = getenv("VQ_CUDA_GRAPHS");
-        e->use_graphs = !cfg->plan.cambi && !(g && !strcmp(g, "0"));
+        e->use_graphs = !(g && !strcmp(g, "0"));
     }
     if (e->use_graphs) {
         CHECK(cudaStreamCreateWithFlags(&e->copy_stream, cudaStreamNonBlocking));

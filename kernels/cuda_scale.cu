@@ -357,6 +357,8 @@ extern "C" int vq_scale_cuda_alloc(VqScaleCuda **ps, const VqScalePlan *plan)
         for (int k = 0; k < 4 && err == cudaSuccess; k++)
             err = cudaMemcpy(b + off[p][k], src[k], n[k], cudaMemcpyHostToDevice);
     }
+    if (err == cudaSuccess)   /* the pageable copies are done before a non-blocking stream's kernel reads them */
+        err = cudaStreamSynchronize(cudaStreamLegacy);
     if (err != cudaSuccess) {
         cudaFree(s->d_blob);
         delete s;

@@ -105,6 +105,9 @@ VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g)
              cudaMemcpy(c->lwy, g->lwy, sizeof(float) * ny, cudaMemcpyHostToDevice) ==
                  cudaSuccess;
     }
+    /* the copies above (legacy stream) are done before any kernel of a
+     * non-blocking stream reads the taps or tables */
+    ok = ok && cudaStreamSynchronize(cudaStreamLegacy) == cudaSuccess;
     /* the host's table pointers are not kept */
     c->g.lx0 = c->g.ly0 = nullptr;
     c->g.lwx = c->g.lwy = nullptr;

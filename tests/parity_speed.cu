@@ -68,6 +68,9 @@ static int run_case(int w, int h, int bpc, double ps, const char *method, double
     uint8_t *dev = nullptr;
     cudaMalloc(&dev, host.size());
     cudaMemcpy(dev, host.data(), host.size(), cudaMemcpyHostToDevice);
+    /* a copy from pageable memory may still be in flight when cudaMemcpy
+     * returns, and the kernels run on a non-blocking stream: wait for it */
+    cudaDeviceSynchronize();
     VqPlaneView dv = hv;
     dv.data = dev;
     std::vector<float> gpu((size_t)dm.ow * dm.oh);

@@ -21,6 +21,7 @@
 #endif
 #include <gtest/gtest.h>
 
+#include <limits.h>
 #include <math.h>
 
 #include <algorithm>
@@ -170,7 +171,7 @@ void run_pair(const Pair &p, Path path, bool all, Counts *cnt)
     const int n = all ? (int)g.value.size() : std::min(p.w * p.h > 1000000 ? 1 : 3, (int)g.value.size());
     std::vector<int64_t> buf(vq_ciede_buffer_words(p.w, p.h)), px((size_t)p.w * p.h);
     int exact = 0, fb_max = 0;
-    double ms = 0, fold_ms = 0;
+    double ms = 0, fold_ms = 0, headroom = INFINITY;
     int64_t listed = 0, two = 0, fb_rows = 0;
     for (int i = 0; i < n; i++) {
         ASSERT_TRUE(g.present[i]) << p.name << " frame " << i << " has no ciede2000";
@@ -207,13 +208,42 @@ void run_pair(const Pair &p, Path path, bool all, Counts *cnt)
             seq += v;
         }
         EXPECT_EQ(vq_d2u(sum), vq_d2u(seq)) << p.name << " frame " << i;
+        /* every row forced pixel by pixel: the same sum */
+        std::vector<int64_t> forced = buf;
+        for (int r = 0; r < p.h; r++)
+            forced[VQ_CIEDE_ROW_OFF + (size_t)VQ_CIEDE_ROW_WORDS * r + 3] = VQ_CIEDE_KEY_FALLBACK;
+        double fsum;
+        ASSERT_EQ(vq_ciede_fold_sum(&geom, forced.data(), nullptr, &src, &fsum, nullptr, err, sizeof(err)), 0)
+            << err;
+        EXPECT_EQ(vq_d2u(fsum), vq_d2u(seq)) << p.name << " frame " << i << " pixel by pixel";
+        /* the bound's headroom: 53 + t - log2(S + R), least over the rows */
+        double s_run = 0;
+        for (int r = 0; r < p.h; r++) {
+            int t = s_run != 0 ? vq_ciede_tz_double(s_run) : INT_MAX;
+            long double rsum = 0;
+            double after = s_run;
+            for (int j = 0; j < p.w; j++) {
+                const size_t k = (size_t)r * p.w + j;
+                float v;
+                ASSERT_EQ(vq_ciede_word_value(&geom, buf.data(), nullptr, (uint64_t)px[k], k, &v, err, sizeof(err)),
+                          0);
+                if (v != 0)
+                    t = std::min(t, vq_ciede_tz_float(v));
+                rsum += v;
+                after += v;
+            }
+            if (t != INT_MAX)
+                headroom = std::min(headroom, 53.0 + t - (double)log2l((long double)s_run + rsum));
+            s_run = after;
+        }
         fb_rows += fb;
         fb_max = std::max(fb_max, fb);
         EXPECT_EQ(score, g.value[i]) << p.name << " frame " << i << (path == CPU_EXEC ? " cpu" : " dev");
         exact += score == g.value[i];
     }
-    printf("  %-13s %s: %d/%d exact, rows added pixel by pixel per frame %.2f (max %d of %d)", p.name,
-           path == CPU_EXEC ? "cpu" : "dev", exact, n, (double)fb_rows / n, fb_max, p.h);
+    printf("  %-13s %s: %d/%d exact, rows added pixel by pixel per frame %.2f (max %d of %d), least headroom "
+           "%.1f bits", p.name, path == CPU_EXEC ? "cpu" : "dev", exact, n, (double)fb_rows / n, fb_max, p.h,
+           headroom);
     if (path == DEV_STAGE)
         printf(", per frame %.1f pixels to the host, %.1f two-candidate", (double)listed / n,
                (double)two / n);

@@ -34,17 +34,39 @@ float vq_ciede_pixel_ref(const uint32_t s[6], int bpc);
 int64_t vq_ciede_extra_entries(const int64_t *buf);
 
 /*
- * The frame's score.  extra: the list entries past VQ_CIEDE_LIST_INLINE
- * (NULL when vq_ciede_extra_entries() is 0).  Returns 0, or VQ_EINVAL with a
- * message when the buffer is inconsistent or glibc's powf returned neither
- * candidate (then nothing exact can be said).
+ * Where the fold finds the pixel words of a row that falls back (a row
+ * whose sum it cannot prove exact: docs/ciede.md section 5): px, every pixel
+ * word in host memory (the CPU executor's, w * h words), or else fetch(ctx,
+ * row0, nrows, dst), which copies rows row0 .. row0 + nrows - 1 (w words
+ * each) into dst and returns 0 (the CUDA executor's device buffer).
  */
-int vq_ciede_fold(const VqCiedeGeom *g, const int64_t *buf, const int64_t *extra, double *score,
-                  char *err, size_t errlen);
+typedef struct VqCiedeRowSource {
+    const int64_t *px;
+    int (*fetch)(void *ctx, int row0, int nrows, int64_t *dst);
+    void *ctx;
+} VqCiedeRowSource;
 
-/* The float dE00 of pixel k from the buffer, resolved as the fold does. */
-int vq_ciede_pixel_value(const VqCiedeGeom *g, const int64_t *buf, const int64_t *extra, size_t k,
-                         float *out, char *err, size_t errlen);
+/*
+ * The frame's score.  extra: the list entries past VQ_CIEDE_LIST_INLINE
+ * (NULL when vq_ciede_extra_entries() is 0); src: the pixel words for rows
+ * that fall back (NULL: such a row is an error).  Returns 0, or VQ_EINVAL
+ * with a message when the buffer is inconsistent, a row's pixel words are
+ * needed and cannot be had, or glibc's powf returned neither candidate
+ * (then nothing exact can be said).
+ */
+int vq_ciede_fold(const VqCiedeGeom *g, const int64_t *buf, const int64_t *extra,
+                  const VqCiedeRowSource *src, double *score, char *err, size_t errlen);
+
+/* The same, giving the reference's de00_sum and (if not NULL) how many rows
+ * were added pixel by pixel. */
+int vq_ciede_fold_sum(const VqCiedeGeom *g, const int64_t *buf, const int64_t *extra,
+                      const VqCiedeRowSource *src, double *sum, int *fallback_rows, char *err,
+                      size_t errlen);
+
+/* The float dE00 of pixel k whose pixel word is `word`, resolved as the fold
+ * does (a listed pixel through its list entry in buf / extra). */
+int vq_ciede_word_value(const VqCiedeGeom *g, const int64_t *buf, const int64_t *extra, uint64_t word,
+                        size_t k, float *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -492,7 +492,18 @@ void VqSession::fold(const int64_t *rows, bool scored)
             case vq::FexKind::Ciede: {
                 char msg[256] = "";
                 const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
-                if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &out[0], msg, sizeof(msg)) < 0)
+                /* rows that fall back read the executor's pixel words: the CPU
+                 * executor's until its next run, the CUDA executor's (fetched
+                 * from the frame's slot) until the next submit; both come
+                 * after this fold */
+                VqCiedeRowSource src = {};
+                if (use_cuda) {
+                    src.fetch = vq_cuda_exec_ciede_fetch_rows;
+                    src.ctx = cuda;
+                } else {
+                    src.px = vq_cpu_exec_ciede_pixels(cpu);
+                }
+                if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
                     fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)n_folded, msg);
                 break;
             }

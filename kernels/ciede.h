@@ -716,11 +716,147 @@ VQ_HD uint64_t vq_ciede_dev_pixel(const uint32_t s[6], int bpc)
     return vq_ciede_dev_de00(c1, c2);
 }
 
-/* the two words of a list entry */
+/* the two words of a list entry: a listed pixel (its samples) */
 VQ_HD void vq_ciede_list_entry(const uint32_t s[6], uint32_t index, uint64_t e[2])
 {
     e[0] = (uint64_t)index | ((uint64_t)s[0] << 32) | ((uint64_t)s[1] << 48);
     e[1] = (uint64_t)s[2] | ((uint64_t)s[3] << 16) | ((uint64_t)s[4] << 32) | ((uint64_t)s[5] << 48);
+}
+
+/* a two-candidate pixel (its pixel word) */
+VQ_HD void vq_ciede_two_entry(uint64_t word, uint32_t index, uint64_t e[2])
+{
+    e[0] = (uint64_t)(index | VQ_CIEDE_ENTRY_TWO);
+    e[1] = word;
+}
+
+/* ---- the row words (kernels/ciede_exec.h, docs/ciede.md section 5) ----
+ * A float x > 0 is m 2^e (m < 2^24 an integer); tz(x), the exponent of its
+ * lowest set bit, is e + ctz(m).  With tz >= -FIX_FRAC and x < 2^FIX_EXP,
+ * x 2^FIX_FRAC is an integer below 2^96: three 32-bit limbs.  Each limb is
+ * summed in a uint64 over at most 2^31 pixels: no overflow, and integer sums
+ * do not depend on the order (the GPU reduces by warps and atomics). */
+VQ_HD int vq_ciede_ctz32(uint32_t x)    /* x != 0 */
+{
+#if defined(__CUDA_ARCH__)
+    return __ffs((int)x) - 1;
+#else
+    return __builtin_ctz(x);
+#endif
+}
+
+VQ_HD int vq_ciede_ctz64(uint64_t x)    /* x != 0 */
+{
+#if defined(__CUDA_ARCH__)
+    return __ffsll((long long)x) - 1;
+#else
+    return __builtin_ctzll(x);
+#endif
+}
+
+/* tz of a finite float x != 0 (the sign ignored) */
+VQ_HD int vq_ciede_tz_float(float x)
+{
+    const uint32_t u = vq_f2u(x) & 0x7fffffffu;
+    const uint32_t be = u >> 23, m = u & 0x7fffffu;
+    return be ? (int)be - 150 + vq_ciede_ctz32(m | 0x800000u) : -149 + vq_ciede_ctz32(m);
+}
+
+/* tz of a finite double x != 0 (the sign ignored) */
+VQ_HD int vq_ciede_tz_double(double x)
+{
+    const uint64_t u = vq_d2u(x) & 0x7fffffffffffffffull;
+    const uint32_t be = (uint32_t)(u >> 52);
+    const uint64_t m = u & 0xfffffffffffffull;
+    return be ? (int)be - 1075 + vq_ciede_ctz64(m | 0x10000000000000ull) : -1074 + vq_ciede_ctz64(m);
+}
+
+/* One value's fixed-point form: 0 for +0 and -0 (nothing to add); 1 with
+ * limb[] = x 2^FIX_FRAC in 32-bit limbs and *tz; -1 when x is not
+ * representable (NaN, inf, negative, >= 2^FIX_EXP, tz < -FIX_FRAC). */
+VQ_HD int vq_ciede_fix(float x, uint64_t limb[3], int *tz)
+{
+    const uint32_t u = vq_f2u(x);
+    limb[0] = limb[1] = limb[2] = 0;
+    if ((u & 0x7fffffffu) == 0)
+        return 0;
+    /* >= 2^32 (0x4f800000), inf, NaN, and every negative (sign bit) */
+    if (u >= (uint32_t)(127 + VQ_CIEDE_FIX_EXP) << 23)
+        return -1;
+    const uint32_t be = u >> 23;
+    const uint32_t m = be ? (u & 0x7fffffu) | 0x800000u : u;
+    const int e = be ? (int)be - 150 : -149;
+    *tz = e + vq_ciede_ctz32(m);
+    if (*tz < -VQ_CIEDE_FIX_FRAC)
+        return -1;
+    const int sh = e + VQ_CIEDE_FIX_FRAC;   /* x 2^FRAC = m 2^sh, sh <= 72 */
+    if (sh < 0) {                           /* -sh <= ctz(m) <= 23: exact */
+        limb[0] = m >> -sh;
+    } else if (sh < 32) {
+        const uint64_t t = (uint64_t)m << sh;
+        limb[0] = t & 0xffffffffu;
+        limb[1] = t >> 32;
+    } else if (sh < 64) {
+        const uint64_t t = (uint64_t)m << (sh - 32);
+        limb[1] = t & 0xffffffffu;
+        limb[2] = t >> 32;
+    } else {
+        limb[2] = (uint64_t)m << (sh - 64);
+    }
+    return 1;
+}
+
+/* A row's words while they are made: limb sums and the key (ciede_exec.h). */
+typedef struct VqCiedeRowAcc {
+    uint64_t limb[3];
+    uint64_t key;
+} VqCiedeRowAcc;
+
+VQ_HD void vq_ciede_acc_zero(VqCiedeRowAcc *a)
+{
+    a->limb[0] = a->limb[1] = a->limb[2] = 0;
+    a->key = 0;
+}
+
+/* add one exact value */
+VQ_HD void vq_ciede_acc_value(VqCiedeRowAcc *a, float x)
+{
+    uint64_t l[3];
+    int tz = 0;
+    const int r = vq_ciede_fix(x, l, &tz);
+    if (r < 0) {
+        a->key = a->key > VQ_CIEDE_KEY_FALLBACK ? a->key : VQ_CIEDE_KEY_FALLBACK;
+    } else if (r > 0) {
+        const uint64_t k = (uint64_t)(VQ_CIEDE_TZ_BIAS - tz);
+        a->limb[0] += l[0];
+        a->limb[1] += l[1];
+        a->limb[2] += l[2];
+        a->key = a->key > k ? a->key : k;
+    }
+}
+
+/* add a pixel word: exact words add their value, the others (the
+ * specials, which have list entries) nothing */
+VQ_HD void vq_ciede_acc_word(VqCiedeRowAcc *a, uint64_t word)
+{
+    if ((uint32_t)(word >> 32) == VQ_CIEDE_TAG_EXACT)
+        vq_ciede_acc_value(a, vq_u2f((uint32_t)word));
+}
+
+VQ_HD void vq_ciede_acc_merge(VqCiedeRowAcc *a, const VqCiedeRowAcc *b)
+{
+    a->limb[0] += b->limb[0];
+    a->limb[1] += b->limb[1];
+    a->limb[2] += b->limb[2];
+    a->key = a->key > b->key ? a->key : b->key;
+}
+
+VQ_HD void vq_ciede_acc_store(const VqCiedeRowAcc *a, int64_t *row_words)
+{
+    row_words[0] = (int64_t)a->limb[0];
+    row_words[1] = (int64_t)a->limb[1];
+    row_words[2] = (int64_t)a->limb[2];
+    row_words[3] = (int64_t)a->key;
 }
 
 #endif /* VQ_CIEDE_H */

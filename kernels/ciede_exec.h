@@ -2,14 +2,29 @@
  * ciede_exec.h - the ciede executors and their per-frame buffer.
  *
  * libvmaf adds the per-pixel float dE00 into one double, pixel by pixel in
- * raster order, so no per-row partial sum can be formed: the buffer carries
- * one 8-byte word per pixel (hostmath/ciede_fold.cpp adds them in order).
+ * raster order.  The executors give the host, per row, an exact fixed-point
+ * sum of the row's decided values and the lowest set bit among them; the
+ * host (hostmath/ciede_fold.cpp, docs/ciede.md section 5) proves per row
+ * that the reference's sequential adds do not round and takes the exact sum,
+ * or else adds that row's values one by one from the per-pixel words, which
+ * stay with the executor (host memory of the CPU executor, a per-slot device
+ * buffer of the CUDA executor: vq_ciede_cuda_fetch_rows).
  *
- * Buffer (int64 words), vq_ciede_buffer_words(w, h) in all:
- *   [0]                      n: entries in the list (below)
+ * Buffer (int64 words), vq_ciede_buffer_words(w, h) = VQ_CIEDE_ROW_OFF + 4 h:
+ *   [0]                      n: entries in the special-pixel list (below)
  *   [1, 1 + 2 * INLINE)      the first INLINE list entries, two words each
- *   [1 + 2 * INLINE, + w*h)  pixel words, raster order
- * A pixel word is hi32:lo32 with
+ *                            (unused ones 0)
+ *   [ROW_OFF + 4 r, + 4)     row r: limb0, limb1, limb2, key
+ * Row words: the row's pixels whose word is exact (specials excluded) in
+ *   fixed point, unit 2^-VQ_CIEDE_FIX_FRAC: each value is an integer
+ *   v < 2^96, split in three 32-bit limbs, each limb summed over the row in
+ *   a uint64 (w < 2^31: no overflow): the sum is l0 + l1 2^32 + l2 2^64.
+ *   key: the maximum over the row's nonzero values of VQ_CIEDE_TZ_BIAS - tz
+ *   (tz: the exponent of the value's lowest set bit), 0 when none, and
+ *   >= VQ_CIEDE_KEY_FALLBACK when a value is not representable (NaN, inf,
+ *   negative, >= 2^VQ_CIEDE_FIX_EXP, or tz < -VQ_CIEDE_FIX_FRAC): the host
+ *   then adds the row pixel by pixel.  Integer sums and a max: any order.
+ * A pixel word (the executors' per-pixel buffers) is hi32:lo32 with
  *   hi32 == VQ_CIEDE_TAG_EXACT: lo32 is dE00 (float bits), exact;
  *   hi32 == VQ_CIEDE_TAG_LIST:  lo32 is the pixel's position in the list:
  *       the device could not decide it, the host recomputes it from the
@@ -18,8 +33,13 @@
  *       lo32 & 0x7fffffff (float bits) if glibc's powf(C'bar, 7) is the lower
  *       of the two floats around C'bar^7, else its neighbour (one float up
  *       when bit 31 is clear, down when set).  Only powf is left to the host.
- * A list entry: word 0 = pixel index | ry << 32 | ru << 48,
- *               word 1 = rv | dy << 16 | du << 32 | dv << 48.
+ * Every pixel whose word is not exact (listed or two-candidate) has a list
+ * entry, so that the host knows its row and value without the pixel words:
+ *   listed:        word 0 = pixel index | ry << 32 | ru << 48,
+ *                  word 1 = rv | dy << 16 | du << 32 | dv << 48;
+ *   two-candidate: word 0 = pixel index | VQ_CIEDE_ENTRY_TWO,
+ *                  word 1 = the pixel word.
+ * (pixel index < 2^31: vq_ciede_check refuses larger frames.)
  * The CPU executor writes only exact words (n = 0).  The CUDA executor
  * places entries past INLINE in a device list of its own, per slot: fetch
  * them with vq_ciede_cuda_fetch_list() before folding.
@@ -39,11 +59,20 @@ extern "C" {
 #define VQ_CIEDE_LIST_INLINE 2048
 #define VQ_CIEDE_TAG_EXACT 0xffffffffu
 #define VQ_CIEDE_TAG_LIST  0xfffffffeu
-#define VQ_CIEDE_PIX_OFF   (1 + 2 * VQ_CIEDE_LIST_INLINE)
+#define VQ_CIEDE_ROW_OFF   (1 + 2 * VQ_CIEDE_LIST_INLINE)
+#define VQ_CIEDE_ROW_WORDS 4
+#define VQ_CIEDE_ENTRY_TWO 0x80000000u      /* in a list entry's word 0 */
+#define VQ_CIEDE_MAX_PIXELS 0x7fffffff      /* w * h at most */
+/* the fixed point of the row sums: unit 2^-FIX_FRAC, values below 2^FIX_EXP */
+#define VQ_CIEDE_FIX_FRAC  64
+#define VQ_CIEDE_FIX_EXP   32
+#define VQ_CIEDE_TZ_BIAS   1024
+#define VQ_CIEDE_KEY_FALLBACK 0x100000u
 
 static inline size_t vq_ciede_buffer_words(int w, int h)
 {
-    return (size_t)VQ_CIEDE_PIX_OFF + (size_t)w * (size_t)h;
+    (void)w;
+    return (size_t)VQ_CIEDE_ROW_OFF + (size_t)VQ_CIEDE_ROW_WORDS * (size_t)h;
 }
 
 /* The geometry of the reference's sample reads (kernels/ciede.h,
@@ -71,34 +100,46 @@ static inline VqCiedeGeom vq_ciede_geom(int w, int h, int ssx, int ssy, int bpc)
 }
 
 /* The CPU executor: the reference per pixel (glibc), exact words only.
- * _rows writes the pixel words of rows [row0, row1) only (pixels are
- * independent: threads may split the rows); vq_ciede_cpu_run also clears the
- * head (n = 0, inline entries 0) and does every row. */
+ * px: its per-pixel words (w * h, host memory, read by the fold for rows
+ * that fall back).  _rows writes the pixel words and the row words of rows
+ * [row0, row1) only (rows are independent: threads may split them);
+ * vq_ciede_cpu_run also clears the head (n = 0, inline entries 0) and does
+ * every row. */
 void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                      int64_t *buf);
+                      int64_t *buf, int64_t *px);
 void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                           int64_t *buf, int row0, int row1);
+                           int64_t *buf, int64_t *px, int row0, int row1);
 
-/* The device stage (kernels/ciede.h, vq_ciede_dev_pixel) run by a CPU loop: the same words
- * the CUDA kernel writes (list entries in raster order; the kernel's order
- * may differ).  For tests and for checking the GPU.  extra: room for the
- * entries past VQ_CIEDE_LIST_INLINE (2 * w * h words), or NULL to drop them. */
+/* The device stage (kernels/ciede.h, vq_ciede_dev_pixel) run by a CPU loop:
+ * the same buffer and pixel words the CUDA kernel writes (list entries in
+ * raster order; the kernel's order and so its list positions may differ).
+ * For tests and for checking the GPU.  extra: room for the entries past
+ * VQ_CIEDE_LIST_INLINE (2 * w * h words), or NULL to drop them; px: w * h
+ * pixel words, or NULL. */
 void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
-                          int64_t *buf, int64_t *extra);
+                          int64_t *buf, int64_t *extra, int64_t *px);
 
 typedef struct VqCiedeCuda VqCiedeCuda;
 
-/* slots: frames in flight (each has its own overflow list).  0 or a cudaError_t. */
+/* slots: frames in flight (each has its own overflow list and pixel words:
+ * 24 bytes per pixel per slot).  0 or a cudaError_t. */
 int  vq_ciede_cuda_alloc(VqCiedeCuda **p, int w, int h, int slots);
 void vq_ciede_cuda_free(VqCiedeCuda *p);
 /* Views point to device memory; d_buf is the frame's buffer in device
- * memory (vq_ciede_buffer_words words, every word written).  Asynchronous
- * on `stream`.  0 or a cudaError_t. */
+ * memory (vq_ciede_buffer_words words, every word written); the pixel words
+ * go to the slot's own device buffer.  Asynchronous on `stream`: a memset of
+ * the buffer, then the kernel.  0 or a cudaError_t. */
 int  vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref[3], const VqPlaneView dis[3],
                        const VqCiedeGeom *g, int64_t *d_buf, void *stream);
 /* After the frame's buffer is on the host with n = buf[0] > INLINE: copies
  * list entries INLINE .. n-1 (2 words each) into dst; synchronous. */
 int  vq_ciede_cuda_fetch_list(VqCiedeCuda *p, int slot, int64_t n, int64_t *dst, void *stream);
+/* After the frame's work is done (its stream synchronized): copies the
+ * slot's pixel words of rows row0 .. row0 + nrows - 1 (w words each) into
+ * dst, on a stream of the state's own (not ordered after work queued since
+ * on the caller's streams: the slot must not be run again before);
+ * synchronous.  0 or a cudaError_t. */
+int  vq_ciede_cuda_fetch_rows(VqCiedeCuda *p, int slot, int row0, int nrows, int64_t *dst);
 
 #ifdef __cplusplus
 }

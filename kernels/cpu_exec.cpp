@@ -188,6 +188,7 @@ struct VqCpuExec {
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
+    std::vector<int64_t> ciede_px;     /* ciede's pixel words (kernels/ciede_exec.h) */
     std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
     int threads = 1;
@@ -276,6 +277,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
+        if (plan->ciede)
+            e->ciede_px.assign((size_t)plan->w * plan->h, 0);
         for (int k = 0; k < plan->n_vif; k++)
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
@@ -356,7 +359,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
-        std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_PIX_OFF, 0);
+        std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_ROW_OFF, 0);
     const int n_speed = score ? p->n_speed * VQ_SPEED_IMAGES : 0;   /* whole planes, one task each */
     const int n_tasks = n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
@@ -439,7 +442,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         t -= n_speed;
         if (t < n_ciede) {
             const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
-            vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, r0, r1);
+            vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, e->ciede_px.data(), r0, r1);
             return;
         }
         t -= n_ciede;
@@ -520,6 +523,11 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     *rows = r;
     return VQ_OK;
+}
+
+extern "C" const int64_t *vq_cpu_exec_ciede_pixels(const VqCpuExec *e)
+{
+    return e && !e->ciede_px.empty() ? e->ciede_px.data() : nullptr;
 }
 
 extern "C" void vq_cpu_exec_close(VqCpuExec **e)

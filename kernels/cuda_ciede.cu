@@ -1,14 +1,21 @@
 /*
  * cuda_ciede.cu - the CUDA executor of ciede: a thin kernel around the device
- * stage of kernels/ciede.h (vq_ciede_dev_pixel), one thread per pixel.
+ * stage of kernels/ciede.h (vq_ciede_dev_pixel), one thread per pixel, and
+ * the row words (kernels/ciede_exec.h).
  *
- * Per frame, on one stream: a memset of the buffer's head (the list count
- * and the inline list entries: 32 KiB), then the kernel.  Every pixel word
- * is written.  A pixel the device cannot decide takes a list position from
- * an integer atomic on the count (so the list's order depends on scheduling:
- * the fold looks entries up by the position in the pixel word, and the
+ * Per frame, on one stream: a memset of the frame's ciede section (the list
+ * count, the inline list entries and the row words: 32 KiB + 32 bytes per
+ * row), then the kernel.  Each thread writes its pixel word into the slot's
+ * pixel buffer (device memory, read by the host only for rows that fall
+ * back: vq_ciede_cuda_fetch_rows).  A pixel whose word is not exact takes a
+ * list position from an integer atomic on the count (so the list's order
+ * depends on scheduling: the fold sorts the entries by pixel index, and the
  * values do not depend on it); positions past the inline ones go to the
- * slot's overflow list, fetched by vq_ciede_cuda_fetch_list.
+ * slot's overflow list, fetched by vq_ciede_cuda_fetch_list.  A block is
+ * 32 x 4 pixels, a warp one row's 32 columns: the warp adds its exact
+ * values' row words by shuffles, then lane 0 adds them into the row's words
+ * with integer atomics (sums of limbs, a max of keys: any order gives the
+ * same words).
  */
 #include <stdlib.h>
 
@@ -26,6 +33,7 @@ struct CiedeArgs {
     VqPlaneView ref[3], dis[3];
     VqCiedeGeom g;
     int64_t *buf;
+    int64_t *px;            /* w * h pixel words */
     int64_t *overflow;      /* 2 * w * h words */
 };
 
@@ -33,23 +41,49 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
 {
     const int j = blockIdx.x * kBlockX + threadIdx.x;
     const int i = blockIdx.y * kBlockY + threadIdx.y;
-    if (i >= a.g.h || j >= a.g.w)
-        return;
-    uint32_t s[6];
-    const size_t k = (size_t)i * a.g.w + j;
-    vq_ciede_fetch(a.ref, a.dis, &a.g, i, j, s);
-    uint64_t word = vq_ciede_dev_pixel(s, a.g.bpc);
-    if (!word) {
-        const unsigned long long pos = atomicAdd((unsigned long long *)a.buf, 1ull);
-        uint64_t e[2];
-        vq_ciede_list_entry(s, (uint32_t)k, e);
-        int64_t *dst = pos < VQ_CIEDE_LIST_INLINE ? a.buf + 1 + 2 * pos
-                                                  : a.overflow + 2 * (pos - VQ_CIEDE_LIST_INLINE);
-        dst[0] = (int64_t)e[0];
-        dst[1] = (int64_t)e[1];
-        word = ((uint64_t)VQ_CIEDE_TAG_LIST << 32) | (uint32_t)pos;
+    if (i >= a.g.h)
+        return;     /* the whole warp (a warp is one row's 32 columns) */
+    VqCiedeRowAcc acc;
+    vq_ciede_acc_zero(&acc);
+    if (j < a.g.w) {
+        uint32_t s[6];
+        const size_t k = (size_t)i * a.g.w + j;
+        vq_ciede_fetch(a.ref, a.dis, &a.g, i, j, s);
+        uint64_t word = vq_ciede_dev_pixel(s, a.g.bpc);
+        if ((uint32_t)(word >> 32) != VQ_CIEDE_TAG_EXACT) {
+            /* listed (word 0) or two-candidate: a list entry */
+            const unsigned long long pos = atomicAdd((unsigned long long *)a.buf, 1ull);
+            uint64_t e[2];
+            if (word)
+                vq_ciede_two_entry(word, (uint32_t)k, e);
+            else
+                vq_ciede_list_entry(s, (uint32_t)k, e);
+            int64_t *dst = pos < VQ_CIEDE_LIST_INLINE ? a.buf + 1 + 2 * pos
+                                                      : a.overflow + 2 * (pos - VQ_CIEDE_LIST_INLINE);
+            dst[0] = (int64_t)e[0];
+            dst[1] = (int64_t)e[1];
+            if (!word)
+                word = ((uint64_t)VQ_CIEDE_TAG_LIST << 32) | (uint32_t)pos;
+        }
+        a.px[k] = (int64_t)word;
+        vq_ciede_acc_word(&acc, word);
     }
-    a.buf[VQ_CIEDE_PIX_OFF + k] = (int64_t)word;
+    /* the warp's 32 columns (lanes past w add nothing) */
+    for (int off = 16; off > 0; off >>= 1) {
+        VqCiedeRowAcc o;
+        for (int l = 0; l < 3; l++)
+            o.limb[l] = __shfl_down_sync(0xffffffffu, (unsigned long long)acc.limb[l], off);
+        o.key = __shfl_down_sync(0xffffffffu, (unsigned long long)acc.key, off);
+        vq_ciede_acc_merge(&acc, &o);
+    }
+    if (threadIdx.x == 0 && acc.key) {  /* key 0: no nonzero value, every limb 0 */
+        unsigned long long *rw =
+            (unsigned long long *)(a.buf + VQ_CIEDE_ROW_OFF + (size_t)VQ_CIEDE_ROW_WORDS * i);
+        for (int l = 0; l < 3; l++)
+            if (acc.limb[l])
+                atomicAdd(rw + l, (unsigned long long)acc.limb[l]);
+        atomicMax(rw + 3, (unsigned long long)acc.key);
+    }
 }
 
 }  // namespace
@@ -57,6 +91,8 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
 struct VqCiedeCuda {
     int w, h, slots;
     int64_t **overflow;     /* per slot, 2 * w * h words */
+    int64_t **px;           /* per slot, w * h pixel words */
+    cudaStream_t fetch;     /* vq_ciede_cuda_fetch_rows's copies */
 };
 
 extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
@@ -65,14 +101,19 @@ extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
         return;
     for (int s = 0; p->overflow && s < p->slots; s++)
         cudaFree(p->overflow[s]);
+    for (int s = 0; p->px && s < p->slots; s++)
+        cudaFree(p->px[s]);
+    if (p->fetch)
+        cudaStreamDestroy(p->fetch);
     free(p->overflow);
+    free(p->px);
     free(p);
 }
 
 extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int slots)
 {
     *pp = nullptr;
-    if (w <= 0 || h <= 0 || slots <= 0)
+    if (w <= 0 || h <= 0 || slots <= 0 || (long long)w * h > VQ_CIEDE_MAX_PIXELS)
         return (int)cudaErrorInvalidValue;
     VqCiedeCuda *p = (VqCiedeCuda *)calloc(1, sizeof(*p));
     if (!p)
@@ -81,16 +122,20 @@ extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int slots)
     p->h = h;
     p->slots = slots;
     p->overflow = (int64_t **)calloc((size_t)slots, sizeof(*p->overflow));
-    if (!p->overflow) {
-        free(p);
+    p->px = (int64_t **)calloc((size_t)slots, sizeof(*p->px));
+    if (!p->overflow || !p->px) {
+        vq_ciede_cuda_free(p);
         return (int)cudaErrorMemoryAllocation;
     }
-    for (int s = 0; s < slots; s++) {
-        const cudaError_t e = cudaMalloc((void **)&p->overflow[s], 2 * sizeof(int64_t) * (size_t)w * h);
-        if (e != cudaSuccess) {
-            vq_ciede_cuda_free(p);
-            return (int)e;
-        }
+    cudaError_t e = cudaStreamCreateWithFlags(&p->fetch, cudaStreamNonBlocking);
+    for (int s = 0; s < slots && e == cudaSuccess; s++) {
+        e = cudaMalloc((void **)&p->overflow[s], 2 * sizeof(int64_t) * (size_t)w * h);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&p->px[s], sizeof(int64_t) * (size_t)w * h);
+    }
+    if (e != cudaSuccess) {
+        vq_ciede_cuda_free(p);
+        return (int)e;
     }
     *pp = p;
     return 0;
@@ -103,7 +148,7 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
     if (!p || slot < 0 || slot >= p->slots || g->w != p->w || g->h != p->h)
         return (int)cudaErrorInvalidValue;
     const cudaStream_t st = (cudaStream_t)stream;
-    cudaError_t e = cudaMemsetAsync(d_buf, 0, sizeof(int64_t) * VQ_CIEDE_PIX_OFF, st);
+    cudaError_t e = cudaMemsetAsync(d_buf, 0, sizeof(int64_t) * vq_ciede_buffer_words(g->w, g->h), st);
     if (e != cudaSuccess)
         return (int)e;
     CiedeArgs a;
@@ -113,6 +158,7 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
     }
     a.g = *g;
     a.buf = d_buf;
+    a.px = p->px[slot];
     a.overflow = p->overflow[slot];
     const dim3 block(kBlockX, kBlockY);
     const dim3 grid((unsigned)((g->w + kBlockX - 1) / kBlockX), (unsigned)((g->h + kBlockY - 1) / kBlockY));
@@ -132,5 +178,18 @@ extern "C" int vq_ciede_cuda_fetch_list(VqCiedeCuda *p, int slot, int64_t n, int
                                     cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(st);
+    return (int)e;
+}
+
+extern "C" int vq_ciede_cuda_fetch_rows(VqCiedeCuda *p, int slot, int row0, int nrows, int64_t *dst)
+{
+    if (!p || slot < 0 || slot >= p->slots || row0 < 0 || nrows < 0 || nrows > p->h - row0)
+        return (int)cudaErrorInvalidValue;
+    if (!nrows)
+        return 0;
+    cudaError_t e = cudaMemcpyAsync(dst, p->px[slot] + (size_t)row0 * p->w,
+                                    sizeof(int64_t) * (size_t)nrows * p->w, cudaMemcpyDeviceToHost, p->fetch);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(p->fetch);
     return (int)e;
 }

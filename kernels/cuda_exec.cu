@@ -122,8 +122,9 @@ struct VqCudaExec {
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
     VqCiedeCuda *ciede;
-    std::vector<int64_t> *ciede_extra;
-    VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */  /* the last collected frame's overflow list */
+    std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
+    int ciede_slot;             /* the last collected frame's slot (its pixel words) */
+    VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */
 };
 
 /*
@@ -669,6 +670,14 @@ extern "C" const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e)
     return e && e->ciede_extra && !e->ciede_extra->empty() ? e->ciede_extra->data() : NULL;
 }
 
+extern "C" int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst)
+{
+    VqCudaExec *e = (VqCudaExec *)exec;
+    if (!e || !e->ciede)
+        return (int)cudaErrorInvalidValue;
+    return vq_ciede_cuda_fetch_rows(e->ciede, e->ciede_slot, row0, nrows, dst);
+}
+
 extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
 {
     int ret;
@@ -697,6 +706,9 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
     }
     *rows = s->h_rows;
     if (e->ciede) {
+        /* the slot's pixel words stay until the next submit reuses the slot
+         * (the fold, right after this collect, may fetch rows of them) */
+        e->ciede_slot = e->head;
         /* ciede's overflow list (a pathological frame only): fetched now, synchronously */
         const int64_t listed = s->h_rows[e->cfg.plan.ciede_off];
         const int64_t n = listed > VQ_CIEDE_LIST_INLINE ? listed - VQ_CIEDE_LIST_INLINE : 0;

@@ -46,6 +46,12 @@ void *vq_cuda_exec_stream(const VqCudaExec *e);
 /* ciede's pixels the device could not decide beyond its in-buffer list, of
  * the frame collected last (NULL: none); valid until the next collect. */
 const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e);
+/* ciede's pixel words of rows row0 .. row0 + nrows - 1 (w words each) of the
+ * frame collected last, for the fold's rows that fall back (exec: the
+ * VqCudaExec; the signature of VqCiedeRowSource's fetch); synchronous, on a
+ * stream of ciede's own.  Valid until the next submit (which may reuse the
+ * frame's pipeline slot).  0 or a cudaError_t. */
+int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst);
 /* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);

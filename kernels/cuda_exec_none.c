@@ -32,6 +32,12 @@ void *vq_cuda_exec_stream(const VqCudaExec *e) { (void)e; return NULL; }
 
 const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e) { (void)e; return NULL; }
 
+int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst)
+{
+    (void)exec; (void)row0; (void)nrows; (void)dst;
+    return VQ_ENODEV;
+}
+
 int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
 {
     (void)e; *rows = NULL;

@@ -1,19 +1,23 @@
 /*
  * vqparity_ciede - the CUDA ciede kernel against the same device stage run
  * on the CPU (vq_ciede_dev_cpu_run), on random frames of many sizes, bit
- * depths and layouts: every pixel word must be identical, except that a
- * listed pixel's list position may differ (the kernel takes positions with
- * an atomic): there the two list entries must be identical.  The buffer is
- * poisoned before the run and followed by guard words.  Then the folds of
- * both and of the CPU executor (the reference, glibc) must be equal.
+ * depths and layouts: the list count and every row word must be identical,
+ * the list entries the same set (the kernel takes positions with an atomic,
+ * so their order may differ), and every pixel word of the slot's pixel
+ * buffer (vq_ciede_cuda_fetch_rows) identical, except that a listed pixel's
+ * list position may differ: there the two list entries must be identical.
+ * The buffer is poisoned before the run and followed by guard words.  Then
+ * the folds of both and of the CPU executor (the reference, glibc) must be
+ * equal, and the GPU's fold with every row forced to be added pixel by pixel
+ * (the pixel words fetched from the device, in windows of rows) too.
  * Exit 77 (ctest skip) without a GPU.
  *
  *   vqparity_ciede [--seed N] [--sizes N] [--bench]
  *
  * --bench: 1920x1080 and 3840x2160 nv12 (8 bit) and p010: kernel time (CUDA
- * events, after a warm-up), the buffer's download into pinned memory, and
- * the host's fold (the sequential sum and the resolution of listed and
- * two-candidate pixels).
+ * events, after a warm-up), the buffer's download into pinned memory, the
+ * host's fold, and a fetch of every row's pixel words (what a frame whose
+ * rows all fall back would cost).
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -22,7 +26,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 #include <vector>
 
 #include "ciede.h"
@@ -127,6 +133,31 @@ static const int64_t *entry(const int64_t *buf, const std::vector<int64_t> &extr
                                       : extra.data() + 2 * (size_t)(pos - VQ_CIEDE_LIST_INLINE);
 }
 
+/* the list entries as a sorted set */
+static std::vector<std::pair<uint64_t, uint64_t>> entries(const int64_t *buf, const std::vector<int64_t> &extra)
+{
+    std::vector<std::pair<uint64_t, uint64_t>> v;
+    for (int64_t p = 0; p < buf[0]; p++) {
+        const int64_t *e = entry(buf, extra, (uint32_t)p);
+        v.push_back({ (uint64_t)e[0], (uint64_t)e[1] });
+    }
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+/* the fold's row source over the slot's device pixel words */
+struct DevRows {
+    VqCiedeCuda *cu;
+    int slot, calls;
+};
+
+static int dev_fetch(void *ctx, int row0, int nrows, int64_t *dst)
+{
+    DevRows *d = (DevRows *)ctx;
+    d->calls++;
+    return vq_ciede_cuda_fetch_rows(d->cu, d->slot, row0, nrows, dst);
+}
+
 /* 1 on failure */
 static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
 {
@@ -147,9 +178,9 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
     const VqCiedeGeom g = vq_ciede_geom(w, h, L.sw, L.sh, L.bpc);
     const size_t words = vq_ciede_buffer_words(w, h), npx = (size_t)w * h;
 
-    std::vector<int64_t> cpu(words), cpu_extra(2 * npx), ref(words);
-    vq_ciede_dev_cpu_run(hr, hd, &g, cpu.data(), cpu_extra.data());
-    vq_ciede_cpu_run(hr, hd, &g, ref.data());
+    std::vector<int64_t> cpu(words), cpu_extra(2 * npx), ref(words), cpu_px(npx), ref_px(npx);
+    vq_ciede_dev_cpu_run(hr, hd, &g, cpu.data(), cpu_extra.data(), cpu_px.data());
+    vq_ciede_cpu_run(hr, hd, &g, ref.data(), ref_px.data());
 
     int64_t *d_buf;
     CK(cudaMalloc(&d_buf, (words + kGuard) * sizeof(int64_t)));
@@ -163,10 +194,12 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(gpu.data(), d_buf, gpu.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
     cudaFree(d_buf);
-    std::vector<int64_t> gpu_extra(2 * npx);
+    std::vector<int64_t> gpu_extra(2 * npx), gpu_px(npx, kPoison);
     e = vq_ciede_cuda_fetch_list(cu, 0, gpu[0], gpu_extra.data(), 0);
+    if (!e)
+        e = vq_ciede_cuda_fetch_rows(cu, 0, 0, h, gpu_px.data());
     if (e) {
-        fprintf(stderr, "vq_ciede_cuda_fetch_list: %s\n", cudaGetErrorString((cudaError_t)e));
+        fprintf(stderr, "vq_ciede_cuda_fetch_list / _rows: %s\n", cudaGetErrorString((cudaError_t)e));
         exit(1);
     }
 
@@ -177,7 +210,7 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
             fail = 1;
         }
     if (!fail && gpu[0] != cpu[0]) {
-        printf("FAIL %s %dx%d: %lld listed on the GPU, %lld on the CPU\n", L.name, w, h,
+        printf("FAIL %s %dx%d: %lld list entries on the GPU, %lld on the CPU\n", L.name, w, h,
                (long long)gpu[0], (long long)cpu[0]);
         fail = 1;
     }
@@ -186,11 +219,28 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
             printf("FAIL %s %dx%d: unused list entry %lld not cleared\n", L.name, w, h, (long long)k);
             fail = 1;
         }
+    for (size_t k = VQ_CIEDE_ROW_OFF; k < words && !fail; k++)
+        if (gpu[k] != cpu[k]) {
+            const size_t row = (k - VQ_CIEDE_ROW_OFF) / VQ_CIEDE_ROW_WORDS, which = (k - VQ_CIEDE_ROW_OFF) % VQ_CIEDE_ROW_WORDS;
+            printf("FAIL %s %dx%d: row %zu word %zu: cpu %016llx gpu %016llx\n", L.name, w, h, row, which,
+                   (unsigned long long)cpu[k], (unsigned long long)gpu[k]);
+            fail = 1;
+        }
+    if (!fail && entries(gpu.data(), gpu_extra) != entries(cpu.data(), cpu_extra)) {
+        printf("FAIL %s %dx%d: the list entries differ\n", L.name, w, h);
+        fail = 1;
+    }
     int64_t two = 0;
     for (size_t k = 0; k < npx && !fail; k++) {
-        const uint64_t wc = (uint64_t)cpu[VQ_CIEDE_PIX_OFF + k], wg = (uint64_t)gpu[VQ_CIEDE_PIX_OFF + k];
+        const uint64_t wc = (uint64_t)cpu_px[k], wg = (uint64_t)gpu_px[k];
         two += (uint32_t)(wc >> 32) < 0x7f800000u;
         if ((uint32_t)(wc >> 32) == VQ_CIEDE_TAG_LIST && (uint32_t)(wg >> 32) == VQ_CIEDE_TAG_LIST) {
+            if ((int64_t)(uint32_t)wg >= gpu[0]) {
+                printf("FAIL %s %dx%d: pixel (%zu, %zu): list position %u past the list\n", L.name, w, h, k / w,
+                       k % w, (uint32_t)wg);
+                fail = 1;
+                break;
+            }
             const int64_t *ec = entry(cpu.data(), cpu_extra, (uint32_t)wc);
             const int64_t *eg = entry(gpu.data(), gpu_extra, (uint32_t)wg);
             if (ec[0] == eg[0] && ec[1] == eg[1])
@@ -203,19 +253,28 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
         fail = 1;
     }
     if (!fail) {
-        double sr, sc, sg;
-        const int ok = !vq_ciede_fold(&g, ref.data(), nullptr, &sr, err, sizeof(err)) &&
-                       !vq_ciede_fold(&g, cpu.data(), cpu_extra.data(), &sc, err, sizeof(err)) &&
-                       !vq_ciede_fold(&g, gpu.data(), gpu_extra.data(), &sg, err, sizeof(err));
-        const int same = ok && (sr == sc || (sr != sr && sc != sc)) && (sr == sg || (sr != sr && sg != sg));
+        double sr, sc, sg, sf;
+        const VqCiedeRowSource rs = { ref_px.data(), nullptr, nullptr }, cs = { cpu_px.data(), nullptr, nullptr };
+        DevRows dev = { cu, 0, 0 };
+        const VqCiedeRowSource gs = { nullptr, dev_fetch, &dev };
+        /* every row forced to be added pixel by pixel, from the device's pixel words */
+        std::vector<int64_t> forced(gpu.begin(), gpu.begin() + words);
+        for (int i = 0; i < h; i++)
+            forced[VQ_CIEDE_ROW_OFF + (size_t)VQ_CIEDE_ROW_WORDS * i + 3] = VQ_CIEDE_KEY_FALLBACK;
+        const int ok = !vq_ciede_fold(&g, ref.data(), nullptr, &rs, &sr, err, sizeof(err)) &&
+                       !vq_ciede_fold(&g, cpu.data(), cpu_extra.data(), &cs, &sc, err, sizeof(err)) &&
+                       !vq_ciede_fold(&g, gpu.data(), gpu_extra.data(), &gs, &sg, err, sizeof(err)) &&
+                       !vq_ciede_fold(&g, forced.data(), gpu_extra.data(), &gs, &sf, err, sizeof(err));
+        const int same = ok && (sr == sc || (sr != sr && sc != sc)) && (sr == sg || (sr != sr && sg != sg)) &&
+                         (sr == sf || (sr != sr && sf != sf));
         if (!same) {
-            printf("FAIL %s %dx%d: scores reference %.17g, device stage on the CPU %.17g, GPU %.17g %s\n",
-                   L.name, w, h, sr, sc, sg, ok ? "" : err);
+            printf("FAIL %s %dx%d: scores reference %.17g, device stage on the CPU %.17g, GPU %.17g, GPU "
+                   "pixel by pixel %.17g %s\n", L.name, w, h, sr, sc, sg, sf, ok ? "" : err);
             fail = 1;
         }
     }
     if (!fail && (cpu[0] || two))
-        printf("    %s %dx%d: %lld pixels listed, %lld two-candidate\n", L.name, w, h, (long long)cpu[0],
+        printf("    %s %dx%d: %lld list entries, %lld of them two-candidate\n", L.name, w, h, (long long)cpu[0],
                (long long)two);
     free_frame(r);
     free_frame(d);
@@ -246,7 +305,8 @@ static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu)
     CK(cudaStreamSynchronize(st));
     const int n = 20;
     float kern = 0, copy = 0;
-    double fold = 0;
+    double fold = 0, fetch = 0;
+    std::vector<int64_t> px((size_t)w * h);
     for (int k = 0; k < n; k++) {
         CK(cudaEventRecord(e0, st));
         CK((cudaError_t)vq_ciede_cuda_run(cu, 0, dr, dd, &g, d_buf, st));
@@ -260,17 +320,23 @@ static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu)
         kern += a;
         copy += b;
         std::vector<int64_t> extra(2 * (size_t)vq_ciede_extra_entries(h_buf));
-        const auto t0 = std::chrono::steady_clock::now();
+        auto t0 = std::chrono::steady_clock::now();
         if (!extra.empty())
             CK((cudaError_t)vq_ciede_cuda_fetch_list(cu, 0, h_buf[0], extra.data(), st));
         double s;
         char err[256];
-        if (vq_ciede_fold(&g, h_buf, extra.empty() ? nullptr : extra.data(), &s, err, sizeof(err)))
+        DevRows dev = { cu, 0, 0 };
+        const VqCiedeRowSource gs = { nullptr, dev_fetch, &dev };
+        if (vq_ciede_fold(&g, h_buf, extra.empty() ? nullptr : extra.data(), &gs, &s, err, sizeof(err)))
             printf("fold: %s\n", err);
         fold += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        t0 = std::chrono::steady_clock::now();
+        CK((cudaError_t)vq_ciede_cuda_fetch_rows(cu, 0, 0, h, px.data()));
+        fetch += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    printf("bench %s %dx%d: kernel %.3f ms, download %.3f ms (%.1f MB), host fold %.3f ms per frame; "
-           "%lld listed\n", L.name, w, h, kern / n, copy / n, words * 8e-6, fold / n, (long long)h_buf[0]);
+    printf("bench %s %dx%d: kernel %.3f ms, download %.3f ms (%.3f MB), host fold %.3f ms per frame; "
+           "%lld list entries; every row's pixel words %.3f ms\n", L.name, w, h, kern / n, copy / n,
+           words * 8e-6, fold / n, (long long)h_buf[0], fetch / n);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cudaEventDestroy(e2);

@@ -181,21 +181,11 @@ cambi_cvalue_kernel(VqCambiParams p, int s, const uint16_t *__restrict__ filt,
         __syncthreads();
         stage_row(add, span, p, s, filt, mask0, r, c0);
         __syncthreads();
-        /* runs of one value count once (flat areas: most of the row) */
-        int ru = add[t], rn = 1;
-        for (int q = t + 1; q <= t + 2 * pad; q++) {
+        for (int q = t; q <= t + 2 * pad; q++) {
             const int u = add[q];
-            if (u == ru) {
-                rn++;
-                continue;
-            }
-            if (ru >= 0)
-                hist[ru * kStrip + t] += rn;
-            ru = u;
-            rn = 1;
+            if (u >= 0)
+                hist[u * kStrip + t]++;
         }
-        if (ru >= 0)
-            hist[ru * kStrip + t] += rn;
     }
     for (int i = r0; i < r1; i++) {
         if (i > r0) {
@@ -203,12 +193,8 @@ cambi_cvalue_kernel(VqCambiParams p, int s, const uint16_t *__restrict__ filt,
             stage_row(add, span, p, s, filt, mask0, i + pad, c0);     /* -1 below the image */
             stage_row(sub, span, p, s, filt, mask0, i - pad - 1, c0); /* -1 above it */
             __syncthreads();
-            /* a sample leaving and one entering with the same value
-             * (flat areas) leave the counts as they are */
             for (int q = t; q <= t + 2 * pad; q++) {
                 const int us = sub[q], ua = add[q];
-                if (us == ua)
-                    continue;
                 if (us >= 0)
                     hist[us * kStrip + t]--;
                 if (ua >= 0)

@@ -2,7 +2,8 @@
  * parity_speed.cu - speed_chroma's steps 1-3 on the GPU (kernels/cuda_speed.cu)
  * == on the CPU (hostmath/speed_chroma.cpp's dec16_image), bit for bit, on
  * random planes: every prescale method, down- and upscales, kernelscales,
- * 8 to 16 bits; then the scores from either side's 1/16 images.
+ * 8 to 16 bits, planar and semiplanar (nv12/p010/p016) views, random sizes;
+ * then the scores from either side's 1/16 images.
  * Exit 0: equal; 1: a difference; 77: no CUDA device.
  */
 #include <cstdio>
@@ -18,10 +19,14 @@
 
 using namespace vq::speed;
 
+/* layout: 0 planar; 1 semiplanar (the plane's samples at even positions of
+ * an interleaved row, as nv12/p010's U); 2 semiplanar, 16-bit words holding
+ * the sample in the high bits (p010's shift 6, p016-style for 12-bit: 4) */
 static int run_case(int w, int h, int bpc, double ps, const char *method, double ks,
-                    unsigned seed)
+                    unsigned seed, int layout = 0)
 {
-    Options o;
+    Setup st;
+    Options &o = st.opt;
     o.prescale = ps;
     o.prescale_method = method;
     o.kernelscale = ks;
@@ -32,34 +37,31 @@ static int run_case(int w, int h, int bpc, double ps, const char *method, double
     }
     std::mt19937 rng(seed);
     const int bytes = bpc > 8 ? 2 : 1;
-    std::vector<uint8_t> host((size_t)w * h * bytes);
-    for (size_t i = 0; i < host.size() / bytes; i++) {
-        const uint32_t v = rng() & ((1u << bpc) - 1);
-        if (bytes == 1)
-            host[i] = (uint8_t)v;
-        else
-            ((uint16_t *)host.data())[i] = (uint16_t)v;
-    }
-    const VqPlaneView hv = { host.data(), (ptrdiff_t)w * bytes, w, h, bytes, 0, 1 };
+    const int step = layout ? 2 : 1;
+    const int shift = layout == 2 && bpc < 16 ? 16 - bpc : 0;
+    const ptrdiff_t pitch = ((ptrdiff_t)w * bytes * step + 63) / 64 * 64 + 64 * (rng() & 1);
+    std::vector<uint8_t> host((size_t)pitch * h);
+    for (auto &b : host)
+        b = (uint8_t)rng();   /* the other plane's samples and the padding: noise */
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            const uint32_t v = rng() & ((1u << bpc) - 1);
+            uint8_t *q = host.data() + (size_t)i * pitch + (size_t)j * step * bytes;
+            if (bytes == 1)
+                *q = (uint8_t)v;
+            else {
+                const uint16_t x = (uint16_t)(v << shift);
+                memcpy(q, &x, 2);
+            }
+        }
+    const VqPlaneView hv = { host.data(), pitch, w, h, bytes, shift, step };
+    st.dm = dm;
+    st.bpc = bpc;
     const std::vector<float> cpu = dec16_image(o, dm, hv, bpc);
 
-    VqSpeedGeom g;
-    memset(&g, 0, sizeof g);
-    g.w = dm.w; g.h = dm.h; g.sw = dm.sw; g.sh = dm.sh; g.ow = dm.ow; g.oh = dm.oh;
-    g.scaled = dm.scaled && (dm.sw != dm.w || dm.sh != dm.h);
-    g.method = scale_method(o.prescale_method);
-    g.ratio_x = (float)dm.w / dm.sw;
-    g.ratio_y = (float)dm.h / dm.sh;
-    const std::vector<float> taps = antialias_taps((float)ks);
-    g.fw = (int)taps.size();
-    memcpy(g.taps, taps.data(), sizeof(float) * taps.size());
-    std::vector<float> lwx, lwy;
-    std::vector<int> lx0, ly0;
-    if (g.scaled && g.method == VQ_SPEED_LANCZOS4) {
-        lanczos4_weights(dm.sw, g.ratio_x, lwx, lx0);
-        lanczos4_weights(dm.sh, g.ratio_y, lwy, ly0);
-        g.lx0 = lx0.data(); g.ly0 = ly0.data(); g.lwx = lwx.data(); g.lwy = lwy.data();
-    }
+    /* the executor's geometry (fill_geom: taps, ratios, lanczos tables) */
+    fill_geom(st);
+    const VqSpeedGeom &g = st.geom;
     VqSpeedCuda *c = vq_speed_cuda_alloc(&g);
     if (!c) {
         printf("alloc failed\n");
@@ -72,7 +74,7 @@ static int run_case(int w, int h, int bpc, double ps, const char *method, double
      * returns, and the kernels run on a non-blocking stream: wait for it */
     cudaDeviceSynchronize();
     VqPlaneView dv = hv;
-    dv.data = dev;
+    dv.data = dev;   /* the same pitch, step and shift */
     std::vector<float> gpu((size_t)dm.ow * dm.oh);
     const int e = vq_speed_cuda_dec16(c, dv, bpc, gpu.data());
     cudaFree(dev);
@@ -87,8 +89,9 @@ static int run_case(int w, int h, int bpc, double ps, const char *method, double
     bool sing_c, sing_g;
     const float sc = score_from_dec16(o, dm, cpu, cpu, &sing_c);
     const float sg = score_from_dec16(o, dm, gpu, gpu, &sing_g);
-    printf("%-9s %4dx%-4d %2d-bit ps %-4g ks %-8g: %zu/%zu samples differ%s\n", method, w, h,
-           bpc, ps, ks, bad, cpu.size(), (sc == sg && sing_c == sing_g) ? "" : ", scores differ");
+    printf("%-9s %4dx%-4d %2d-bit %s ps %-6g ks %-8g: %zu/%zu samples differ%s\n", method, w, h,
+           bpc, layout == 0 ? "planar" : layout == 1 ? "semi  " : "semi16", ps, ks, bad, cpu.size(),
+           (sc == sg && sing_c == sing_g) ? "" : ", scores differ");
     return bad != 0 || sc != sg;
 }
 
@@ -109,6 +112,22 @@ int main()
         fails += run_case(960, 540, 10, 0.6, "bilinear", ks, seed++);
     for (int bpc : { 8, 10, 12, 16 })
         fails += run_case(1920, 1080, bpc, 1.0, "nearest", 1.0, seed++);
+    /* the layouts NVDEC gives (nv12, p010, p016) at the v1 models' options */
+    for (int layout : { 1, 2 })
+        for (int bpc : { 8, 10, 12 })
+            if (layout == 1 || bpc > 8)
+                fails += run_case(960, 540, bpc, layout == 1 ? 1.0 : 0.5, "bilinear", 1.0, seed++, layout);
+    /* random sizes, depths, layouts, methods, prescales and kernelscales */
+    const double kss[] = { 1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 4.0 / 3.0, 3.0, 1.6 };
+    const int bpcs[] = { 8, 10, 12, 16 };
+    std::mt19937 rr(20261204);
+    for (int k = 0; k < 40; k++) {
+        const int w = 160 + (int)(rr() % 900), h = 160 + (int)(rr() % 600);
+        const int bpc = bpcs[rr() % 4];
+        const int layout = bpc == 8 ? (int)(rr() % 2) : (int)(rr() % 3);
+        const double ps = 0.3 + (rr() % 171) / 100.0;   /* 0.3 .. 2.0 */
+        fails += run_case(w, h, bpc, ps, methods[rr() % 4], kss[rr() % 10], seed++, layout);
+    }
     printf(fails ? "FAIL: %d cases\n" : "all equal\n", fails);
     return fails ? 1 : 0;
 }

@@ -27,9 +27,6 @@ extern "C" {
  */
 int vq_ciede_check(int w, int h, int bpc, int ssx, int ssy, int has_chroma, char *err, size_t errlen);
 
-/* dE00 of one pixel (ref Y U V, dis Y U V), exactly as libvmaf computes it. */
-float vq_ciede_pixel_ref(const uint32_t s[6], int bpc);
-
 /* Entries the fold needs from vq_ciede_cuda_fetch_list (0: none). */
 int64_t vq_ciede_extra_entries(const int64_t *buf);
 

@@ -623,40 +623,14 @@ void lanczos4_weights(int n, float ratio, std::vector<float> &w, std::vector<int
 std::vector<float> dec16_image(const Options &opt, const Dims &dm, const VqPlaneView &plane,
                                int bpc)
 {
-    // 1. the float plane (w x h)
-    std::vector<float> f((size_t)dm.w * dm.h);
-    for (int i = 0; i < dm.h; i++)
-        for (int j = 0; j < dm.w; j++)
-            f[(size_t)i * dm.w + j] = vq_speed_to_float(vq_sample(plane, i, j), bpc);
-    // 2. the prescale (sw x sh); equal sizes copy
-    std::vector<float> sc;
-    const float *img = f.data();
-    int stride = dm.w;
-    if (dm.scaled && (dm.sw != dm.w || dm.sh != dm.h)) {
-        sc.resize((size_t)dm.sw * dm.sh);
-        const int method = scale_method(opt.prescale_method);
-        const float rx = (float)dm.w / dm.sw, ry = (float)dm.h / dm.sh;
-        std::vector<float> lwx, lwy;
-        std::vector<int> lx0, ly0;
-        if (method == VQ_SPEED_LANCZOS4) {
-            lanczos4_weights(dm.sw, rx, lwx, lx0);
-            lanczos4_weights(dm.sh, ry, lwy, ly0);
-        }
-        for (int y = 0; y < dm.sh; y++)
-            for (int x = 0; x < dm.sw; x++)
-                sc[(size_t)y * dm.sw + x] = vq_speed_prescale_at(
-                    method, f.data(), dm.w, dm.h, dm.w, rx, ry, x, y, lx0.data(), ly0.data(),
-                    lwx.data(), lwy.data());
-        img = sc.data();
-        stride = dm.sw;
-    }
-    // 3. the anti-alias filter, every 16th row and column
-    const std::vector<float> aa = antialias_taps((float)opt.kernelscale);
+    // the executors' loop (kernels/cpu_speed.cpp) on this geometry
+    Setup st;
+    st.opt = opt;
+    st.dm = dm;
+    st.bpc = bpc;
+    fill_geom(st);
     std::vector<float> d((size_t)dm.ow * dm.oh);
-    for (int r = 0; r < dm.oh; r++)
-        for (int c = 0; c < dm.ow; c++)
-            d[(size_t)r * dm.ow + c] = vq_speed_aa_dec16(img, dm.sw, dm.sh, stride, aa.data(),
-                                                         (int)aa.size(), r, c);
+    vq_speed_cpu_dec16(&st.geom, plane, bpc, d.data());
     return d;
 }
 

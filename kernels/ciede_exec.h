@@ -99,6 +99,10 @@ static inline VqCiedeGeom vq_ciede_geom(int w, int h, int ssx, int ssy, int bpc)
     return g;
 }
 
+/* dE00 of one pixel (ref Y U V, dis Y U V), exactly as libvmaf computes it
+ * (glibc's math calls: host code; kernels/cpu_ciede.cpp). */
+float vq_ciede_pixel_ref(const uint32_t s[6], int bpc);
+
 /* The CPU executor: the reference per pixel (glibc), exact words only.
  * px: its per-pixel words (w * h, host memory, read by the fold for rows
  * that fall back).  _rows writes the pixel words and the row words of rows

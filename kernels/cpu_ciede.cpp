@@ -1,8 +1,8 @@
 /*
  * cpu_ciede.cpp - the ciede executors' CPU loops.
  *
- * vq_ciede_cpu_run: the reference itself per pixel (hostmath's
- * vq_ciede_pixel_ref, glibc), exact words only.
+ * vq_ciede_cpu_run: the reference itself per pixel (vq_ciede_pixel_ref,
+ * below: glibc), exact words only.
  * vq_ciede_dev_cpu_run: the device stage (kernels/ciede.h, pure IEEE
  * arithmetic) in a plain loop: the words the CUDA kernel writes.
  */
@@ -13,11 +13,79 @@
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-tree-loop-vectorize")
 #endif
+#include <math.h>
 #include <string.h>
 
 #include "ciede.h"
 #include "ciede_exec.h"
-#include "ciede_fold.h"
+
+/* The reference's math calls, as libvmaf's ciede.c makes them once the
+ * compiler has folded pow(x, 2) into x * x and pow(25, 7), powf(25., 7)
+ * into constants: pow(base, 2.4), pow(c, 1.0 / 3.0), pow(cbar, 7), atan2,
+ * sin, cos, exp (double) and powf(C'bar, 7) (float), here with glibc (host
+ * code only).  The arithmetic between them is kernels/ciede.h's, shared
+ * with the device stage. */
+namespace {
+
+VqCiedeLab lab_ref(uint32_t ys, uint32_t us, uint32_t vs, int bpc)
+{
+    double rgb[3], lin[3], xyz[3];
+    float f[3];
+    vq_ciede_rgb(ys, us, vs, bpc, rgb);
+    for (int c = 0; c < 3; c++)
+        lin[c] = vq_ciede_gamma_is_pow(rgb[c]) ? pow(vq_ciede_gamma_base(rgb[c]), VQ_CIEDE_GAMMA_EXP)
+                                               : vq_ciede_gamma_lin(rgb[c]);
+    vq_ciede_xyz<double>(lin[0], lin[1], lin[2], xyz);
+    for (int c = 0; c < 3; c++)
+        f[c] = vq_ciede_lab_is_cbrt(xyz[c]) ? (float)pow(xyz[c], VQ_CIEDE_THIRD)
+                                            : vq_ciede_lab_lin<double>(xyz[c]);
+    return vq_ciede_lab(f[0], f[1], f[2]);
+}
+
+float hue_ref(float b, float ap)
+{
+    if (vq_ciede_hue_is_zero(b, ap))
+        return 0.0f;
+    return vq_ciede_hue_wrap((float)atan2((double)b, (double)ap));
+}
+
+float de00_ref(VqCiedeLab c1, VqCiedeLab c2)
+{
+    const VqCiedeB0 b0 = vq_ciede_b0(c1, c2);
+    const double p = pow((double)b0.cbar, 7.0);
+    const float ap1 = vq_ciede_a_prime<double>(c1.a, p);
+    const float ap2 = vq_ciede_a_prime<double>(c2.a, p);
+    const float cp1 = vq_ciede_hypot(ap1, c1.b);
+    const float cp2 = vq_ciede_hypot(ap2, c2.b);
+    const float cbp = (cp1 + cp2) / 2;
+    VqCiedeB1 b1;
+    b1.dl = b0.dl;
+    b1.dcp = cp2 - cp1;
+    b1.s_l = vq_ciede_s_l(b0.lbar);
+    b1.s_c = vq_ciede_s_c(cbp);
+    const float h1 = hue_ref(c1.b, ap1);
+    const float h2 = hue_ref(c2.b, ap2);
+    const float dhp = vq_ciede_delta_h_prime(b0.c1, b0.c2, h1, h2);
+    b1.dhp_big = vq_ciede_delta_H<double>(cp1, cp2, sin(vq_ciede_dh_sin_arg(dhp)));
+    const float hbp = vq_ciede_h_bar_prime(h1, h2);
+    double arg[4];
+    vq_ciede_t_args(hbp, arg);
+    const float t = vq_ciede_t<double>(cos(arg[0]), cos(arg[1]), cos(arg[2]), cos(arg[3]));
+    b1.s_h = vq_ciede_s_h(cbp, t);
+    const float deg = vq_ciede_rt_degrees(hbp);
+    const float rad = vq_ciede_rt_rad<double>(exp(vq_ciede_rt_exp_arg(deg)));
+    const float p7 = powf(cbp, 7.0f);
+    const float rt = vq_ciede_rt<double>(p7, sin((double)rad));
+    return vq_ciede_de00(&b1, rt);
+}
+
+}  // namespace
+
+extern "C" float vq_ciede_pixel_ref(const uint32_t s[6], int bpc)
+{
+    return de00_ref(lab_ref(s[0], s[1], s[2], bpc), lab_ref(s[3], s[4], s[5], bpc));
+}
+
 
 void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
                            int64_t *buf, int64_t *px, int row0, int row1)

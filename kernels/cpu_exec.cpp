@@ -25,7 +25,6 @@
 #include "adm_exec.h"
 #include "cpu_bands.h"
 #include "cambi_exec.h"
-#include "speed_chroma.hpp"
 #include "ciede_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -432,11 +431,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     auto task = [&](int t) {
         if (t < n_speed) {  /* speed_chroma: steps 1-3 of one chroma plane, its 1/16 image into the rows */
             const int k = t / VQ_SPEED_IMAGES, q = t % VQ_SPEED_IMAGES;
-            const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(p->speed[k]);
+            const VqSpeedGeom *g = p->speed_geom[k];
             const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };
-            const std::vector<float> img = vq::speed::dec16_image(sp.opt, sp.dm, planes[q], sp.bpc);
-            const size_t n = (size_t)sp.dm.ow * sp.dm.oh;
-            std::memcpy((float *)(r + p->speed_off[k]) + q * n, img.data(), n * sizeof(float));
+            vq_speed_cpu_dec16(g, planes[q], p->bpc, (float *)(r + p->speed_off[k]) + (size_t)q * g->ow * g->oh);
             return;
         }
         t -= n_speed;

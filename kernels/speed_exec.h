@@ -32,6 +32,10 @@ static inline size_t vq_speed_words(const VqSpeedGeom *g)
     return ((size_t)VQ_SPEED_IMAGES * (size_t)g->ow * (size_t)g->oh + 1) / 2;
 }
 
+/* Steps 1-3 of one plane on the CPU (kernels/cpu_speed.cpp): the 1/16
+ * image, ow * oh floats, into out. */
+void vq_speed_cpu_dec16(const VqSpeedGeom *g, VqPlaneView plane, int bpc, float *out);
+
 typedef struct VqSpeedCuda VqSpeedCuda;
 
 /* NULL on failure (no device, no memory) */

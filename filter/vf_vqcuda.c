@@ -1840,7 +1840,7 @@ static const AVOption vqcuda_options[] = {
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
         { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
         { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
-    { "model", "models, libvmaf's syntax: version=NAME (built in) or path=FILE, with :name=, :disable_clip=, :enable_transform=, :FEATURE.OPTION=; several separated by |", OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "model", "models, libvmaf's syntax: version=NAME (built in) or path=FILE, with :name=, :disable_clip=, :enable_transform=, :FEATURE.OPTION=; several separated by |; none: no model, the features alone", OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
     { "feature", "more features, libvmaf's syntax: name=psnr|name=NAME:OPTION=VALUE", OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "n_subsample", "score every n-th frame", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "n_threads", "CPU executor threads (0: one)", OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },

@@ -64,8 +64,12 @@ FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const s
     : fmt_(fmt)
 {
     std::memset(&exec_, 0, sizeof(exec_));
-    /* models, and the instances their features need, in order */
-    for (const KeyValues &kv : parse_option_sets(models.empty() ? "version=vmaf_v0.6.1" : models, "model")) {
+    /* models, and the instances their features need, in order; "none": no
+     * model (the features alone) */
+    std::vector<KeyValues> model_sets;
+    if (models != "none")
+        model_sets = parse_option_sets(models.empty() ? "version=vmaf_v0.6.1" : models, "model");
+    for (const KeyValues &kv : model_sets) {
         std::string version, path, name = "vmaf";
         unsigned flags = 0;
         KeyValues overrides;
@@ -153,6 +157,8 @@ FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const s
     }
     if (psnr && !have_psnr)
         add_instance(FeatureOptions(*find_extractor("psnr")));
+    if (instances_.empty())
+        fail(VQ_EINVAL, "model=none with no feature and psnr=0: there is nothing to compute");
     make_columns();
     make_exec_plan();
 }
@@ -186,9 +192,24 @@ void FeaturePlan::make_columns()
     };
     for (Instance &in : instances_) {
         const FeatureSpec &spec = in.opts.spec();
-        in.n_outputs = spec.kind == FexKind::Psnr ? psnr_planes(in) : (int)spec.outputs.size();
+        in.outputs.clear();
+        if (spec.kind == FexKind::Psnr) {
+            /* integer_psnr.c: per plane psnr_*, then mse_* under enable_mse */
+            static const char *const mse_names[3] = { "mse_y", "mse_cb", "mse_cr" };
+            const bool mse = in.opts.get("enable_mse") != 0;
+            for (int p = 0; p < psnr_planes(in); p++) {
+                in.outputs.push_back(spec.outputs[(size_t)p]);
+                if (mse)
+                    in.outputs.push_back(mse_names[p]);
+            }
+        } else {
+            in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
+            if (!spec.debug_outputs.empty() && in.opts.get("debug"))
+                in.outputs.insert(in.outputs.end(), spec.debug_outputs.begin(), spec.debug_outputs.end());
+        }
+        in.n_outputs = (int)in.outputs.size();
         for (int k = 0; k < in.n_outputs; k++) {
-            const int c = add(in.opts.printed_name(spec.outputs[(size_t)k]));
+            const int c = add(in.opts.printed_name(in.outputs[(size_t)k]));
             if (k == 0)
                 in.first_col = c;
         }
@@ -210,8 +231,14 @@ void FeaturePlan::make_columns()
         use.n_outputs = (int)names.size();
         for (const auto &[inst, out] : model_inputs_[m]) {
             const Instance &in = instances_[(size_t)inst];
-            const int n_frame = (int)in.opts.spec().outputs.size();
-            use.input_cols.push_back(out < n_frame ? in.first_col + out : in.first_flush_col + out - n_frame);
+            const FeatureSpec &spec = in.opts.spec();
+            const int n_frame = (int)spec.outputs.size();
+            const char *output = out < n_frame ? spec.outputs[(size_t)out] : spec.flush_outputs[(size_t)(out - n_frame)];
+            const int c = column(in.opts.printed_name(output));
+            if (c < 0)
+                fail(VQ_EINVAL, "model '%s': feature '%s' is not computed for this format", use.name.c_str(),
+                     output);
+            use.input_cols.push_back(c);
         }
     }
 }

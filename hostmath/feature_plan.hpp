@@ -32,6 +32,10 @@ struct Instance {
     int first_col;          /* column of its first per-frame output */
     int first_flush_col;    /* column of its first flush output, -1 if none */
     int n_outputs;          /* per-frame outputs that are columns */
+    /* their collector names, in libvmaf's append order: the spec's outputs
+     * (psnr: its planes', with mse_* after each psnr_* under enable_mse),
+     * then the debug outputs under debug=true */
+    std::vector<std::string> outputs = {};
 };
 
 struct ModelUse {
@@ -44,7 +48,8 @@ struct ModelUse {
 
 class FeaturePlan {
 public:
-    /* models: libvmaf's model= syntax (empty: version=vmaf_v0.6.1);
+    /* models: libvmaf's model= syntax (empty: version=vmaf_v0.6.1; "none": no
+     * model, the features alone, as libvmaf's tool's --no_prediction);
      * features: libvmaf's feature= syntax (may be empty); psnr: add psnr
      * unless feature= has it.  Throws vq::Error with the cause. */
     FeaturePlan(const VqFormat &fmt, const std::string &models, const std::string &features, bool psnr);

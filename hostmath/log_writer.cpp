@@ -203,7 +203,15 @@ void write_json(Out &o, const LogTable &t)
         }
         o.put("\n  ],\n");
     }
-    o.put("  \"aggregate_metrics\": {\n  }\n}\n");
+    o.put("  \"aggregate_metrics\": {");
+    for (size_t i = 0; i < t.aggregate.size(); i++) {
+        o.put("\n    ");
+        o.json_str(t.aggregate[i].first);
+        o.put(": ");
+        o.json_num(t.aggregate[i].second);
+        o.put(i + 1 < t.aggregate.size() ? "," : "");
+    }
+    o.put("\n  }\n}\n");
 }
 
 void write_xml(Out &o, const LogTable &t)
@@ -280,7 +288,14 @@ void write_xml(Out &o, const LogTable &t)
         }
         o.put("  </unpaired_frames>\n");
     }
-    o.put("  <aggregate_metrics />\n</VMAF>\n");
+    o.put("  <aggregate_metrics ");
+    for (const auto &a : t.aggregate) {
+        o.xml(a.first);
+        o.put("=\"");
+        o.num(a.second);
+        o.put("\" ");
+    }
+    o.put("/>\n</VMAF>\n");
 }
 
 /* libvmaf's CSV: a header, one line per frame, no pooled values */

@@ -42,6 +42,8 @@ struct LogTable {
     std::vector<int64_t> frame_num;         /* one per frame */
     std::vector<double> values;             /* frames x columns, row-major */
     std::vector<Pooled> pooled;             /* one per column, or empty */
+    /* libvmaf's aggregate_metrics (JSON, XML): name, value (psnr's apsnr_*) */
+    std::vector<std::pair<std::string, double>> aggregate;
     std::vector<LogSection> sections;       /* written (JSON, XML) when more than one */
     bool segmented = false;                 /* write "segments" (JSON, XML) */
     std::vector<LogSegment> segments;

@@ -30,7 +30,7 @@ std::vector<FeatureSpec> make_specs()
     v.push_back(FeatureSpec{
         "vif", FexKind::Vif,
         {
-            { "debug", nullptr, B, 0, 0, 1, false, false },
+            { "debug", nullptr, B, 0, 0, 1, false, true },
             { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
             { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, false },
         },
@@ -39,11 +39,16 @@ std::vector<FeatureSpec> make_specs()
         { "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
           "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score" },
         {},
+        /* debug=true: write_scores()'s further outputs */
+        { "integer_vif", "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0",
+          "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1",
+          "integer_vif_num_scale2", "integer_vif_den_scale2", "integer_vif_num_scale3",
+          "integer_vif_den_scale3" },
     });
     v.push_back(FeatureSpec{
         "adm", FexKind::Adm,
         {
-            { "debug", nullptr, B, 0, 0, 1, false, false },
+            { "debug", nullptr, B, 0, 0, 1, false, true },
             { "adm_csf_scale", "scf", D, 1.0, 0.0, 50.0, true, true },
             { "adm_csf_diag_scale", "scfd", D, 1.0, 0.0, 50.0, true, true },
             { "adm_dlm_weight", "dlmw", D, 0.5, 0.0, 1.0, true, true },
@@ -63,6 +68,11 @@ std::vector<FeatureSpec> make_specs()
           "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
           "integer_adm_scale2", "integer_adm_scale3" },
         {},
+        /* debug=true: extract()'s further outputs */
+        { "integer_adm", "integer_adm_num", "integer_adm_den", "integer_adm_num_scale0",
+          "integer_adm_den_scale0", "integer_adm_num_scale1", "integer_adm_den_scale1",
+          "integer_adm_num_scale2", "integer_adm_den_scale2", "integer_adm_num_scale3",
+          "integer_adm_den_scale3" },
     });
     v.push_back(FeatureSpec{
         "motion", FexKind::Motion,
@@ -74,21 +84,23 @@ std::vector<FeatureSpec> make_specs()
             { "motion_max_val", "mmxv", D, 10000.0, 0.0, 10000.0, true, true },
             { "motion_five_frame_window", "mffw", B, 0, 0, 1, true, true },
             { "motion_moving_average", "mma", B, 0, 0, 1, true, true },
-            { "debug", nullptr, B, 0, 0, 1, false, false },
+            { "debug", nullptr, B, 0, 0, 1, false, true },
         },
         { "VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion2_score",
           "VMAF_integer_feature_motion3_score" },
         { "VMAF_integer_feature_motion_sad_score" },
         { "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score" },
+        /* debug=true: the SAD score again, under this name (alias integer_motion) */
+        { "VMAF_integer_feature_motion_score" },
     });
     v.push_back(FeatureSpec{
         "psnr", FexKind::Psnr,
         {
             { "enable_chroma", nullptr, B, 1, 0, 1, false, true },
-            { "enable_mse", nullptr, B, 0, 0, 1, false, false },
-            { "enable_apsnr", nullptr, B, 0, 0, 1, false, false },
-            { "reduced_hbd_peak", nullptr, B, 0, 0, 1, false, false },
-            { "min_sse", nullptr, D, 0.0, 0.0, DBL_MAX, false, false },
+            { "enable_mse", nullptr, B, 0, 0, 1, false, true },
+            { "enable_apsnr", nullptr, B, 0, 0, 1, false, true },
+            { "reduced_hbd_peak", nullptr, B, 0, 0, 1, false, true },
+            { "min_sse", nullptr, D, 0.0, 0.0, DBL_MAX, false, true },
         },
         { "psnr_y", "psnr_cb", "psnr_cr" },
         { "psnr_y", "psnr_cb", "psnr_cr" },

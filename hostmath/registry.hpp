@@ -42,6 +42,8 @@ struct FeatureSpec {
     std::vector<const char *> provides;     /* collector names a model may read */
     std::vector<const char *> outputs;      /* per-frame outputs, libvmaf's append order */
     std::vector<const char *> flush_outputs;/* outputs known only at flush (motion2/3) */
+    /* with debug=true (vif, adm, motion), appended per frame after `outputs` */
+    std::vector<const char *> debug_outputs = {};
 };
 
 /* every extractor vqcuda implements, in a fixed order */

@@ -67,6 +67,16 @@ struct MotionState {
     VqMotion2 m2;
 };
 
+/* A psnr instance's run-long state: integer_psnr.c's init() values and, with
+ * enable_apsnr, the SSE and pixel counts summed over the frames scored (for
+ * apsnr_* at the end).  The sums go on across sections. */
+struct PsnrState {
+    int inst;
+    VqPsnrParams pp;
+    bool mse, apsnr;
+    uint64_t sse[3] = { 0, 0, 0 }, n_pixels[3] = { 0, 0, 0 };
+};
+
 /* A run of frames of one size and format, scored as a title of its own. */
 struct Section {
     int64_t first_frame;
@@ -102,6 +112,7 @@ struct VqSession {
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
     std::vector<MotionState> motion;
+    std::vector<PsnrState> psnr;
     std::vector<Section> sections;
     int64_t motion_final = 0;               /* frames whose motion2/3 are known */
     bool use_cuda = false, executor_ready = false;
@@ -180,6 +191,7 @@ struct VqSession {
     void stream_pooled();
     void stream_put(const std::string &line);
     void write_log(const char *path, VqLogFormat fmt);
+    std::vector<std::pair<std::string, double>> aggregates() const;
 
 };
 
@@ -310,6 +322,40 @@ void VqSession::make_plan()
         MotionState st{ (int)i, vq_motion2_lag(&o), {} };
         vq_motion2_init(&st.m2, &o);
         motion.push_back(st);
+    }
+    std::vector<PsnrState> before;
+    before.swap(psnr);
+    for (size_t i = 0; i < plan->instances().size(); i++) {
+        const vq::Instance &in = plan->instances()[i];
+        if (in.opts.spec().kind != vq::FexKind::Psnr)
+            continue;
+        PsnrState ps;
+        ps.inst = (int)i;
+        ps.mse = in.opts.get("enable_mse") != 0;
+        ps.apsnr = in.opts.get("enable_apsnr") != 0;
+        vq_psnr_params_init(&ps.pp, fmt.bitdepth, in.opts.get("reduced_hbd_peak") != 0, in.opts.get("min_sse"),
+                            &plan->exec().base, plan->psnr_planes(in));
+        if (ps.apsnr) {
+            /* libvmaf's psnr runs on every frame, n_subsample or not (it is a
+             * temporal extractor), and apsnr sums them all; the executors
+             * give psnr's rows for the frames scored only */
+            if (cfg.n_subsample > 1)
+                fail(VQ_EINVAL, "psnr: enable_apsnr with n_subsample=%d is not supported: libvmaf sums the "
+                     "SSE of every frame, and vqcuda computes psnr on the scored frames only", cfg.n_subsample);
+            if (cfg.score_begin > 0 || cfg.score_end)
+                fail(VQ_EINVAL, "psnr: enable_apsnr in a piece of a title (score_frames) is not supported: "
+                     "apsnr sums the SSE of the whole title");
+            /* a new section goes on with the sums of the one before */
+            for (const PsnrState &b : before)
+                if (b.inst == ps.inst && b.apsnr) {
+                    if (b.pp.peak != ps.pp.peak)
+                        fail(VQ_EINVAL, "psnr: enable_apsnr cannot go on across a change of bit depth "
+                             "(%d to %d bits): apsnr has one peak value", b.pp.bpc, ps.pp.bpc);
+                    std::memcpy(ps.sse, b.sse, sizeof(ps.sse));
+                    std::memcpy(ps.n_pixels, b.n_pixels, sizeof(ps.n_pixels));
+                }
+        }
+        psnr.push_back(ps);
     }
 }
 
@@ -447,16 +493,35 @@ void VqSession::fold(const int64_t *rows, bool scored)
             s = vq_motion_sad_score_rows(ms.lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
                                          in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
         fr.v[(size_t)in.first_col] = s;
+        if (in.n_outputs > 1)   /* debug=true: VMAF_integer_feature_motion_score, the same score */
+            fr.v[(size_t)in.first_col + 1] = s;
         VqMotion2Out o[2];
         const int n = vq_motion2_push(&ms.m2, s, o);
         put_motion2(ms, first, o, n);
     }
     if (scored) {
-        for (const vq::Instance &in : inst) {
+        for (size_t ii = 0; ii < inst.size(); ii++) {
+            const vq::Instance &in = inst[ii];
             double *out = &fr.v[(size_t)in.first_col];
             switch (in.opts.spec().kind) {
             case vq::FexKind::Vif:
                 vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
+                if (in.n_outputs > 4) {
+                    /* debug=true: integer_vif.c write_scores(), from the same
+                     * float num/den of each scale */
+                    float num[4], den[4];
+                    for (int k = 0; k < 4; k++)
+                        vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
+                    const double score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
+                    const double score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
+                    out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
+                    out[5] = score_num;
+                    out[6] = score_den;
+                    for (int k = 0; k < 4; k++) {
+                        out[7 + 2 * k] = num[k];
+                        out[8 + 2 * k] = den[k];
+                    }
+                }
                 break;
             case vq::FexKind::Adm: {
                 VqAdmScores a;
@@ -466,13 +531,41 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 out[2] = a.adm3;
                 for (int k = 0; k < 4; k++)
                     out[3 + k] = a.scale[k];
+                if (in.n_outputs > 7) {
+                    /* debug=true: integer_adm.c extract()'s score, score_num,
+                     * score_den and scores[] */
+                    out[7] = a.adm2;
+                    out[8] = a.num;
+                    out[9] = a.den;
+                    for (int k = 0; k < 4; k++) {
+                        out[10 + 2 * k] = a.num_scale[k];
+                        out[11 + 2 * k] = a.den_scale[k];
+                    }
+                }
                 break;
             }
             case vq::FexKind::Psnr: {
-                double p[3];
-                vq_psnr_fold(&ep.base, rows, in.n_outputs, fmt.bitdepth, p);
-                for (int k = 0; k < in.n_outputs; k++)
-                    out[k] = p[k];
+                PsnrState *ps = nullptr;
+                for (PsnrState &x : psnr)
+                    if (x.inst == (int)ii)
+                        ps = &x;
+                const int np = plan->psnr_planes(in);
+                double p[3], m[3];
+                uint64_t sse[3];
+                vq_psnr_fold_params(&ps->pp, &ep.base, rows, np, p, m, sse);
+                int j = 0;
+                for (int k = 0; k < np; k++) {
+                    out[j++] = p[k];
+                    if (ps->mse)
+                        out[j++] = m[k];
+                }
+                if (ps->apsnr)
+                    for (int k = 0; k < np; k++) {
+                        const unsigned w = (unsigned)(k ? ep.base.cw : ep.base.w);
+                        const unsigned h = (unsigned)(k ? ep.base.ch : ep.base.h);
+                        ps->sse[k] += sse[k];
+                        ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
+                    }
                 break;
             }
             case vq::FexKind::PsnrHvs:
@@ -926,6 +1019,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     if (!t.frame_num.empty())
         for (const vq::PoolAcc &p : pool)
             t.pooled.push_back(p.get());
+    t.aggregate = aggregates();
     const double secs = std::chrono::duration<double>((flushed ? t_end : std::chrono::steady_clock::now()) -
                                                       t_start).count();
     t.fps = secs > 0 ? (double)n_folded / secs : 0.0;
@@ -941,6 +1035,28 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         stream = live_stream;
     }
     vq::write_log(path, fmt_, t);
+}
+
+/* The log's aggregate_metrics: what libvmaf's extractors set at flush
+ * (psnr's apsnr_y/cb/cr under enable_apsnr: all three planes, whatever
+ * enable_chroma), from the sums so far. */
+std::vector<std::pair<std::string, double>> VqSession::aggregates() const
+{
+    static const char *const apsnr_name[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+    std::vector<std::pair<std::string, double>> out;
+    for (const PsnrState &ps : psnr) {
+        if (!ps.apsnr)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            const double v = vq_apsnr(ps.pp.peak, ps.sse[i], ps.n_pixels[i]);
+            bool have = false;
+            for (const auto &a : out)
+                have = have || a.first == apsnr_name[i];
+            if (!have)
+                out.emplace_back(apsnr_name[i], v);
+        }
+    }
+    return out;
 }
 
 /* ---- the C API --------------------------------------------------------- */

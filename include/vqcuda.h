@@ -77,7 +77,8 @@ typedef struct VqConfig {
     /* Models in libvmaf's filter syntax: "version=vmaf_v0.6.1" (built in) or
      * "path=FILE.json", with ":name=", ":disable_clip=", ":enable_transform="
      * and feature overrides ":motion.motion_force_zero=true"; several models
-     * separated by '|'.  NULL or "": version=vmaf_v0.6.1. */
+     * separated by '|'.  NULL or "": version=vmaf_v0.6.1.  "none": no model,
+     * the features alone (libvmaf's tool's --no_prediction). */
     const char *model;
     /* More features, libvmaf's syntax: "name=psnr|name=vif:vif_enhn_gain_limit=1". */
     const char *feature;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compare a vqcuda JSON log with a libvmaf golden log: every frame, every key,
-every pooled value, as doubles with ==.  Prints "exact N/M" and exits 1 on any
+every pooled value and every aggregate_metrics value (psnr's apsnr_*), as
+doubles with ==.  Prints "exact N/M" and exits 1 on any
 difference (listing the first few).  Python's json parses a %.17g number to the
 exact double, so == here is bit equality."""
 import json
@@ -40,6 +41,16 @@ def main():
             got = ours.get("pooled_metrics", {}).get(key, {}).get(p, missing)
             if got is missing or got != want:
                 diffs.append(f"pooled {key}.{p}: got {'(missing)' if got is missing else repr(got)} want {want!r}")
+    # libvmaf's aggregate_metrics (set at flush: apsnr_y/cb/cr); none in a partial log
+    if not partial:
+        gagg, oagg = gold.get("aggregate_metrics", {}), ours.get("aggregate_metrics", {})
+        for key, want in gagg.items():
+            total += 1
+            got = oagg.get(key, missing)
+            if got is missing or got != want:
+                diffs.append(f"aggregate {key}: got {'(missing)' if got is missing else repr(got)} want {want!r}")
+        for key in sorted(set(oagg) - set(gagg)):
+            diffs.append(f"aggregate {key}: not in the golden file")
     print(f"{sys.argv[2]}: exact {total - len([d for d in diffs if 'not in' not in d])}/{total}")
     for d in diffs[:15]:
         print("  " + d)

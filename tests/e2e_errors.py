@@ -58,6 +58,12 @@ cases = [
     ("speed_chroma option out of range", "[0:v][1:v]vqcuda=feature='name=speed_chroma\\:speed_sigma_nn=3'", ["speed_sigma_nn", "3"]),
     ("speed_chroma override out of range", "[0:v][1:v]vqcuda=model='version=vmaf_v1.0.16_3d0h\\:speed_chroma.speed_weight_var_mode=7'", ["speed_weight_var_mode", "7"]),
     ("speed_chroma prescale method unknown", "[0:v][1:v]vqcuda=feature='name=speed_chroma\\:speed_prescale_method=area'", ["speed_prescale_method", "area"]),
+    ("psnr min_sse out of range", "[0:v][1:v]vqcuda=feature='name=psnr\\:min_sse=-0.5'", ["min_sse", "-0.5"]),
+    ("psnr enable_mse not a boolean", "[0:v][1:v]vqcuda=feature='name=psnr\\:enable_mse=yes'", ["enable_mse", "yes"]),
+    ("psnr enable_apsnr with n_subsample", "[0:v][1:v]vqcuda=n_subsample=2:feature='name=psnr\\:enable_apsnr=true'", ["enable_apsnr", "n_subsample"]),
+    ("psnr enable_apsnr in a piece", "[0:v][1:v]vqcuda=score_frames=5-20:feature='name=psnr\\:enable_apsnr=true'", ["enable_apsnr", "score_frames"]),
+    ("debug not a boolean", "[0:v][1:v]vqcuda=feature='name=vif\\:debug=2'", ["debug", "2"]),
+    ("model=none and nothing else", "[0:v][1:v]vqcuda=model=none:psnr=0", ["model=none", "nothing to compute"]),
 ]
 failed = 0
 for name, lavfi, words in cases:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The vqcuda filter options that ask for what a golden log holds, from the
 arguments the reference was run with (oracle_args: libvmaf's vmaf tool's
--m / --feature) or, for the older files, its "model" key and whether psnr is
+-m / --feature NAME[=OPT=VALUE[:OPT=VALUE...]] / --no_prediction, which
+becomes model=none) or, for the older files, its "model" key and whether psnr is
 in it.  Prints the options (filtergraph-escaped) on stdout; exits 77 with a
 reason when the golden needs a feature vqcuda does not implement yet, or
 (EXECUTOR cuda) one the CUDA executor does not run yet (GPU_LACKS: the run
@@ -12,7 +13,8 @@ import json
 import shlex
 import sys
 
-SUPPORTED = {"psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede", "speed_chroma"}   # features beside the models' own (vif, adm, motion)
+SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
+             "speed_chroma"}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
 GPU_LACKS = set()
 GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
@@ -24,6 +26,7 @@ def main():
         print("SKIP: a ladder rung (an upscaled rendition): tests/e2e_ladder.sh scores it")
         return 77
     models, features = [], []
+    no_prediction = False
     args = shlex.split(g.get("oracle_args") or "")
     i = 0
     while i < len(args):
@@ -33,14 +36,24 @@ def main():
         elif args[i] == "--feature":
             features.append(args[i + 1])
             i += 2
+        elif args[i] == "--no_prediction":
+            no_prediction = True
+            i += 1
         else:
             print(f"golden_args: unknown oracle argument {args[i]}", file=sys.stderr)
             return 2
-    if not models:
+    if no_prediction:
+        if models:
+            print("golden_args: --no_prediction with -m", file=sys.stderr)
+            return 2
+        models = ["none"]   # the features alone, no model
+    elif not models:
         models = ["version=" + g.get("model", "vmaf_v0.6.1")]
     if not g.get("oracle_args"):
         has_psnr = any("psnr_y" in f["metrics"] for f in g["frames"])
         features = ["psnr"] if has_psnr else []
+    # the tool's NAME=OPT=VALUE:OPT=VALUE is the filter's name=NAME:OPT=VALUE:OPT=VALUE
+    features = [f.split("=", 1)[0] + (":" + f.split("=", 1)[1] if "=" in f else "") for f in features]
     missing = [f for f in features if f.split(":")[0] not in SUPPORTED]
     if missing:
         print(f"SKIP: the golden needs {', '.join(missing)}, not implemented yet")

@@ -108,7 +108,9 @@ std::vector<GoldenModel> models_of(const nlohmann::ordered_json &root)
     }
     std::istringstream args(root.value("oracle_args", std::string()));
     std::string w;
+    bool no_prediction = false;     /* the tool's --no_prediction: no model at all */
     while (args >> w) {
+        no_prediction = no_prediction || w == "--no_prediction";
         if (w != "-m" || !(args >> w))
             continue;
         GoldenModel m;
@@ -132,7 +134,7 @@ std::vector<GoldenModel> models_of(const nlohmann::ordered_json &root)
         }
         out.push_back(m);
     }
-    if (out.empty()) {      /* no -m: the tool's default model */
+    if (out.empty() && !no_prediction) {      /* no -m: the tool's default model */
         GoldenModel m;
         m.version = "vmaf_v0.6.1";
         out.push_back(m);

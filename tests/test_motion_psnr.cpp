@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -371,4 +372,27 @@ TEST(MotionPsnr, NarrowVerticalPassEqualsTheWideOne)
         EXPECT_EQ(vq_motion_vfinish32(narrow, bpc), vq_motion_vfinish(wide, bpc));
     }
     EXPECT_EQ(checked, 8 * (32 + 20000));
+}
+
+/* integer_psnr.c's options in the host fold: init()'s peak and psnr_max,
+ * mse, and flush()'s apsnr at its edges (the goldens: opt_psnr) */
+TEST(MotionPsnr, PsnrOptionsAndApsnr)
+{
+    VqRowLayout l;
+    std::memset(&l, 0, sizeof(l));
+    l.w = 64, l.h = 36, l.cw = 32, l.ch = 18;
+    VqPsnrParams pp;
+    vq_psnr_params_init(&pp, 10, 1, 0.0, &l, 3);
+    EXPECT_EQ(pp.peak, 1020u);                      /* (255 * 1) << 2 */
+    EXPECT_EQ(pp.psnr_max[1], 72.0);                /* (6 * bpc) + 12 */
+    vq_psnr_params_init(&pp, 10, 0, 0.5, &l, 3);
+    EXPECT_EQ(pp.peak, 1023u);
+    EXPECT_EQ(pp.psnr_max[0], std::ceil(10. * std::log10(1023.0 * 1023.0 / (0.5 / (64 * 36)))));
+    EXPECT_EQ(pp.psnr_max[2], std::ceil(10. * std::log10(1023.0 * 1023.0 / (0.5 / (32 * 18)))));
+    vq_psnr_params_init(&pp, 16, 0, 0.0, &l, 1);
+    EXPECT_EQ(pp.peak, 65535u);                     /* peak * peak still fits in uint32 */
+    /* no error at all: the cap; a plane never summed: -inf (JSON null), as flush() gives */
+    EXPECT_EQ(vq_apsnr(255, 0, 1000), std::ceil(10 * std::log10(255.0 * 255.0 * 1000 * 2)));
+    EXPECT_TRUE(std::isinf(vq_apsnr(255, 0, 0)) && vq_apsnr(255, 0, 0) < 0);
+    EXPECT_EQ(vq_apsnr(255, 65025, 1), 10 * (std::log10(65025.0) + std::log10(1.0) - std::log10(65025.0)));
 }

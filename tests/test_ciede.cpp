@@ -814,10 +814,10 @@ TEST(Ciede, FoldEqualsSequentialSumRandom)
            (long long)frames_nan);
 }
 
-/* Typical values: every row exact, no pixel words needed (none given). */
-TEST(Ciede, FoldExactRowsNeedNoPixelWords)
+/* A 1920x1080 frame of typical values (0.3 .. 12, three in ten 0), with
+ * two-candidate and listed pixels at the given rates per 100000, built. */
+Synth typical_1080p(std::mt19937 &rng, unsigned two_per_1e5, unsigned listed_per_1e5)
 {
-    std::mt19937 rng(21);
     Synth s;
     s.w = 1920;
     s.h = 1080;
@@ -826,9 +826,17 @@ TEST(Ciede, FoldExactRowsNeedNoPixelWords)
     std::uniform_real_distribution<float> u(0.3f, 12.0f);
     for (size_t k = 0; k < s.v.size(); k++) {
         s.v[k] = rng() % 10 < 3 ? 0.0f : u(rng);
-        s.kind[k] = rng() % 100000 < 3 ? K_TWO : rng() % 100000 < 2 ? K_LISTED : K_EXACT;
+        s.kind[k] = rng() % 100000 < two_per_1e5 ? K_TWO : rng() % 100000 < listed_per_1e5 ? K_LISTED : K_EXACT;
     }
     build(s, rng, true);
+    return s;
+}
+
+/* Typical values: every row exact, no pixel words needed (none given). */
+TEST(Ciede, FoldExactRowsNeedNoPixelWords)
+{
+    std::mt19937 rng(21);
+    Synth s = typical_1080p(rng, 3, 2);
     const VqCiedeGeom g = vq_ciede_geom(s.w, s.h, 0, 0, 8);
     double sum;
     int fb = -1;
@@ -1028,17 +1036,7 @@ __attribute__((noinline)) double previous_fold(const VqCiedeGeom *g, const int64
 TEST(Ciede, FoldCost1080p)
 {
     std::mt19937 rng(9);
-    Synth s;
-    s.w = 1920;
-    s.h = 1080;
-    s.v.resize((size_t)s.w * s.h);
-    s.kind.assign(s.v.size(), K_EXACT);
-    std::uniform_real_distribution<float> u(0.3f, 12.0f);
-    for (size_t k = 0; k < s.v.size(); k++) {
-        s.v[k] = rng() % 10 < 3 ? 0.0f : u(rng);
-        s.kind[k] = rng() % 100000 < 1 ? K_TWO : rng() % 100000 < 1 ? K_LISTED : K_EXACT;
-    }
-    build(s, rng, true);
+    Synth s = typical_1080p(rng, 1, 1);
     const VqCiedeGeom g = vq_ciede_geom(s.w, s.h, 1, 1, 8);
     const VqCiedeRowSource hs = { s.px.data(), nullptr, nullptr };
     char err[256];

@@ -204,7 +204,7 @@ void FeaturePlan::make_columns()
             }
         } else {
             in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
-            if (!spec.debug_outputs.empty() && in.opts.get("debug"))
+            if (!spec.debug_outputs.empty() && in.opts.get(spec.debug_option))
                 in.outputs.insert(in.outputs.end(), spec.debug_outputs.begin(), spec.debug_outputs.end());
         }
         in.n_outputs = (int)in.outputs.size();

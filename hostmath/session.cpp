@@ -574,12 +574,19 @@ void VqSession::fold(const int64_t *rows, bool scored)
             case vq::FexKind::FloatSsim:
             case vq::FexKind::FloatMsSsim: {
                 const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
-                VqSsimOptions o = { 0, (int)in.opts.get("enable_db"), (int)in.opts.get("clip_db") };
+                VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
+                                    (int)in.opts.get("clip_db") };
                 VqSsimScores sc;
                 char msg[256] = "";
                 if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
                     fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
-                out[0] = ms ? sc.float_ms_ssim : sc.float_ssim;
+                /* the score, then its lcs outputs (the registry's debug_outputs) */
+                double v[1 + 3 * VQ_MS_SSIM_SCALES];
+                const int nv = vq_ssim_outputs(&sc, ms, &o, v);
+                if (nv != in.n_outputs)
+                    fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
+                         in.n_outputs, nv);
+                std::copy(v, v + nv, out);
                 break;
             }
             case vq::FexKind::Ciede: {

@@ -100,6 +100,48 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
+# Golden logs of options (the reference's oracle_args: model and features from
+# tests/golden_args.py --vqscore) through vqscore over raw frames, every pair,
+# planar: float_ssim's and float_ms_ssim's enable_lcs (*.opt_lcs).  Pairs the
+# reference refused (refused_by_reference) must be refused, naming the extractor.
+if(VQ_FFMPEG)
+  foreach(c "balle576;720x576;yuv420p" "birds422p10;640x360;yuv422p10" "birds720;1280x720;yuv420p"
+            "checker1080;1920x1080;yuv420p" "dog1080;1920x1080;yuv420p" "dog1080_self;1920x1080;yuv420p"
+            "dog1080p10;1920x1080;yuv420p10" "dog1080p12;1920x1080;yuv420p12"
+            "dog2160;3840x2160;yuv420p" "odd577x323;577x323;yuv444p" "small36x34;36x34;yuv420p")
+    list(GET c 0 pair)
+    list(GET c 1 size)
+    list(GET c 2 fmt)
+    foreach(tag opt_lcs)
+      set(g ${VQ_DATA}/golden/${pair}.${tag}.json)
+      file(READ ${g} gtext)
+      string(JSON gref GET ${gtext} reference)
+      string(JSON gdis GET ${gtext} distorted)
+      string(REGEX REPLACE "\\.[a-z0-9]+$" "" gref ${gref})
+      string(REGEX REPLACE "\\.[a-z0-9]+$" "" gdis ${gdis})
+      foreach(exec cpu cuda)
+        if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+          continue()
+        endif()
+        set(t lib_${pair}_${tag}_${exec})
+        add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+                 ${VQ_RAW_DIR}/${gref}.yuv ${VQ_RAW_DIR}/${gdis}.yuv ${size} ${fmt} "" ${exec}
+                 ${g} ${CMAKE_BINARY_DIR}/out --golden-args)
+        set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+      endforeach()
+      # the CPU executor's row bands (3 threads, every feature in bands)
+      if(pair MATCHES "^(balle576|birds720|odd577x323)$")
+        set(t lib_${pair}_${tag}_cpu3)
+        add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+                 ${VQ_RAW_DIR}/${gref}.yuv ${VQ_RAW_DIR}/${gdis}.yuv ${size} ${fmt} "" cpu
+                 ${g} ${CMAKE_BINARY_DIR}/out/cpu3 --golden-args -t 3)
+        set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77
+                             ENVIRONMENT VQ_CPU_BANDS=all)
+      endif()
+    endforeach()
+  endforeach()
+endif()
+
 # Integer motion's columns of libvmaf logs with features vqcuda lacks (the HFR
 # models' five-frame window): vqscore with the motion feature alone, == every
 # frame (tests/data/golden_parts; raw frames from VQ_RAW_DIR or the decode

@@ -142,6 +142,30 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
+# debug=true beside a model that loads the same vif, adm and motion (libvmaf
+# drops the request there; vqcuda gives the debug outputs from the model's own
+# instances): the opt_debug goldens' columns, made with --no_prediction, must
+# all be in the log of vmaf_v0.6.1 + the three debug features.
+if(VQ_FFMPEG)
+  foreach(c "birds720;birds720_crf30;1280x720;yuv420p" "dog1080p10;dog1080p10_crf30;1920x1080;yuv420p10")
+    list(GET c 0 pair)
+    list(GET c 1 dis)
+    list(GET c 2 size)
+    list(GET c 3 fmt)
+    foreach(exec cpu cuda)
+      if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+        continue()
+      endif()
+      set(t lib_${pair}_debug_beside_model_${exec})
+      add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+               ${VQ_RAW_DIR}/${pair}_ref.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "" ${exec}
+               ${VQ_DATA}/golden/${pair}.opt_debug.json ${CMAKE_BINARY_DIR}/out/debug_model
+               -m version=vmaf_v0.6.1 -F "name=vif:debug=true|name=adm:debug=true|name=motion:debug=true")
+      set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endif()
+
 # Integer motion's columns of libvmaf logs with features vqcuda lacks (the HFR
 # models' five-frame window): vqscore with the motion feature alone, == every
 # frame (tests/data/golden_parts; raw frames from VQ_RAW_DIR or the decode

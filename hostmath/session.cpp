@@ -109,6 +109,7 @@ struct VqSession {
     std::string err;
     std::unique_ptr<vq::FeaturePlan> plan;
     std::vector<const char *> names;        /* column names, for results */
+    std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
     std::vector<MotionState> motion;
@@ -173,6 +174,14 @@ struct VqSession {
     void init_executor(bool on_device);
     void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
     void make_scaler();
+    /* kinds from the plan: a model's outputs are its consecutive columns */
+    void set_kinds()
+    {
+        kinds.assign(names.size(), (unsigned char)VQ_OUTPUT_FEATURE);
+        for (const vq::ModelUse &m : plan->models())
+            for (int k = 0; k < m.n_outputs; k++)
+                kinds[(size_t)(m.first_col + k)] = (unsigned char)VQ_OUTPUT_MODEL;
+    }
     void fold(const int64_t *rows, bool scored);
     bool complete(int64_t i);
     void submit(const VqPicture *ref, const VqPicture *dis, double time, bool key);
@@ -225,6 +234,7 @@ void VqSession::open()
     make_scaler();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
+    set_kinds();
     pool.resize(names.size());
     seg.pool.resize(names.size());
     log2_table.resize(65536);
@@ -400,6 +410,7 @@ void VqSession::new_section(const VqFormat &f)
     names.clear();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
+    set_kinds();
     vq_cuda_exec_close(&cuda);
     vq_cpu_exec_close(&cpu);
     executor_ready = false;
@@ -952,6 +963,7 @@ int VqSession::receive(VqFrameResult *out)
     result = fr.v;
     out->name = names.data();
     out->value = result.data();
+    out->kind = kinds.data();
     out->segment_end = seg_end;
     out->segment_first = seg_end ? seg_closed_first : 0;
     out->segment_pooled = seg_end ? seg_values.data() : nullptr;

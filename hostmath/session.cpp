@@ -83,11 +83,16 @@ struct Section {
     VqFormat fmt;
 };
 
+void check_size(int w, int h)
+{
+    if (w < 33 || h < 33)
+        fail(VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such frames, so there "
+             "is no reference result to match", w, h);
+}
+
 void check_format(const VqFormat &f)
 {
-    if (f.width < 33 || f.height < 33)
-        fail(VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such frames, so there "
-             "is no reference result to match", f.width, f.height);
+    check_size(f.width, f.height);
     if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
         fail(VQ_EINVAL, "bit depth %d is not supported (8, 10, 12 or 16, as libvmaf's psnr)", f.bitdepth);
     if (f.bytes_per_sample != (f.bitdepth > 8 ? 2 : 1))
@@ -1244,6 +1249,18 @@ int vq_session_stream_status(VqSession *s)
 int vq_session_note_unpaired(VqSession *s, double time, double ref_time)
 {
     return guarded(s, [&] { s->unpaired.emplace_back(time, ref_time); });
+}
+
+int vq_frame_size_check(int width, int height, char *errbuf, size_t errlen)
+{
+    try {
+        check_size(width, height);
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", e.what());
+        return e.code();
+    }
 }
 
 int vq_log_check(const char *path, char *errbuf, size_t errlen)

@@ -188,6 +188,11 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
 /* The segments' pooled values as CSV (after flush), written as the log is. */
 int vq_session_write_segments(VqSession *s, const char *path);
 
+/* 0 when frames of width x height can be scored at all, else VQ_EINVAL with
+ * the reason in errbuf (below 33x33 libvmaf reads outside the frame).  The
+ * session applies it to every format; a caller may ask before opening one. */
+int vq_frame_size_check(int width, int height, char *errbuf, size_t errlen);
+
 /* Whether a log (or the segments' CSV) can be written at path, proven by
  * doing what the write will do short of writing (creating and removing its
  * temporary file beside it, or opening it in place), without touching what

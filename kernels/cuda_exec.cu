@@ -292,6 +292,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     VqCudaExec *e;
     int ret;
     *out = NULL;
+    if (const char *lacks = vq_exec_plan_gpu_lacks(&cfg->plan)) {
+        snprintf(err, errlen, "%s is not yet on the GPU (device=cpu computes it)", lacks);
+        return VQ_EINVAL;
+    }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
     e = (VqCudaExec *)calloc(1, sizeof(*e));

@@ -36,6 +36,21 @@ static inline size_t vq_speed_words(const VqSpeedGeom *g)
  * image, ow * oh floats, into out. */
 void vq_speed_cpu_dec16(const VqSpeedGeom *g, VqPlaneView plane, int bpc, float *out);
 
+/* speed_temporal (docs/float-small.md): per instance a flag word (1: the
+ * images are there; 0: the executor had no previous frame) and the 1/16
+ * images of the reference's and the distorted's luma differences (ow * oh
+ * floats each, in that order, from the word after the flag) */
+#define VQ_SPEED_T_IMAGES 2
+static inline size_t vq_speed_temporal_words(const VqSpeedGeom *g)
+{
+    return 1 + ((size_t)VQ_SPEED_T_IMAGES * (size_t)g->ow * (size_t)g->oh + 1) / 2;
+}
+
+/* Steps 1-3 of speed_temporal on the CPU: the float image prev - cur
+ * (vq_speed_temporal_diff, both luma views of the geometry's size), then
+ * speed_chroma's prescale and anti-alias filter; ow * oh floats into out. */
+void vq_speed_temporal_cpu_dec16(const VqSpeedGeom *g, VqPlaneView prev, VqPlaneView cur, int bpc, float *out);
+
 typedef struct VqSpeedCuda VqSpeedCuda;
 
 /* NULL on failure (no device, no memory) */

@@ -15,5 +15,18 @@ mkdir -p "$out"
 log=$out/lib_$(basename "$golden" .json)_${as:-planar}_$exec.json
 args=(-r "$ref" -d "$dis" -s "$size" -f "$fmt" -e "$exec" -o "$log")
 [ -n "$as" ] && args+=(-a "$as")
+# refused_by_reference: libvmaf failed on this pair; the library must refuse it too
+if python3 -c 'import json,sys; sys.exit(0 if "refused_by_reference" in json.load(open(sys.argv[1])) else 1)' \
+        "$golden"; then
+    if "$vq" "${args[@]}" "$@" 2>"$log.err"; then
+        echo "FAIL: the reference refused this pair, vqcuda scored it"; exit 1
+    fi
+    cat "$log.err"
+    # the library's refusal, not a usage or input error of vqscore's own
+    grep -v -e 'missing or bad arguments' -e 'cannot open input' -e 'vqscore: -a ' "$log.err" |
+        grep -q '^vqscore: ' || { echo "FAIL: vqscore failed without the library's refusal"; exit 1; }
+    echo "refused, as the reference refuses it"
+    exit 0
+fi
 "$vq" "${args[@]}" "$@"
 python3 "$(dirname "$0")/compare_golden.py" "$log" "$golden"

@@ -1023,7 +1023,9 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     t.names = plan->columns();
     for (int64_t i = base; i < n_received; i++) {
         const FrameRec &fr = frame(i);
-        if (!fr.scored)
+        /* libvmaf's writers skip a frame with no value written: every frame
+         * where nothing has outputs (the null extractor alone) */
+        if (!fr.scored || t.names.empty())
             continue;
         t.frame_num.push_back(title(i));
         t.values.insert(t.values.end(), fr.v.begin(), fr.v.end());

@@ -47,3 +47,30 @@ if(VQ_FFMPEG)
     set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
   endforeach()
 endif()
+
+# The options and modes the float goldens do not use, against libvmaf's own
+# values (tests/data/golden_parts/fsmall_*.json, produced through libvmaf
+# v3.2.0's API, C path; docs/float-small.md): speed_temporal's
+# speed_use_ref_diff, kernelscale, sigma_nn, nn_floor, max_val (renames
+# only), the four prescale methods, two or four instances at once; all four
+# features with n_subsample=3 (speed_temporal still sees every frame).
+if(VQ_FFMPEG)
+  set(VQ_FSMALL_PARTS ${VQ_DATA}/golden_parts)
+  set(t lib_fsmall_speedt_opts1_cpu)
+  add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+           ${VQ_RAW_DIR}/birds720_ref.yuv ${VQ_RAW_DIR}/birds720_crf30.yuv 1280x720 yuv420p "" cpu
+           ${VQ_FSMALL_PARTS}/fsmall_birds720_speedt_opts1.json ${CMAKE_BINARY_DIR}/out/fsmall -m none -n 10
+           -F "name=speed_temporal:speed_use_ref_diff=true|name=speed_temporal:speed_kernelscale=2:speed_sigma_nn=0.5:speed_nn_floor=0.1:speed_max_val=10")
+  set(t2 lib_fsmall_speedt_opts2_cpu)
+  add_test(NAME ${t2} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+           ${VQ_RAW_DIR}/birds720_ref.yuv ${VQ_RAW_DIR}/birds720_crf30.yuv 1280x720 yuv420p "" cpu
+           ${VQ_FSMALL_PARTS}/fsmall_birds720_speedt_opts2.json ${CMAKE_BINARY_DIR}/out/fsmall -m none -n 10
+           -F "name=speed_temporal:speed_prescale=0.5|name=speed_temporal:speed_prescale=0.5:speed_prescale_method=bilinear|name=speed_temporal:speed_prescale=0.5:speed_prescale_method=bicubic:speed_kernelscale=1.5|name=speed_temporal:speed_prescale=0.75:speed_prescale_method=lanczos4")
+  set(t3 lib_fsmall_subsample3_cpu)
+  add_test(NAME ${t3} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+           ${VQ_RAW_DIR}/dog1080p10_ref.yuv ${VQ_RAW_DIR}/dog1080p10_crf30.yuv 1920x1080 yuv420p10 "" cpu
+           ${VQ_FSMALL_PARTS}/fsmall_dog1080p10_subsample3.json ${CMAKE_BINARY_DIR}/out/fsmall -m none -n 12 -u 3
+           -F "${VQ_FSMALL_FEATURES}")
+  set_tests_properties(${t} ${t2} ${t3} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+endif()
+

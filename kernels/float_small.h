@@ -161,19 +161,24 @@ VQ_HD float vq_ansnr_filter_at(const float *img, ptrdiff_t stride, int w, int h,
     return accum;
 }
 
-/* ansnr_mse_s's inner loop over row i: sig += r * r, noise += (r - d) *
- * (r - d), floats from 0, columns in order; r and d the filtered images,
- * computed here from the two picture_copy images (offset -128). */
+/* one step of ansnr_mse_s's inner loop: sig += r * r, noise += (r - d) *
+ * (r - d), in float (r, d: the filtered reference and distorted samples) */
+VQ_HD void vq_ansnr_mse_step(float r, float d, float *sig, float *noise)
+{
+    *sig += r * r;
+    *noise += (r - d) * (r - d);
+}
+
+/* ansnr_mse_s's inner loop over row i: floats from 0, columns in order; r
+ * and d the filtered images, computed here from the two picture_copy images
+ * (offset -128). */
 VQ_HD void vq_ansnr_row(const float *ref, const float *dis, ptrdiff_t stride, int w, int h, int i,
                         float *sig, float *noise)
 {
     float s = 0, n = 0;
-    for (int j = 0; j < w; j++) {
-        const float r = vq_ansnr_filter_at(ref, stride, w, h, 1, i, j);
-        const float d = vq_ansnr_filter_at(dis, stride, w, h, 0, i, j);
-        s += r * r;
-        n += (r - d) * (r - d);
-    }
+    for (int j = 0; j < w; j++)
+        vq_ansnr_mse_step(vq_ansnr_filter_at(ref, stride, w, h, 1, i, j),
+                          vq_ansnr_filter_at(dis, stride, w, h, 0, i, j), &s, &n);
     *sig = s;
     *noise = n;
 }

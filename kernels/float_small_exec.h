@@ -96,6 +96,22 @@ void vq_ansnr_cpu_convert_rows(VqPlaneView ref, VqPlaneView dis, int bpc, float 
                                int r1);
 void vq_ansnr_cpu_rows(const float *fref, const float *fdis, int w, int h, int64_t *section, int r0, int r1);
 
+/* CUDA (kernels/cuda_float_small.cu): the same words.  The float sums: a
+ * warp per row (exact integer sums), then one block finishes (the exact
+ * totals, or the terms in raster order, added by one thread from shared
+ * memory).  float_ansnr: the planes to float, the two filters at every
+ * pixel, then a thread per row adds its columns in order.  Views point to
+ * device memory; asynchronous on stream (a cudaStream_t), capturable into a
+ * graph (no host wait); every word of the sections is written.  0 or a
+ * cudaError_t. */
+typedef struct VqFloatSmallCuda VqFloatSmallCuda;
+int vq_fs_cuda_alloc(VqFloatSmallCuda **c, int w, int h, int ansnr);
+void vq_fs_cuda_free(VqFloatSmallCuda *c);
+int vq_fs_cuda_run(VqFloatSmallCuda *c, VqPlaneView ref, VqPlaneView dis, int bpc, int64_t *d_section,
+                   void *stream);
+int vq_ansnr_cuda_run(VqFloatSmallCuda *c, VqPlaneView ref, VqPlaneView dis, int bpc, int64_t *d_section,
+                      void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,4 +64,18 @@ int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out);
 int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream);
 void vq_speed_cuda_free(VqSpeedCuda *c);
 
+/* speed_temporal on the GPU: steps 1-3 of prev - cur (device views of the
+ * geometry's size) into out (device memory), queued on stream; while
+ * *d_have_prev is 0 (the executor's first frame) the difference is taken as
+ * 0, so the image is 0, as the CPU executor leaves it.  Calls on one
+ * VqSpeedCuda must be ordered (one stream). */
+int vq_speed_temporal_cuda_run(VqSpeedCuda *c, VqPlaneView prev, VqPlaneView cur, int bpc, const int *d_have_prev,
+                               float *out, void *stream);
+/* the section's flag word: 1 where *d_have_prev, else 0 */
+int vq_speed_temporal_cuda_flag(const int *d_have_prev, int64_t *d_flag, void *stream);
+/* after the frame's speed_temporal work: its luma planes (w x h) become the
+ * previous ones (packed uint16 in device memory), and *d_have_prev 1 */
+int vq_speed_temporal_cuda_keep(VqPlaneView ref, VqPlaneView dis, uint16_t *d_prev_ref, uint16_t *d_prev_dis,
+                                int *d_have_prev, void *stream);
+
 #endif /* VQ_SPEED_EXEC_H */

@@ -6,7 +6,7 @@ becomes model=none) or, for the older files, its "model" key and whether psnr is
 in it.  Prints the options (filtergraph-escaped) on stdout; exits 77 with a
 reason when the golden needs a feature vqcuda does not implement yet, or
 (EXECUTOR cuda) one the CUDA executor does not run yet (GPU_LACKS: the run
-would be refused).
+would be refused; empty today, kept for the next feature that lands on the CPU first).
 
     golden_args.py GOLDEN.json [EXECUTOR]"""
 import json
@@ -16,7 +16,7 @@ import sys
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
              "speed_chroma", "float_psnr", "float_moment", "float_ansnr", "speed_temporal", "null"}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
-GPU_LACKS = {"float_psnr", "float_moment", "float_ansnr", "speed_temporal"}
+GPU_LACKS = set()
 GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
 
 

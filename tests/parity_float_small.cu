@@ -12,6 +12,7 @@
  * before a kept frame the GPU's image is 0 and its flag word 0.
  * Exit 0: equal; 1: a difference; 77: no CUDA device.
  *   parity_float_small [SEED]
+ *   parity_float_small --bench    GPU time per 1080p 8-bit frame pair, per feature
  */
 #include <cmath>
 #include <cstdio>
@@ -222,6 +223,80 @@ int run_temporal(int w, int h, int bpc, int layout, double ps, const char *metho
     return !ok;
 }
 
+/* GPU time per 1920x1080 8-bit frame pair (CUDA events, after a warm-up) */
+int bench()
+{
+    const int w = 1920, h = 1080, n = 50;
+    Plane ref = make_plane(w, h, 8, 0, 2, nullptr);
+    Plane dis = make_plane(w, h, 8, 0, 2, &ref);
+    uint8_t *dr, *dd;
+    int64_t *sec;
+    int *have;
+    CK(cudaMalloc(&dr, ref.host.size()));
+    CK(cudaMalloc(&dd, dis.host.size()));
+    CK(cudaMemcpy(dr, ref.host.data(), ref.host.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dd, dis.host.data(), dis.host.size(), cudaMemcpyHostToDevice));
+    VqPlaneView rv = ref.v, dv = dis.v;
+    rv.data = dr;
+    dv.data = dd;
+    VqFloatSmallCuda *c = nullptr;
+    CK(vq_fs_cuda_alloc(&c, w, h, 1));
+    vq::speed::Setup st;
+    st.bpc = 8;
+    st.dm = vq::speed::dims(st.opt, w, h, 0, 0);
+    vq::speed::fill_geom(st);
+    VqSpeedCuda *sc = vq_speed_cuda_alloc(&st.geom);
+    uint16_t *prev[2];
+    CK(cudaMalloc(&sec, (VQ_FS_WORDS(h) + VQ_ANSNR_WORDS(h) + vq_speed_temporal_words(&st.geom)) * sizeof(int64_t)));
+    CK(cudaMalloc(&have, sizeof(int)));
+    CK(cudaMemset(have, 0, sizeof(int)));
+    for (int k = 0; k < 2; k++)
+        CK(cudaMalloc(&prev[k], (size_t)w * h * 2));
+    CK(cudaDeviceSynchronize());
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    int64_t *an = sec + VQ_FS_WORDS(h), *tp = an + VQ_ANSNR_WORDS(h);
+    const size_t ni = (size_t)st.geom.ow * st.geom.oh;
+    for (int f = 0; f < 3; f++) {
+        float ms[3];
+        for (int k = 0; k < 3; k++) {
+            CK(cudaEventRecord(a, s));
+            for (int r = 0; r < n; r++) {
+                if (k == 0)
+                    CK(vq_fs_cuda_run(c, rv, dv, 8, sec, s));
+                else if (k == 1)
+                    CK(vq_ansnr_cuda_run(c, rv, dv, 8, an, s));
+                else {
+                    const VqPlaneView pr = vq_packed_u16_view(prev[0], w, h), pd = vq_packed_u16_view(prev[1], w, h);
+                    CK(vq_speed_temporal_cuda_flag(have, tp, s));
+                    CK(vq_speed_temporal_cuda_run(sc, pr, rv, 8, have, (float *)(tp + 1), s));
+                    CK(vq_speed_temporal_cuda_run(sc, pd, dv, 8, have, (float *)(tp + 1) + ni, s));
+                    CK(vq_speed_temporal_cuda_keep(rv, dv, prev[0], prev[1], have, s));
+                }
+            }
+            CK(cudaEventRecord(b, s));
+            CK(cudaEventSynchronize(b));
+            CK(cudaEventElapsedTime(&ms[k], a, b));
+        }
+        if (f == 2)   /* the first rounds warm up */
+            printf("bench 1920x1080 8-bit, GPU ms per frame pair: float_psnr+float_moment %.3f, float_ansnr %.3f, "
+                   "speed_temporal %.3f\n", ms[0] / n, ms[1] / n, ms[2] / n);
+    }
+    CK(cudaStreamDestroy(s));
+    vq_speed_cuda_free(sc);
+    vq_fs_cuda_free(c);
+    cudaFree(dr);
+    cudaFree(dd);
+    cudaFree(sec);
+    cudaFree(have);
+    cudaFree(prev[0]);
+    cudaFree(prev[1]);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -231,6 +306,8 @@ int main(int argc, char **argv)
         printf("no CUDA device\n");
         return 77;
     }
+    if (argc > 1 && !strcmp(argv[1], "--bench"))
+        return bench();
     const uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 20261204;
     rng_state = seed ? seed : 1;
     printf("seed %llu\n", (unsigned long long)seed);

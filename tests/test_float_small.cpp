@@ -108,6 +108,31 @@ TEST(FloatSmallPieces, AnsnrFilters)
     EXPECT_EQ(vq_ansnr_filter_at(img.data(), 40, 40, 36, 1, 35, 39), 3.0f);
 }
 
+TEST(FloatSmallPieces, AnsnrCpuRowsAreTheRowFunction)
+{
+    // the CPU loop (the inner columns a tap at a time across the row) gives
+    // vq_ansnr_row's floats, bit for bit, borders and small sizes included
+    uint32_t x = 777;
+    for (int n = 0; n < 30; n++) {
+        x = x * 1664525u + 1013904223u;
+        const int w = 33 + (int)(x >> 8) % 300, h = 33 + (int)(x >> 20) % 200;
+        std::vector<float> a((size_t)w * h), b((size_t)w * h);
+        for (size_t k = 0; k < a.size(); k++) {
+            x = x * 1664525u + 1013904223u;
+            a[k] = (float)(int)(x >> 24) - 128.0f + (float)((x >> 4) & 15) / 16.0f;
+            b[k] = a[k] + (float)(int)((x >> 10) & 31) - 16.0f;
+        }
+        std::vector<int64_t> sec(VQ_ANSNR_WORDS(h));
+        vq_ansnr_cpu_rows(a.data(), b.data(), w, h, sec.data(), 0, h);
+        for (int i = 0; i < h; i++) {
+            float sig, noise;
+            vq_ansnr_row(a.data(), b.data(), w, w, h, i, &sig, &noise);
+            ASSERT_EQ(vq_fs_word_float(sec[2 * (size_t)i]), sig) << w << "x" << h << " row " << i;
+            ASSERT_EQ(vq_fs_word_float(sec[2 * (size_t)i + 1]), noise) << w << "x" << h << " row " << i;
+        }
+    }
+}
+
 TEST(FloatSmallPieces, FoldEdges)
 {
     // identical frames: noise 0 -> float_psnr psnr_max, ansnr psnr_max, anpsnr psnr_max

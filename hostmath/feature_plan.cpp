@@ -1,6 +1,7 @@
 /* feature_plan.cpp - see feature_plan.hpp. */
 #include "feature_plan.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include "adm_params.h"
@@ -357,11 +358,16 @@ void FeaturePlan::make_exec_plan()
         }
         case FexKind::FloatPsnr:
         case FexKind::FloatMoment:
-            /* float_psnr.c's init: 8, 10, 12, 16 bits (check_format's), else it fails */
-            p.float_sums = 1;
-            break;
         case FexKind::FloatAnsnr:
-            p.ansnr = 1;
+            /* float_psnr.c's init: 8, 10, 12, 16 bits (check_format's), else it fails;
+             * psnr.c / moment.c / ansnr.c divide by or multiply with "w * h", an int */
+            if ((int64_t)fmt_.width * fmt_.height > INT32_MAX)
+                fail(VQ_EINVAL, "%s: %dx%d frames overflow libvmaf's int w * h", o.spec().name, fmt_.width,
+                     fmt_.height);
+            if (o.spec().kind == FexKind::FloatAnsnr)
+                p.ansnr = 1;
+            else
+                p.float_sums = 1;
             break;
         case FexKind::SpeedTemporal: {
             auto st = std::make_unique<speed::Setup>();

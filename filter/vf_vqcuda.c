@@ -482,23 +482,13 @@ static int release_frames(AVFilterContext *ctx)
  * rendition under its number too; scores: the model outputs only */
 enum { METADATA_DEFAULT, METADATA_ALL, METADATA_SCORES, METADATA_NONE };
 
-/* metadata=scores: the models' outputs only (each model's name, and its
- * bootstrap outputs, which start with it) */
-static int is_score(VqSession *vs, const char *name)
-{
-    const char *m;
-    for (int i = 0; vs && (m = vq_session_model_name(vs, i)); i++)
-        if (!strncmp(name, m, strlen(m)))
-            return 1;
-    return 0;
-}
-
-/* Which keys output `name` of rendition k (from 0) gets: numbered
+/* Which keys an output of rendition k (from 0) gets (model_output: the
+ * result says it is a model's output, not a feature's): numbered
  * (lavfi.vqcuda.<k+1>.name) and plain (lavfi.vqcuda.name, rendition 1
  * only); 0 when neither. */
-static int meta_keys(VQCUDAContext *s, VqSession *vs, int k, const char *name, int *numbered, int *plain)
+static int meta_keys(VQCUDAContext *s, int k, int model_output, int *numbered, int *plain)
 {
-    const int score = s->metadata == METADATA_ALL || is_score(vs, name);   /* all: as a score */
+    const int score = s->metadata == METADATA_ALL || model_output;   /* all: as a score */
     *numbered = score;
     *plain = !k && (score || s->metadata == METADATA_DEFAULT);
     return *numbered || *plain;
@@ -525,7 +515,6 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;
     PendingQueue *q = &s->pending;
-    VqSession *vs = rend_session(s, k);
     const int64_t index = res->index;
 
     if (s->metadata == METADATA_NONE)
@@ -538,7 +527,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         p->waiting &= ~(1u << k);
         for (int j = 0; res && j < res->n && !s->closing; j++) {
             int ret, numbered, plain;
-            if (meta_keys(s, vs, k, res->name[j], &numbered, &plain) &&
+            if (meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain) &&
                 (ret = set_meta(&p->dist->metadata, k, numbered, plain, res->name[j], res->value[j])) < 0)
                 return ret;
         }
@@ -546,7 +535,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         for (int j = 0; res && res->segment_end && j < res->n && !s->closing; j++) {
             static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
             int numbered, plain;
-            if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
+            if (!meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain))
                 continue;
             for (int q = 0; q < 4; q++) {
                 char suffix[192];

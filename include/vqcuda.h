@@ -143,7 +143,14 @@ typedef struct VqFrameResult {
     int segment_end;
     int64_t segment_first;               /* the segment's first frame */
     const double *segment_pooled;
+    /* what each entry is: VQ_OUTPUT_FEATURE (an extractor's output) or
+     * VQ_OUTPUT_MODEL (a model's score, its bootstrap members, their
+     * stddev and interval), n entries (decided by the plan, never by the
+     * name) */
+    const unsigned char *kind;
 } VqFrameResult;
+
+enum { VQ_OUTPUT_FEATURE = 0, VQ_OUTPUT_MODEL = 1 };
 
 typedef struct VqSession VqSession;
 

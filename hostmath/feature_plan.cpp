@@ -1,6 +1,7 @@
 /* feature_plan.cpp - see feature_plan.hpp. */
 #include "feature_plan.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include "adm_params.h"
@@ -379,6 +380,46 @@ void FeaturePlan::make_exec_plan()
             speed_.push_back(std::move(st));
             break;
         }
+        case FexKind::FloatPsnr:
+        case FexKind::FloatMoment:
+        case FexKind::FloatAnsnr:
+            /* float_psnr.c's init: 8, 10, 12, 16 bits (check_format's), else it fails;
+             * psnr.c / moment.c / ansnr.c divide by or multiply with "w * h", an int */
+            if ((int64_t)fmt_.width * fmt_.height > INT32_MAX)
+                fail(VQ_EINVAL, "%s: %dx%d frames overflow libvmaf's int w * h", o.spec().name, fmt_.width,
+                     fmt_.height);
+            if (o.spec().kind == FexKind::FloatAnsnr)
+                p.ansnr = 1;
+            else
+                p.float_sums = 1;
+            break;
+        case FexKind::SpeedTemporal: {
+            auto st = std::make_unique<speed::Setup>();
+            st->opt.kernelscale = o.get("speed_kernelscale");
+            st->opt.prescale = o.get("speed_prescale");
+            st->opt.prescale_method = o.get_str("speed_prescale_method");
+            st->opt.sigma_nn = o.get("speed_sigma_nn");
+            st->opt.nn_floor = o.get("speed_nn_floor");
+            st->opt.max_val = o.get("speed_max_val");
+            st->opt.weight_var_mode = 0;
+            st->bpc = fmt_.bitdepth;
+            const std::string why = speed::temporal_check(st->opt, fmt_.width, fmt_.height, fmt_.bitdepth);
+            if (!why.empty())
+                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", why.c_str(), fmt_.width, fmt_.height,
+                     fmt_.bitdepth);
+            st->dm = speed::dims(st->opt, fmt_.width, fmt_.height, 0, 0);
+            if (p.n_speed_t == VQ_EXEC_MAX_INSTANCES)
+                fail(VQ_EINVAL, "more than %d configurations of speed_temporal", VQ_EXEC_MAX_INSTANCES);
+            speed::fill_geom(*st);
+            in.exec_index = p.n_speed_t;
+            p.speed_t_geom[p.n_speed_t] = &st->geom;
+            p.speed_t_ref_diff[p.n_speed_t] = o.get("speed_use_ref_diff") != 0;
+            p.speed_t[p.n_speed_t++] = st.get();
+            speed_.push_back(std::move(st));
+            break;
+        }
+        case FexKind::Null:
+            break;
         case FexKind::Cambi: {
             if (p.cambi)
                 fail(VQ_EINVAL, "cambi with two option sets in one run is not supported");

@@ -75,7 +75,7 @@ private:
     std::vector<std::vector<std::pair<int, int>>> model_inputs_;
     VqExecPlan exec_;
     std::unique_ptr<VqCambiTables> cambi_tables_;
-    std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k] */
+    std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
 };
 
 }  // namespace vq

@@ -187,6 +187,42 @@ std::vector<FeatureSpec> make_specs()
         "ciede", FexKind::Ciede, {},    /* ciede.c has no options */
         { "ciede2000" }, { "ciede2000" }, {},
     });
+    /* float_psnr.c, float_moment.c, float_ansnr.c: no options.  What a model
+     * may ask for is each extractor's provided_features: float_moment
+     * provides "float_moment", a name it never appends (a model naming it
+     * would find no value), so here it provides nothing; float_ansnr
+     * provides "float_ansnr" but not "float_anpsnr". */
+    v.push_back(FeatureSpec{
+        "float_psnr", FexKind::FloatPsnr, {},
+        { "float_psnr" }, { "float_psnr" }, {},
+    });
+    v.push_back(FeatureSpec{
+        "float_ansnr", FexKind::FloatAnsnr, {},
+        { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {},
+    });
+    v.push_back(FeatureSpec{
+        "float_moment", FexKind::FloatMoment, {},
+        {}, { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" }, {},
+    });
+    /* speed.c's speed_temporal (its own options table: no weight mode, and
+     * speed_max_val only renames: the score is not clipped) */
+    v.push_back(FeatureSpec{
+        "speed_temporal", FexKind::SpeedTemporal,
+        {
+            { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
+            { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
+            { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, speed_methods },
+            { "speed_sigma_nn", "snn", D, 0.29, 0.1, 2.0, true, true },
+            { "speed_nn_floor", "nnf", D, 0.0, 0.0, 1.0, true, true },
+            { "speed_max_val", "mxv", D, 1000.0, 0.0, 1000.0, true, true },
+            { "speed_use_ref_diff", "urd", B, 0, 0, 1, true, true },
+        },
+        { "Speed_temporal_feature_speed_temporal_score" },
+        { "Speed_temporal_feature_speed_temporal_score" },
+        {},
+    });
+    /* null.c: no options, no outputs */
+    v.push_back(FeatureSpec{ "null", FexKind::Null, {}, {}, {}, {} });
     return v;
 }
 

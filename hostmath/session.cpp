@@ -38,6 +38,7 @@
 #include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "ciede_fold.h"
+#include "float_small_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -433,7 +434,7 @@ void VqSession::init_executor(bool cuda_wanted)
     int ret;
     executor_ready = true;
     if (cfg.executor == VQ_EXECUTOR_AUTO && !cuda_wanted)
-        cuda_wanted = vq_cuda_available(e, sizeof(e)) != 0;
+        cuda_wanted = vq_cuda_available(e, sizeof(e)) != 0 && !vq_exec_plan_gpu_lacks(&exec_plan);
     use_cuda = cuda_wanted;
     if (use_cuda) {
         VqCudaExecConfig cc;
@@ -518,6 +519,8 @@ void VqSession::fold(const int64_t *rows, bool scored)
     if (scored) {
         for (size_t ii = 0; ii < inst.size(); ii++) {
             const vq::Instance &in = inst[ii];
+            if (in.n_outputs == 0)  /* null: nothing to write */
+                continue;
             double *out = &fr.v[(size_t)in.first_col];
             switch (in.opts.spec().kind) {
             case vq::FexKind::Vif:
@@ -638,6 +641,31 @@ void VqSession::fold(const int64_t *rows, bool scored)
                          "reference's order, which the executors did not give", (long long)n_folded);
                 out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
                 break;
+            case vq::FexKind::FloatPsnr:
+                out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);
+                break;
+            case vq::FexKind::FloatMoment:
+                vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
+                break;
+            case vq::FexKind::FloatAnsnr:
+                vq_float_ansnr_fold(rows + ep.ansnr_off, ep.w, ep.h, fmt.bitdepth, out);
+                break;
+            case vq::FexKind::SpeedTemporal: {
+                /* extract(): 0 at libvmaf's frame 0 (a section's first frame
+                 * here); after it, steps 4-6 on the executor's two images */
+                const int64_t *sec = rows + ep.speed_t_off[in.exec_index];
+                if (n_folded == first) {
+                    out[0] = 0.0;
+                    break;
+                }
+                if (sec[0] != 1)
+                    fail(VQ_EINVAL, "frame %lld: speed_temporal: the executor did not keep the frame before",
+                         (long long)n_folded);
+                const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed_t[in.exec_index]);
+                out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
+                break;
+            }
+            case vq::FexKind::Null:
             case vq::FexKind::Motion:
                 break;
             }
@@ -1019,7 +1047,9 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     t.names = plan->columns();
     for (int64_t i = base; i < n_received; i++) {
         const FrameRec &fr = frame(i);
-        if (!fr.scored)
+        /* libvmaf's writers skip a frame with no value written: every frame
+         * where nothing has outputs (the null extractor alone) */
+        if (!fr.scored || t.names.empty())
             continue;
         t.frame_num.push_back(title(i));
         t.values.insert(t.values.end(), fr.v.begin(), fr.v.end());

@@ -779,3 +779,53 @@ Result frame_from_dec16(const Setup &s, const float *images)
 
 }  // namespace speed
 }  // namespace vq
+
+namespace vq {
+namespace speed {
+
+std::string temporal_check(const Options &opt, int w, int h, int bpc)
+{
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        return "speed_temporal: bit depth must be 8, 10, 12 or 16";
+    if (!(opt.kernelscale >= 0.1 && opt.kernelscale <= 4.0))
+        return "speed_temporal: speed_kernelscale must be in [0.1, 4.0]";
+    if (!(opt.prescale >= 0.1 && opt.prescale <= 4.0))
+        return "speed_temporal: speed_prescale must be in [0.1, 4.0]";
+    if (!(opt.sigma_nn >= 0.1 && opt.sigma_nn <= 2.0))
+        return "speed_temporal: speed_sigma_nn must be in [0.1, 2.0]";
+    if (!(opt.nn_floor >= 0.0 && opt.nn_floor <= 1.0))
+        return "speed_temporal: speed_nn_floor must be in [0.0, 1.0]";
+    if (!kernelscale_valid((float)opt.kernelscale))
+        return "speed_temporal: invalid speed_kernelscale (libvmaf accepts only its list)";
+    if (scale_method(opt.prescale_method) < 0)
+        return "speed_temporal: speed_prescale_method must be nearest, bilinear, bicubic or lanczos4";
+    const Dims d = dims(opt, w, h, 0, 0);
+    // speed_init_dimensions' error, which libvmaf logs and ignores; the vmaf
+    // tool then fails (small36x34 in the golden files)
+    if (d.tw == 0 || d.th == 0)
+        return "speed_temporal: image too small (the 1/16 luma image holds no 5x5 block: libvmaf "
+               "fails with \"SpEED: image too small\")";
+    if (!d.scaled && (d.sw != d.w || d.sh != d.h))
+        return "speed_temporal: speed_prescale this close to 1 changes the size without scaling "
+               "(libvmaf reads unwritten memory)";
+    // speed_temporal's frame buffers hold h rows (init(): float_stride * h),
+    // but the prescale writes sh rows into them: beyond their end
+    if (d.scaled && d.sh > d.h)
+        return "speed_temporal: a speed_prescale that makes the frame taller writes past the end of "
+               "libvmaf's frame buffers (they hold the original height): no reference result";
+    return "";
+}
+
+double temporal_from_dec16(const Setup &s, const float *images)
+{
+    const size_t n = (size_t)s.dm.ow * s.dm.oh;
+    Options opt = s.opt;
+    opt.weight_var_mode = 0;    // SpeedTemporalState sets none: 0
+    bool singular = false;
+    const float score = score_from_dec16(opt, s.dm, std::vector<float>(images, images + n),
+                                         std::vector<float>(images + n, images + 2 * n), &singular);
+    return score;   // a float, appended as a double, unclipped
+}
+
+}  // namespace speed
+}  // namespace vq

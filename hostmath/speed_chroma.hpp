@@ -137,6 +137,20 @@ void fill_geom(Setup &s);
 // steps 4-7.  The two planes run on two threads.
 Result frame_from_dec16(const Setup &s, const float *images);
 
+// ---- speed_temporal (speed.c's SpeedTemporalState, docs/float-small.md) ----
+// The same machinery on luma frame differences: ref[n-1] - ref[n] against
+// dis[n-1] - dis[n] (or - ref[n] with speed_use_ref_diff); weight mode 0
+// (no option for it), no clip (speed_max_val only renames).
+
+// An error message when the reference refuses (or cannot be matched) with
+// these options at this luma size, else "".
+std::string temporal_check(const Options &opt, int w, int h, int bpc);
+
+// The score extract() appends for a frame after the first, from steps 1-3's
+// two images (ow * oh floats each: the reference's difference, then the
+// distorted's): steps 4-6; one side singular: 0.
+double temporal_from_dec16(const Setup &s, const float *images);
+
 }  // namespace speed
 }  // namespace vq
 

@@ -26,6 +26,7 @@
 #include "cpu_bands.h"
 #include "cambi_exec.h"
 #include "ciede_exec.h"
+#include "float_small_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
@@ -151,7 +152,7 @@ private:
  * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
  * CAMBI's: rows of its step (scale), a scale's selection (scale). */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
-                 kCambiRows, kCambiSel };
+                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kAnsnrConv, kAnsnrRows };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -188,6 +189,9 @@ struct VqCpuExec {
     std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
     std::vector<int64_t> ciede_px;     /* ciede's pixel words (kernels/ciede_exec.h) */
+    std::vector<float> ansnr_img[2];   /* float_ansnr: the luma planes to float (ref, dis) */
+    std::vector<uint16_t> prev_luma[2];/* speed_temporal: the previous frame's luma (ref, dis) */
+    bool have_prev = false;
     std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
     int threads = 1;
@@ -278,6 +282,10 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         e->rows.assign(plan->total, 0);
         if (plan->ciede)
             e->ciede_px.assign((size_t)plan->w * plan->h, 0);
+        for (int k = 0; plan->ansnr && k < 2; k++)
+            e->ansnr_img[k].assign((size_t)plan->w * plan->h, 0.0f);
+        for (int k = 0; plan->n_speed_t && k < 2; k++)
+            e->prev_luma[k].assign((size_t)plan->w * plan->h, 0);
         for (int k = 0; k < plan->n_vif; k++)
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
@@ -360,7 +368,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_ROW_OFF, 0);
     const int n_speed = score ? p->n_speed * VQ_SPEED_IMAGES : 0;   /* whole planes, one task each */
-    const int n_tasks = n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
+    /* speed_temporal: the luma differences against the previous frame, one task per image */
+    const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
+    const int n_tasks = n_speed_t + n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -426,9 +436,32 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         bands(e->items[0], kMotion, 0, 0, p->h);
     for (int q = 0; q < nplanes && q < 3; q++)
         bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
+    if (score && p->float_sums) {   /* exact row sums, then the five doubles on one thread */
+        bands(e->items[0], kFsRows, 0, 0, p->h);
+        e->items[1].insert(e->items[1].begin(), Item{ kFsFinish, 0, 0, 0, 0 });
+    }
+    if (score && p->ansnr) {        /* the planes to float, then the filtered rows' sums */
+        bands(e->items[0], kAnsnrConv, 0, 0, p->h);
+        bands(e->items[1], kAnsnrRows, 0, 0, p->h);
+    }
 
     std::atomic<int> failed{0};
     auto task = [&](int t) {
+        if (t < n_speed_t) {    /* speed_temporal: steps 1-3 of one luma difference */
+            const int k = t / VQ_SPEED_T_IMAGES, q = t % VQ_SPEED_T_IMAGES;
+            const VqSpeedGeom *g = p->speed_t_geom[k];
+            const VqPlaneView prev_ref = vq_packed_u16_view(e->prev_luma[0].data(), p->w, p->h);
+            const VqPlaneView prev_dis = vq_packed_u16_view(e->prev_luma[1].data(), p->w, p->h);
+            /* extract(): ref[n-1] - ref[n]; dis[n-1] - dis[n], or - ref[n] with speed_use_ref_diff */
+            const VqPlaneView cur = q == 0 || p->speed_t_ref_diff[k] ? ref[0] : dis[0];
+            int64_t *sec = r + p->speed_t_off[k];
+            vq_speed_temporal_cpu_dec16(g, q ? prev_dis : prev_ref, cur, p->bpc,
+                                        (float *)(sec + 1) + (size_t)q * g->ow * g->oh);
+            if (q == 0)
+                sec[0] = 1;
+            return;
+        }
+        t -= n_speed_t;
         if (t < n_speed) {  /* speed_chroma: steps 1-3 of one chroma plane, its 1/16 image into the rows */
             const int k = t / VQ_SPEED_IMAGES, q = t % VQ_SPEED_IMAGES;
             const VqSpeedGeom *g = p->speed_geom[k];
@@ -508,11 +541,35 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             case kCambiSel:
                 vq_cambi_cpu_select(e->cambi, &p->cambi_p, it.scale, &p->cambi_l, r);
                 break;
+            case kFsRows:
+                vq_fs_cpu_rows(ref[0], dis[0], p->bpc, r + p->float_sums_off, it.a, it.b);
+                break;
+            case kFsFinish:
+                vq_fs_cpu_finish(ref[0], dis[0], p->bpc, r + p->float_sums_off);
+                break;
+            case kAnsnrConv:
+                vq_ansnr_cpu_convert_rows(ref[0], dis[0], p->bpc, e->ansnr_img[0].data(), e->ansnr_img[1].data(),
+                                          it.a, it.b);
+                break;
+            case kAnsnrRows:
+                vq_ansnr_cpu_rows(e->ansnr_img[0].data(), e->ansnr_img[1].data(), p->w, p->h,
+                                  r + p->ansnr_off, it.a, it.b);
+                break;
             }
         });
     }
     if (p->motion)
         vq_motion_cpu_commit(e->motion);
+    if (p->n_speed_t) {     /* this frame becomes speed_temporal's previous one */
+        for (int k = 0; k < 2; k++) {
+            const VqPlaneView v = k ? dis[0] : ref[0];
+            uint16_t *dst = e->prev_luma[k].data();
+            for (int i = 0; i < p->h; i++)
+                for (int j = 0; j < p->w; j++)
+                    dst[(size_t)i * p->w + j] = (uint16_t)vq_sample(v, i, j);
+        }
+        e->have_prev = true;
+    }
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
                       failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);

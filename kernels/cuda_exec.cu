@@ -125,6 +125,10 @@ struct VqCudaExec {
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
     int ciede_slot;             /* the last collected frame's slot (its pixel words) */
     VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */
+    VqFloatSmallCuda *fsmall;   /* float_psnr / float_moment / float_ansnr (ansnr's float planes) */
+    VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
+    uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
+    int *have_prev;             /* device: 1 once a frame was kept */
 };
 
 /*
@@ -292,6 +296,11 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     VqCudaExec *e;
     int ret;
     *out = NULL;
+    if (const char *lacks = vq_exec_plan_gpu_lacks(&cfg->plan)) {
+        snprintf(err, errlen, "%s is not yet on the GPU (the CPU executor computes it: device=cpu, host "
+                 "frames)", lacks);
+        return VQ_EINVAL;
+    }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
     e = (VqCudaExec *)calloc(1, sizeof(*e));
@@ -374,6 +383,22 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
                      p->speed_geom[k]->h);
             return VQ_ECUDA;
         }
+    for (int k = 0; k < p->n_speed_t; k++)
+        if (!(e->speed_t[k] = vq_speed_cuda_alloc(p->speed_t_geom[k]))) {
+            snprintf(err, errlen, "speed_temporal alloc failed (%dx%d)", p->w, p->h);
+            return VQ_ECUDA;
+        }
+    if (p->n_speed_t) {
+        for (int k = 0; k < 2; k++)
+            CHECK(cudaMalloc(&e->prev_luma[k], (size_t)p->w * p->h * sizeof(uint16_t)));
+        CHECK(cudaMalloc(&e->have_prev, sizeof(int)));
+        CHECK(cudaMemset(e->have_prev, 0, sizeof(int)));
+        CHECK(cudaDeviceSynchronize());   /* before any kernel of a non-blocking stream reads it */
+    }
+    if ((p->float_sums || p->ansnr) &&
+        (ret = wrap(vq_fs_cuda_alloc(&e->fsmall, p->w, p->h, p->ansnr), "float_psnr/moment/ansnr alloc", err,
+                    errlen)) < 0)
+        return ret;
     if (p->ciede) {
         if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
                         err, errlen)) < 0)
@@ -519,6 +544,34 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                 errlen)) < 0)
                     return ret;
         }
+        /* float_psnr / float_moment: exact row sums, then the five doubles */
+        if (c->float_sums &&
+            (ret = wrap(vq_fs_cuda_run(e->fsmall, ref[0], dis[0], c->bpc, s->d_rows + c->float_sums_off,
+                                       side[SIDE_MOTION_PSNR]), "float_psnr/moment kernels", err, errlen)) < 0)
+            return ret;
+        if (c->ansnr &&
+            (ret = wrap(vq_ansnr_cuda_run(e->fsmall, ref[0], dis[0], c->bpc, s->d_rows + c->ansnr_off, main),
+                        "float_ansnr kernels", err, errlen)) < 0)
+            return ret;
+        /* speed_temporal: steps 1-3 of the two luma differences against the
+         * kept frame (0 images and flag 0 before there is one) */
+        for (int k = 0; k < c->n_speed_t; k++) {
+            const size_t n = (size_t)c->speed_t_geom[k]->ow * c->speed_t_geom[k]->oh;
+            int64_t *sec = s->d_rows + c->speed_t_off[k];
+            const VqPlaneView prev[2] = { vq_packed_u16_view(e->prev_luma[0], c->w, c->h),
+                                          vq_packed_u16_view(e->prev_luma[1], c->w, c->h) };
+            if ((ret = wrap(vq_speed_temporal_cuda_flag(e->have_prev, sec, side[SIDE_MOTION_PSNR]),
+                            "speed_temporal kernels", err, errlen)) < 0)
+                return ret;
+            for (int q = 0; q < VQ_SPEED_T_IMAGES; q++) {
+                /* extract(): ref[n-1] - ref[n]; dis[n-1] - dis[n], or - ref[n] (speed_use_ref_diff) */
+                const VqPlaneView cur = q == 0 || c->speed_t_ref_diff[k] ? ref[0] : dis[0];
+                if ((ret = wrap(vq_speed_temporal_cuda_run(e->speed_t[k], prev[q], cur, c->bpc, e->have_prev,
+                                                           (float *)(sec + 1) + q * n, side[SIDE_MOTION_PSNR]),
+                                "speed_temporal kernels", err, errlen)) < 0)
+                    return ret;
+            }
+        }
         if (c->psnr_hvs) {
             VqPlaneView r[3], d[3];
             for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
@@ -532,6 +585,12 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                 return ret;
         }
     }
+    /* speed_temporal: every frame (scored or not) becomes the next one's
+     * previous frame, after this frame's work on the same stream */
+    if (c->n_speed_t &&
+        (ret = wrap(vq_speed_temporal_cuda_keep(ref[0], dis[0], e->prev_luma[0], e->prev_luma[1], e->have_prev,
+                                                side[SIDE_MOTION_PSNR]), "speed_temporal kernels", err, errlen)) < 0)
+        return ret;
     /* join: the copy waits for the side streams (and the next frame's
      * upscaling, queued on the main stream, for their reads) */
     for (int k = 0; k < N_SIDE; k++) {
@@ -759,6 +818,12 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->ciede) vq_ciede_cuda_free(e->ciede);
+    if (e->fsmall) vq_fs_cuda_free(e->fsmall);
+    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
+        vq_speed_cuda_free(e->speed_t[k]);
+    for (int k = 0; k < 2; k++)
+        cudaFree(e->prev_luma[k]);
+    cudaFree(e->have_prev);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
         vq_speed_cuda_free(e->speed[k]);
     delete e->ciede_extra;

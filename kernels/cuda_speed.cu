@@ -11,6 +11,10 @@
  *              in the reference's tap order (vq_speed_aa_dec16)
  * then the ow x oh image is copied to the host.  Only float +, -, *, / and
  * conversions run here (--fmad=false): the same roundings as the CPU.
+ * speed_temporal (docs/float-small.md): convert_diff (the previous frame's
+ * luma minus this one's, as floats; 0 on the executor's first frame) in
+ * place of convert, then the same steps; keep copies the frame's luma for
+ * the next one.
  */
 #include <new>
 
@@ -28,6 +32,32 @@ __global__ void k_convert(VqPlaneView p, int bpc, float *dst, int w, int h)
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (j < w && i < h)
         dst[(size_t)i * w + j] = vq_speed_to_float(vq_sample(p, i, j), bpc);
+}
+
+/* speed_temporal: the float difference of two frames; 0 without a previous one */
+__global__ void k_convert_diff(VqPlaneView prev, VqPlaneView cur, int bpc, const int *have_prev, float *dst, int w,
+                               int h)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    if (j < w && i < h)
+        dst[(size_t)i * w + j] = *have_prev ? vq_speed_temporal_diff(vq_sample(prev, i, j), vq_sample(cur, i, j), bpc)
+                                            : 0.0f;
+}
+
+__global__ void k_temporal_flag(const int *have_prev, int64_t *flag)
+{
+    *flag = *have_prev ? 1 : 0;
+}
+
+__global__ void k_keep(VqPlaneView ref, VqPlaneView dis, uint16_t *pref, uint16_t *pdis, int *have_prev)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    if (j < ref.w && i < ref.h) {
+        pref[(size_t)i * ref.w + j] = (uint16_t)vq_sample(ref, i, j);
+        pdis[(size_t)i * ref.w + j] = (uint16_t)vq_sample(dis, i, j);
+    }
+    if (i == 0 && j == 0)
+        *have_prev = 1;     /* read only by earlier kernels of the stream */
 }
 
 __global__ void k_prescale(const float *src, int w, int h, float *dst, int sw, int sh,
@@ -118,12 +148,10 @@ VqSpeedCuda *vq_speed_cuda_alloc(const VqSpeedGeom *g)
     return c;
 }
 
-int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream)
+/* steps 2-3 on c->plane, into out */
+static int dec16_from_plane(VqSpeedCuda *c, float *out, cudaStream_t st)
 {
     const VqSpeedGeom &g = c->g;
-    cudaStream_t st = (cudaStream_t)stream;
-    k_convert<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, st>>>(plane, bpc, c->plane,
-                                                                              g.w, g.h);
     const float *img = c->plane;
     if (g.scaled) {
         k_prescale<<<dim3((g.sw + kThreads - 1) / kThreads, g.sh), kThreads, 0, st>>>(
@@ -133,6 +161,39 @@ int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, vo
     }
     k_aa_dec16<<<dim3((g.ow + kThreads - 1) / kThreads, g.oh), kThreads, 0, st>>>(
         img, g.sw, g.sh, c->taps, g.fw, out, g.ow, g.oh);
+    return (int)cudaGetLastError();
+}
+
+int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream)
+{
+    const VqSpeedGeom &g = c->g;
+    cudaStream_t st = (cudaStream_t)stream;
+    k_convert<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, st>>>(plane, bpc, c->plane,
+                                                                              g.w, g.h);
+    return dec16_from_plane(c, out, st);
+}
+
+int vq_speed_temporal_cuda_run(VqSpeedCuda *c, VqPlaneView prev, VqPlaneView cur, int bpc, const int *d_have_prev,
+                               float *out, void *stream)
+{
+    const VqSpeedGeom &g = c->g;
+    cudaStream_t st = (cudaStream_t)stream;
+    k_convert_diff<<<dim3((g.w + kThreads - 1) / kThreads, g.h), kThreads, 0, st>>>(prev, cur, bpc, d_have_prev,
+                                                                                   c->plane, g.w, g.h);
+    return dec16_from_plane(c, out, st);
+}
+
+int vq_speed_temporal_cuda_flag(const int *d_have_prev, int64_t *d_flag, void *stream)
+{
+    k_temporal_flag<<<1, 1, 0, (cudaStream_t)stream>>>(d_have_prev, d_flag);
+    return (int)cudaGetLastError();
+}
+
+int vq_speed_temporal_cuda_keep(VqPlaneView ref, VqPlaneView dis, uint16_t *d_prev_ref, uint16_t *d_prev_dis,
+                                int *d_have_prev, void *stream)
+{
+    k_keep<<<dim3((ref.w + kThreads - 1) / kThreads, ref.h), kThreads, 0, (cudaStream_t)stream>>>(
+        ref, dis, d_prev_ref, d_prev_dis, d_have_prev);
     return (int)cudaGetLastError();
 }
 

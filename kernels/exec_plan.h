@@ -22,6 +22,7 @@
 #include "cambi.h"
 #include "ciede_exec.h"
 #include "speed_exec.h"
+#include "float_small_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +61,17 @@ typedef struct VqExecPlan {
     const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
     const VqSpeedGeom *speed_geom[VQ_EXEC_MAX_INSTANCES];   /* host memory, the Setup's */
     size_t speed_off[VQ_EXEC_MAX_INSTANCES];
+    int float_sums;             /* float_psnr / float_moment: VQ_FS_WORDS(h) words at float_sums_off */
+    size_t float_sums_off;
+    int ansnr;                  /* float_ansnr: VQ_ANSNR_WORDS(h) words at ansnr_off */
+    size_t ansnr_off;
+    int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
+                                 * words (a flag, the 1/16 images of the luma differences);
+                                 * the executors keep the previous frame's luma */
+    const void *speed_t[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup */
+    const VqSpeedGeom *speed_t_geom[VQ_EXEC_MAX_INSTANCES];
+    int speed_t_ref_diff[VQ_EXEC_MAX_INSTANCES];  /* speed_use_ref_diff: dis[n-1] - ref[n] */
+    size_t speed_t_off[VQ_EXEC_MAX_INSTANCES];
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
@@ -117,7 +129,29 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->speed_off[k] = off;
         off += vq_speed_words(p->speed_geom[k]);
     }
+    if (p->float_sums) {
+        p->float_sums_off = off;
+        off += VQ_FS_WORDS(p->h);
+    }
+    if (p->ansnr) {
+        p->ansnr_off = off;
+        off += VQ_ANSNR_WORDS(p->h);
+    }
+    for (k = 0; k < p->n_speed_t; k++) {
+        p->speed_t_off[k] = off;
+        off += vq_speed_temporal_words(p->speed_t_geom[k]);
+    }
     p->total = off;
+}
+
+/* The first feature of the plan the CUDA executor does not run yet (its
+ * extractor's name), or NULL: the CUDA executor refuses such a plan, and a
+ * session on host pictures with device=auto takes the CPU for it.  None
+ * today: kept for the next feature that lands on the CPU first. */
+static inline const char *vq_exec_plan_gpu_lacks(const VqExecPlan *p)
+{
+    (void)p;
+    return NULL;
 }
 
 #ifdef __cplusplus

@@ -50,6 +50,15 @@ VQ_HD float vq_speed_to_float(uint32_t v, int bpc)
     return (float)v / vq_speed_sample_scale(bpc) + (float)-128;
 }
 
+/* speed_temporal's frame difference (speed.c extract(): subtract_image on
+ * two picture_copy images): the previous frame's sample minus the current
+ * one's, each to float first, a float difference (exact: both are
+ * multiples of 2^-8 below 256 in magnitude) */
+VQ_HD float vq_speed_temporal_diff(uint32_t prev, uint32_t cur, int bpc)
+{
+    return vq_speed_to_float(prev, bpc) - vq_speed_to_float(cur, bpc);
+}
+
 /* ---- 2. prescale (vif_scale_frame_s) ------------------------------------ */
 
 /* the output position: "(x + 0.5) * ratio - 0.5" in double (ratio a float

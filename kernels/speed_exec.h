@@ -36,6 +36,21 @@ static inline size_t vq_speed_words(const VqSpeedGeom *g)
  * image, ow * oh floats, into out. */
 void vq_speed_cpu_dec16(const VqSpeedGeom *g, VqPlaneView plane, int bpc, float *out);
 
+/* speed_temporal (docs/float-small.md): per instance a flag word (1: the
+ * images are there; 0: the executor had no previous frame) and the 1/16
+ * images of the reference's and the distorted's luma differences (ow * oh
+ * floats each, in that order, from the word after the flag) */
+#define VQ_SPEED_T_IMAGES 2
+static inline size_t vq_speed_temporal_words(const VqSpeedGeom *g)
+{
+    return 1 + ((size_t)VQ_SPEED_T_IMAGES * (size_t)g->ow * (size_t)g->oh + 1) / 2;
+}
+
+/* Steps 1-3 of speed_temporal on the CPU: the float image prev - cur
+ * (vq_speed_temporal_diff, both luma views of the geometry's size), then
+ * speed_chroma's prescale and anti-alias filter; ow * oh floats into out. */
+void vq_speed_temporal_cpu_dec16(const VqSpeedGeom *g, VqPlaneView prev, VqPlaneView cur, int bpc, float *out);
+
 typedef struct VqSpeedCuda VqSpeedCuda;
 
 /* NULL on failure (no device, no memory) */
@@ -48,5 +63,19 @@ int vq_speed_cuda_dec16(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out);
  * on one VqSpeedCuda must be ordered (one stream): they share its scratch. */
 int vq_speed_cuda_run(VqSpeedCuda *c, VqPlaneView plane, int bpc, float *out, void *stream);
 void vq_speed_cuda_free(VqSpeedCuda *c);
+
+/* speed_temporal on the GPU: steps 1-3 of prev - cur (device views of the
+ * geometry's size) into out (device memory), queued on stream; while
+ * *d_have_prev is 0 (the executor's first frame) the difference is taken as
+ * 0, so the image is 0, as the CPU executor leaves it.  Calls on one
+ * VqSpeedCuda must be ordered (one stream). */
+int vq_speed_temporal_cuda_run(VqSpeedCuda *c, VqPlaneView prev, VqPlaneView cur, int bpc, const int *d_have_prev,
+                               float *out, void *stream);
+/* the section's flag word: 1 where *d_have_prev, else 0 */
+int vq_speed_temporal_cuda_flag(const int *d_have_prev, int64_t *d_flag, void *stream);
+/* after the frame's speed_temporal work: its luma planes (w x h) become the
+ * previous ones (packed uint16 in device memory), and *d_have_prev 1 */
+int vq_speed_temporal_cuda_keep(VqPlaneView ref, VqPlaneView dis, uint16_t *d_prev_ref, uint16_t *d_prev_dis,
+                                int *d_have_prev, void *stream);
 
 #endif /* VQ_SPEED_EXEC_H */

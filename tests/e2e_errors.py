@@ -64,6 +64,10 @@ cases = [
     ("psnr enable_apsnr in a piece", "[0:v][1:v]vqcuda=score_frames=5-20:feature='name=psnr\\:enable_apsnr=true'", ["enable_apsnr", "score_frames"]),
     ("debug not a boolean", "[0:v][1:v]vqcuda=feature='name=vif\\:debug=2'", ["debug", "2"]),
     ("model=none and nothing else", "[0:v][1:v]vqcuda=model=none:psnr=0", ["model=none", "nothing to compute"]),
+    ("speed_temporal below 80x80", "[0:v]scale=64:64[d];[1:v]scale=64:64[r];[d][r]vqcuda=feature=name=speed_temporal", ["speed_temporal", "too small"]),
+    ("speed_temporal prescale past libvmaf's buffers", "[0:v][1:v]vqcuda=feature='name=speed_temporal\\:speed_prescale=2'", ["speed_temporal", "past the end"]),
+    ("speed_temporal has no weight mode", "[0:v][1:v]vqcuda=feature='name=speed_temporal\\:speed_weight_var_mode=5'", ["speed_temporal", "speed_weight_var_mode"]),
+    ("float_psnr has no options", "[0:v][1:v]vqcuda=feature='name=float_psnr\\:enable_chroma=1'", ["float_psnr", "enable_chroma"]),
 ]
 failed = 0
 for name, lavfi, words in cases:

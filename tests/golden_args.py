@@ -18,7 +18,7 @@ import shlex
 import sys
 
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
-             "speed_chroma"}
+             "speed_chroma", "float_psnr", "float_moment", "float_ansnr", "speed_temporal", "null"}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
 GPU_LACKS = set()
 GPU_LACKS_MODELS = ()   # models whose features the GPU lacks

@@ -86,6 +86,8 @@ const char *const kFeatures[] = {
     nullptr, "name=psnr", "name=psnr_hvs", "name=float_ssim", "name=float_ms_ssim", "name=cambi",
     "name=psnr|name=float_ssim:scale=2", "name=no_such_feature", "name=psnr:enable_chroma=false",
     "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true:enable_db=true",
+    "name=float_psnr|name=float_moment|name=float_ansnr", "name=speed_temporal:speed_use_ref_diff=true",
+    "name=speed_temporal:speed_prescale=0.5:speed_prescale_method=lanczos4|name=null", "name=null",
 };
 
 uint64_t seed_from_env()

@@ -292,6 +292,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     VqCudaExec *e;
     int ret;
     *out = NULL;
+    if (cfg->plan.n_fvif || cfg->plan.n_fmotion) {
+        snprintf(err, errlen, "float_vif and float_motion are not yet on the GPU (device=cpu computes them)");
+        return VQ_EINVAL;
+    }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
     e = (VqCudaExec *)calloc(1, sizeof(*e));

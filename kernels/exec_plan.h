@@ -22,6 +22,8 @@
 #include "cambi.h"
 #include "ciede_exec.h"
 #include "speed_exec.h"
+#include "float_vif.h"
+#include "float_motion.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +62,16 @@ typedef struct VqExecPlan {
     const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
     const VqSpeedGeom *speed_geom[VQ_EXEC_MAX_INSTANCES];   /* host memory, the Setup's */
     size_t speed_off[VQ_EXEC_MAX_INSTANCES];
+    int n_fvif;                 /* float_vif instances (distinct geometries): at fvif_off[k]
+                                 * fvif[k].words words, per row of each scale its float num and
+                                 * den sums (float_vif_exec.h) */
+    VqFloatVifGeom fvif[VQ_EXEC_MAX_INSTANCES];   /* its lanczos4 tables: host memory, the plan's */
+    size_t fvif_off[VQ_EXEC_MAX_INSTANCES];
+    int n_fmotion;              /* float_motion instances (distinct geometries): at fmotion_off[k]
+                                 * fmotion[k].words words, per row its float SAD against frame
+                                 * n-1 (float_motion_exec.h); they run on every frame */
+    VqFloatMotionGeom fmotion[VQ_EXEC_MAX_INSTANCES];
+    size_t fmotion_off[VQ_EXEC_MAX_INSTANCES];
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
@@ -116,6 +128,14 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     for (k = 0; k < p->n_speed; k++) {
         p->speed_off[k] = off;
         off += vq_speed_words(p->speed_geom[k]);
+    }
+    for (k = 0; k < p->n_fvif; k++) {
+        p->fvif_off[k] = off;
+        off += p->fvif[k].words;
+    }
+    for (k = 0; k < p->n_fmotion; k++) {
+        p->fmotion_off[k] = off;
+        off += p->fmotion[k].words;
     }
     p->total = off;
 }

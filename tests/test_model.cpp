@@ -346,14 +346,16 @@ TEST(Model, PredictionEqualsGolden)
          * options that rename them (vmaf_float_v0.6.1neg's float_adm):
          * no column to read, checked once the extractor is there */
         bool skip = false;
-        for (const GoldenModel &gm : g.models)
-            for (const vq::ModelFeature &f : Model::builtin(gm.version, gm.flags)->features())
+        for (const GoldenModel &gm : g.models) {
+            const std::unique_ptr<Model> m = Model::builtin(gm.version, gm.flags);
+            for (const vq::ModelFeature &f : m->features())
                 if (!vq::extractor_providing(f.name) && !g.frames.empty() &&
                     !g.frames[0].count(printed_name(f, gm.force_zero, gm.csf))) {
                     printf("  %-34s skipped: no extractor for %s yet\n",
                            g.file.substr(g.file.rfind('/') + 1).c_str(), f.name.c_str());
                     skip = true;
                 }
+        }
         if (skip)
             continue;
         for (const GoldenModel &gm : g.models) {

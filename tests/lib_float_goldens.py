@@ -5,7 +5,9 @@ oracle_args give them) over the raw frames, then compare_golden.py (== on
 every frame and pooled value of the golden's columns) and the columns' order
 (the golden's columns appear in our log in the same order).
 
-  lib_float_goldens.py VQSCORE RAW_DIR OUT_DIR EXEC(cpu|cuda) GOLDEN.json...
+  lib_float_goldens.py VQSCORE RAW_DIR OUT_DIR EXEC(cpu|cpu3|cuda) GOLDEN.json...
+
+(cpu3: the CPU executor on 3 threads, the row bands side by side.)
 
 Goldens: tests/data/golden_columns/*.vifmotion.json (the float_vif/float_motion
 columns of ../shared/golden's float model logs: the models' vif with
@@ -106,7 +108,8 @@ def main():
         key = (pair, feats, n)
         if key not in runs:
             log = os.path.join(out, f"float_{name}_{exe}.json")
-            cmd = [vq, "-r", rp, "-d", dp, "-s", size, "-f", fmt, "-e", exe, "-m", "none", "-F", feats, "-o", log]
+            cmd = [vq, "-r", rp, "-d", dp, "-s", size, "-f", fmt, "-e", exe.rstrip("3"), "-m", "none", "-F", feats,
+                   "-o", log] + (["-t", "3"] if exe == "cpu3" else [])
             if n >= 0:
                 cmd += ["-n", str(n)]
             r = subprocess.run(cmd, capture_output=True, text=True)

@@ -90,9 +90,9 @@ VQ_HD float vq_fmotion_value(int64_t w)
     return v;
 }
 
-/* one term of a row's SAD: "accum_line += fabs(img1px - img2px)" (fabs:
- * the sign bit cleared) */
-VQ_HD float vq_fmotion_add(float acc, float a, float b)
+/* a term of a row's SAD, "fabs(img1px - img2px)": the float difference
+ * with its sign bit cleared */
+VQ_HD float vq_fmotion_absdiff(float a, float b)
 {
     const float d = a - b;
     uint32_t u;
@@ -100,7 +100,13 @@ VQ_HD float vq_fmotion_add(float acc, float a, float b)
     u &= 0x7FFFFFFFu;
     float m;
     memcpy(&m, &u, 4);
-    return acc + m;
+    return m;
+}
+
+/* "accum_line += fabs(img1px - img2px)" */
+VQ_HD float vq_fmotion_add(float acc, float a, float b)
+{
+    return acc + vq_fmotion_absdiff(a, b);
 }
 
 /* sample (x, y) of the half-size image (sw x sh) of a blurred plane (w x

@@ -18,8 +18,8 @@ SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms
 # the built-in models whose features are not the integer ones (by version prefix): their extractors
 MODEL_NEEDS = {"vmaf_float_": ("float_adm", "float_motion", "float_vif")}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
-GPU_LACKS = {"float_vif", "float_motion"}
-GPU_LACKS_MODELS = ("vmaf_float_",)   # models whose features the GPU lacks
+GPU_LACKS = set()
+GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
 
 
 def main():

@@ -85,6 +85,8 @@ const char *const kModels[] = {
 const char *const kFeatures[] = {
     nullptr, "name=psnr", "name=psnr_hvs", "name=float_ssim", "name=float_ms_ssim", "name=cambi",
     "name=psnr|name=float_ssim:scale=2", "name=no_such_feature", "name=psnr:enable_chroma=false",
+    "name=float_vif|name=float_motion:motion_add_uv=true",
+    "name=float_motion:motion_force_zero=true|name=float_vif:vif_prescale=0.5:debug=true",
 };
 
 uint64_t seed_from_env()

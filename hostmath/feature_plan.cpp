@@ -60,6 +60,37 @@ VqAdmOptions adm_options(const FeatureOptions &o)
 
 }  // namespace
 
+fvif::Options float_vif_options(const FeatureOptions &o)
+{
+    fvif::Options v;
+    v.enhn_gain_limit = o.get("vif_enhn_gain_limit");
+    v.kernelscale = o.get("vif_kernelscale");
+    v.prescale = o.get("vif_prescale");
+    v.prescale_method = o.get_str("vif_prescale_method");
+    v.sigma_nsq = o.get("vif_sigma_nsq");
+    v.skip_scale0 = o.get("vif_skip_scale0") != 0;
+    v.min_val[0] = o.get("vif_scale1_min_val");
+    v.min_val[1] = o.get("vif_scale2_min_val");
+    v.min_val[2] = o.get("vif_scale3_min_val");
+    v.debug = o.get("debug") != 0;
+    return v;
+}
+
+fmotion::Options float_motion_options(const FeatureOptions &o)
+{
+    fmotion::Options v;
+    v.debug = o.get("debug") != 0;
+    v.force_zero = o.get("motion_force_zero") != 0;
+    v.fps_weight = o.get("motion_fps_weight");
+    v.blend_factor = o.get("motion_blend_factor");
+    v.blend_offset = o.get("motion_blend_offset");
+    v.add_scale1 = o.get("motion_add_scale1") != 0;
+    v.filter_size = (int)o.get("motion_filter_size");
+    v.add_uv = o.get("motion_add_uv") != 0;
+    v.max_val = o.get("motion_max_val");
+    return v;
+}
+
 FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const std::string &features,
                          bool psnr)
     : fmt_(fmt)
@@ -229,6 +260,10 @@ void FeaturePlan::make_columns()
             }
         } else {
             in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
+            /* float_motion under motion_force_zero: extract() appends motion3
+             * with motion2, before the debug output (no flush outputs) */
+            if (spec.kind == FexKind::FloatMotion && in.opts.get("motion_force_zero"))
+                in.outputs.insert(in.outputs.end(), spec.flush_outputs.begin(), spec.flush_outputs.end());
             if (!spec.debug_outputs.empty() && in.opts.get(spec.debug_option))
                 in.outputs.insert(in.outputs.end(), spec.debug_outputs.begin(), spec.debug_outputs.end());
         }
@@ -239,11 +274,18 @@ void FeaturePlan::make_columns()
                 in.first_col = c;
         }
     }
-    for (Instance &in : instances_)
-        for (size_t k = 0; k < in.opts.spec().flush_outputs.size(); k++) {
-            const int c = add(in.opts.printed_name(in.opts.spec().flush_outputs[k]));
-            if (k == 0)
-                in.first_flush_col = c;
+    /* what is first appended after frame 0's outputs: float_motion's
+     * motion3 (with frame 1), then what flush() appends (integer motion's) */
+    for (int late = 1; late >= 0; late--)
+        for (Instance &in : instances_) {
+            const bool fm = in.opts.spec().kind == FexKind::FloatMotion;
+            if (fm != (late == 1) || (fm && in.opts.get("motion_force_zero")))
+                continue;
+            for (size_t k = 0; k < in.opts.spec().flush_outputs.size(); k++) {
+                const int c = add(in.opts.printed_name(in.opts.spec().flush_outputs[k]));
+                if (k == 0)
+                    in.first_flush_col = c;
+            }
         }
     for (size_t m = 0; m < models_.size(); m++) {
         ModelUse &use = models_[m];
@@ -449,6 +491,49 @@ void FeaturePlan::make_exec_plan()
                      fmt_.bitdepth, msg);
             p.cambi_tables = cambi_tables_.get();
             p.cambi = 1;
+            break;
+        }
+        case FexKind::FloatVif: {
+            auto st = std::make_unique<fvif::Setup>();
+            st->opt = float_vif_options(o);
+            const std::string why = fvif::check(st->opt, fmt_.width, fmt_.height, fmt_.bitdepth);
+            if (!why.empty())
+                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", why.c_str(), fmt_.width, fmt_.height,
+                     fmt_.bitdepth);
+            fvif::fill_geom(*st, fmt_.width, fmt_.height);
+            /* one executor instance per geometry (min_val and debug act in the fold) */
+            int k = 0;
+            while (k < p.n_fvif && std::memcmp(&p.fvif[k], &st->geom, sizeof(st->geom)))
+                k++;
+            if (k == p.n_fvif) {
+                if (p.n_fvif == VQ_EXEC_MAX_INSTANCES)
+                    fail(VQ_EINVAL, "more than %d configurations of float_vif", VQ_EXEC_MAX_INSTANCES);
+                p.fvif[p.n_fvif++] = st->geom;
+                fvif_.push_back(std::move(st));
+            }
+            in.exec_index = k;
+            break;
+        }
+        case FexKind::FloatMotion: {
+            const fmotion::Options fo = float_motion_options(o);
+            const bool chroma = fmt_.layout != VQ_LAYOUT_GRAY;
+            const int cw = chroma ? fmt_.width >> fmt_.chroma_shift_w : 0;
+            const int ch = chroma ? fmt_.height >> fmt_.chroma_shift_h : 0;
+            const std::string why = fmotion::check(fo, fmt_.width, fmt_.height, chroma, cw, ch);
+            if (!why.empty())
+                fail(VQ_EINVAL, "%s (frames %dx%d)", why.c_str(), fmt_.width, fmt_.height);
+            if (fo.force_zero)
+                break;      /* nothing to compute */
+            const VqFloatMotionGeom g = fmotion::geom(fo, fmt_.width, fmt_.height, cw, ch);
+            int k = 0;
+            while (k < p.n_fmotion && std::memcmp(&p.fmotion[k], &g, sizeof(g)))
+                k++;
+            if (k == p.n_fmotion) {
+                if (p.n_fmotion == VQ_EXEC_MAX_INSTANCES)
+                    fail(VQ_EINVAL, "more than %d configurations of float_motion", VQ_EXEC_MAX_INSTANCES);
+                p.fmotion[p.n_fmotion++] = g;
+            }
+            in.exec_index = k;
             break;
         }
         case FexKind::FloatSsim:

@@ -22,6 +22,8 @@
 #include "model.hpp"
 #include "registry.hpp"
 #include "speed_chroma.hpp"
+#include "float_vif_fold.h"
+#include "float_motion_fold.h"
 #include "vqcuda.h"
 
 namespace vq {
@@ -46,6 +48,10 @@ struct ModelUse {
     int first_col;                  /* its outputs' columns, consecutive */
     int n_outputs;
 };
+
+/* an instance's options as the float folds take them */
+fvif::Options float_vif_options(const FeatureOptions &o);
+fmotion::Options float_motion_options(const FeatureOptions &o);
 
 class FeaturePlan {
 public:
@@ -76,6 +82,7 @@ private:
     VqExecPlan exec_;
     std::unique_ptr<VqCambiTables> cambi_tables_;
     std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
+    std::vector<std::unique_ptr<fvif::Setup>> fvif_;     /* exec_.fvif[k]'s tables */
 };
 
 }  // namespace vq

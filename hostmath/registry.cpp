@@ -183,6 +183,55 @@ std::vector<FeatureSpec> make_specs()
           "Speed_chroma_feature_speed_chroma_uv_score" },
         {},
     });
+    /* float_vif.c (docs/float-vif.md); vif_prescale_method is a string
+     * there, checked at init: here its four names */
+    v.push_back(FeatureSpec{
+        "float_vif", FexKind::FloatVif,
+        {
+            { "debug", nullptr, B, 0, 0, 1, false, true },
+            { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
+            { "vif_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
+            { "vif_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
+            { "vif_scale1_min_val", "s1miv", D, 0.0, 0.0, 1.0, true, true },
+            { "vif_scale2_min_val", "s2miv", D, 0.0, 0.0, 1.0, true, true },
+            { "vif_scale3_min_val", "s3miv", D, 0.0, 0.0, 1.0, true, true },
+            { "vif_prescale_method", "pm", E, 0, 0, 3, true, true, speed_methods },
+            { "vif_sigma_nsq", "snsq", D, 2.0, 0.0, 5.0, true, true },
+            { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, true },
+        },
+        { "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+          "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score" },
+        { "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+          "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score" },
+        {},
+        /* debug=true: extract()'s further outputs (no alias: printed as they are) */
+        { "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0", "vif_num_scale1",
+          "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3" },
+    });
+    /* float_motion.c (docs/float-motion.md): motion2 and (debug, on by
+     * default) motion per frame; motion3 first appended with frame 1 (after
+     * every extractor's frame-0 outputs); under motion_force_zero all three
+     * with the frame, motion3 before motion (feature_plan.cpp's columns) */
+    v.push_back(FeatureSpec{
+        "float_motion", FexKind::FloatMotion,
+        {
+            { "debug", nullptr, B, 1, 0, 1, false, true },
+            { "motion_force_zero", "force_0", B, 0, 0, 1, true, true },
+            { "motion_fps_weight", "mfw", D, 1.0, 0.0, 5.0, true, true },
+            { "motion_blend_factor", "mbf", D, 1.0, 0.0, 1.0, true, true },
+            { "motion_blend_offset", "mbo", D, 40.0, 0.0, 1000.0, true, true },
+            { "motion_add_scale1", "mdc", B, 0, 0, 1, true, true },
+            { "motion_filter_size", "mfs", I, 5, 0, 9, true, true },
+            { "motion_add_uv", "mau", B, 0, 0, 1, true, true },
+            { "motion_max_val", "mmxv", D, 10000.0, 0.0, 10000.0, true, true },
+        },
+        /* (models may read motion2 and motion3; VMAF_feature_motion_score,
+         * a debug output, is not offered to them) */
+        { "VMAF_feature_motion2_score", "VMAF_feature_motion3_score" },
+        { "VMAF_feature_motion2_score" },
+        { "VMAF_feature_motion3_score" },
+        { "VMAF_feature_motion_score" },
+    });
     v.push_back(FeatureSpec{
         "ciede", FexKind::Ciede, {},    /* ciede.c has no options */
         { "ciede2000" }, { "ciede2000" }, {},

@@ -34,7 +34,8 @@ struct OptionSpec {
 };
 
 enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma,
-                     FloatPsnr, FloatMoment, FloatAnsnr, SpeedTemporal, Null };
+                     FloatPsnr, FloatMoment, FloatAnsnr, SpeedTemporal, Null,
+                     FloatVif, FloatMotion };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */

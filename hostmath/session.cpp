@@ -39,6 +39,8 @@
 #include "cambi_fold.h"
 #include "ciede_fold.h"
 #include "float_small_fold.h"
+#include "float_motion_fold.h"
+#include "float_vif_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -66,6 +68,12 @@ struct MotionState {
     int inst;
     int lag;            /* its SAD is against frame n-lag (2: five-frame window) */
     VqMotion2 m2;
+};
+
+/* A float_motion instance: its motion2/motion3 stream (float_motion_fold.h) */
+struct FloatMotionState {
+    int inst;
+    vq::fmotion::Stream st;
 };
 
 /* A psnr instance's run-long state: integer_psnr.c's init() values and, with
@@ -119,6 +127,7 @@ struct VqSession {
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
     std::vector<MotionState> motion;
+    std::vector<FloatMotionState> fmotion;
     std::vector<PsnrState> psnr;
     std::vector<Section> sections;
     int64_t motion_final = 0;               /* frames whose motion2/3 are known */
@@ -173,6 +182,7 @@ struct VqSession {
     void open();
     void join_share(VqSession *leader);
     void put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n);
+    void put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n);
     void share_device_work();
     void make_plan();
     void end_section();
@@ -339,6 +349,12 @@ void VqSession::make_plan()
         vq_motion2_init(&st.m2, &o);
         motion.push_back(st);
     }
+    fmotion.clear();
+    for (size_t i = 0; i < plan->instances().size(); i++) {
+        const vq::Instance &in = plan->instances()[i];
+        if (in.opts.spec().kind == vq::FexKind::FloatMotion)
+            fmotion.push_back(FloatMotionState{ (int)i, vq::fmotion::Stream(vq::float_motion_options(in.opts)) });
+    }
     std::vector<PsnrState> before;
     before.swap(psnr);
     for (size_t i = 0; i < plan->instances().size(); i++) {
@@ -386,6 +402,11 @@ void VqSession::end_section()
         VqMotion2Out o[2];
         const int n = vq_motion2_flush(&ms.m2, o);
         put_motion2(ms, first, o, n);
+    }
+    for (FloatMotionState &fs : fmotion) {
+        vq::fmotion::Out o[1];
+        const int n = fs.st.flush(o);
+        put_fmotion(fs, first, o, n);
     }
     motion_final = n_folded;
 }
@@ -515,6 +536,21 @@ void VqSession::fold(const int64_t *rows, bool scored)
         VqMotion2Out o[2];
         const int n = vq_motion2_push(&ms.m2, s, o);
         put_motion2(ms, first, o, n);
+    }
+    /* float_motion: the SAD of frames n-1 and n (none at the section's
+     * first frame), on every frame whatever n_subsample is */
+    for (FloatMotionState &fs : fmotion) {
+        const vq::Instance &in = inst[(size_t)fs.inst];
+        const bool zero = in.opts.get("motion_force_zero") != 0;
+        double s = 0.0;
+        if (n_folded - first >= 1 && !zero)
+            s = vq::fmotion::score(ep.fmotion[in.exec_index], rows + ep.fmotion_off[in.exec_index]);
+        double motion;
+        vq::fmotion::Out o[1];
+        const int n = fs.st.push(s, &motion, o);
+        if (in.opts.get("debug"))   /* VMAF_feature_motion_score: after motion2 (and motion3 under force_zero) */
+            fr.v[(size_t)in.first_col + (zero ? 2 : 1)] = motion;
+        put_fmotion(fs, first, o, n);
     }
     if (scored) {
         for (size_t ii = 0; ii < inst.size(); ii++) {
@@ -665,8 +701,13 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
                 break;
             }
+            case vq::FexKind::FloatVif:
+                vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
+                               rows + ep.fvif_off[in.exec_index], out);
+                break;
             case vq::FexKind::Null:
             case vq::FexKind::Motion:
+            case vq::FexKind::FloatMotion:
                 break;
             }
         }
@@ -679,6 +720,21 @@ void VqSession::fold(const int64_t *rows, bool scored)
     motion_final = n_folded;
     for (const MotionState &ms : motion)
         motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
+    for (const FloatMotionState &fs : fmotion)
+        motion_final = std::min(motion_final, first + fs.st.final_count());
+}
+
+/* float_motion's motion2/motion3 made final: into their frames (motion3 is
+ * a flush column, or the one after motion2 under motion_force_zero) */
+void VqSession::put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n)
+{
+    const vq::Instance &in = plan->instances()[(size_t)fs.inst];
+    const bool zero = in.opts.get("motion_force_zero") != 0;
+    const size_t c3 = zero ? (size_t)in.first_col + 1 : (size_t)in.first_flush_col;
+    for (int k = 0; k < n; k++) {
+        frame(first + o[k].index).v[(size_t)in.first_col] = o[k].motion2;
+        frame(first + o[k].index).v[c3] = o[k].motion3;
+    }
 }
 
 /* motion2/motion3 made final: into their frames (section frame numbers from `first`) */
@@ -1035,6 +1091,12 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
             VqMotion2Out o[2];
             const int n = vq_motion2_flush(&ms.m2, o);
             put_motion2(ms, first, o, n);
+        }
+        std::vector<FloatMotionState> fm = fmotion;
+        for (FloatMotionState &fs : fm) {
+            vq::fmotion::Out o[1];
+            const int n = fs.st.flush(o);
+            put_fmotion(fs, first, o, n);
         }
         for (; n_received < n_folded; n_received++)
             complete(n_received);

@@ -338,10 +338,15 @@ std::vector<float> antialias_taps(float kernelscale)
     return gaussian_kernel(ws, (float)(std::sqrt((double)VQ_SPEED_NUM_SCALES) * ws / 5.0f));
 }
 
+std::vector<float> vif_taps(int scale, float kernelscale)
+{
+    const int ws = filter_size(scale, kernelscale);
+    return gaussian_kernel(ws, ws / 5.0f);   // int / float: a float quotient
+}
+
 std::vector<float> local_mean_taps(float kernelscale)
 {
-    const int ws = filter_size(VQ_SPEED_NUM_SCALES, kernelscale);
-    return gaussian_kernel(ws, ws / 5.0f);   // int / float: a float quotient
+    return vif_taps(VQ_SPEED_NUM_SCALES, kernelscale);
 }
 
 Dims dims(const Options &opt, int luma_w, int luma_h, int chroma_ss_x, int chroma_ss_y)

@@ -55,6 +55,10 @@ int filter_size(int scale, float kernelscale);
 // NUM_SCALES, ks): the taps (exp in double, float sum, float division)
 std::vector<float> antialias_taps(float kernelscale);
 std::vector<float> local_mean_taps(float kernelscale);
+// vif_get_filter(out, scale, kernelscale): the Gaussian of
+// filter_size(scale, ks) taps, stdev "window_size / 5.0f" (float_vif's
+// filters; local_mean_taps is scale 4's)
+std::vector<float> vif_taps(int scale, float kernelscale);
 bool kernelscale_valid(float kernelscale);
 int scale_method(const std::string &name);   // VqSpeedScaleMethod, -1: unknown
 

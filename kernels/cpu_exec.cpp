@@ -27,6 +27,8 @@
 #include "cambi_exec.h"
 #include "ciede_exec.h"
 #include "float_small_exec.h"
+#include "float_motion_exec.h"
+#include "float_vif_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "psnr_hvs_exec.h"
@@ -152,15 +154,17 @@ private:
  * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
  * CAMBI's: rows of its step (scale), a scale's selection (scale). */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
-                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kAnsnrConv, kAnsnrRows };
+                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kAnsnrConv, kAnsnrRows kFvif, kFmotion };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
     int32_t a, b;       /* rows [a, b) */
 };
 
-/* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side */
+/* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side
+ * (float_vif's 6 and float_motion's 3 too) */
 constexpr int kSteps = VQ_CAMBI_CPU_STEPS > 8 ? VQ_CAMBI_CPU_STEPS : 8;
+static_assert(kSteps >= VQ_FVIF_CPU_STEPS && kSteps >= VQ_FMOTION_CPU_STEPS, "float_vif's steps");
 
 /* a plane as libvmaf's picture holds it (floor-sized chroma) */
 VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
@@ -181,6 +185,8 @@ struct VqCpuExec {
     VqScaleCpu *scale = nullptr;
     VqSsimCpu *ssim = nullptr;
     VqCambiCpu *cambi = nullptr;
+    std::vector<VqFloatVifCpu *> fvif;
+    std::vector<VqFloatMotionCpu *> fmotion;
     VqPsnrHvsTables hvs;
     bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
     VqSsimStage ssim_stages[VQ_SSIM_MAX_STAGES];
@@ -209,6 +215,10 @@ struct VqCpuExec {
             vq_ssim_cpu_free(ssim);
         if (cambi)
             vq_cambi_cpu_free(cambi);
+        for (VqFloatVifCpu *v : fvif)
+            vq_fvif_cpu_free(v);
+        for (VqFloatMotionCpu *m : fmotion)
+            vq_fmotion_cpu_free(m);
     }
 };
 
@@ -292,6 +302,10 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (plan->motion)
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
+        for (int k = 0; k < plan->n_fvif; k++)
+            ok = ok && (e->fvif.push_back(vq_fvif_cpu_alloc(&plan->fvif[k])), e->fvif.back());
+        for (int k = 0; k < plan->n_fmotion; k++)
+            ok = ok && (e->fmotion.push_back(vq_fmotion_cpu_alloc(&plan->fmotion[k])), e->fmotion.back());
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         if (plan->ssim)
@@ -434,6 +448,22 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
+    /* float_vif (scored frames) and float_motion (every frame): their steps'
+     * rows in bands; the item's scale holds the operation */
+    for (int k = 0; score && k < p->n_fvif; k++)
+        for (int step = 0; step < VQ_FVIF_CPU_STEPS; step++) {
+            VqFvifOp ops[2];
+            const int n = vq_fvif_cpu_step_ops(&p->fvif[k], step, ops);
+            for (int q = 0; q < n; q++)
+                bands(e->items[step], kFvif, k, ops[q].op << 4 | ops[q].scale, ops[q].rows);
+        }
+    for (int k = 0; k < p->n_fmotion; k++)
+        for (int step = 0; step < VQ_FMOTION_CPU_STEPS; step++)
+            for (int q = 0; q < 3; q++) {
+                const int nr = vq_fmotion_cpu_step_rows(&p->fmotion[k], step, q);
+                if (nr)
+                    bands(e->items[step], kFmotion, k, step << 4 | q, nr);
+            }
     for (int q = 0; q < nplanes && q < 3; q++)
         bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
     if (score && p->float_sums) {   /* exact row sums, then the five doubles on one thread */
@@ -555,6 +585,15 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 vq_ansnr_cpu_rows(e->ansnr_img[0].data(), e->ansnr_img[1].data(), p->w, p->h,
                                   r + p->ansnr_off, it.a, it.b);
                 break;
+            case kFvif:
+                vq_fvif_cpu_rows(e->fvif[k], &p->fvif[k], VqFvifOp{ it.scale >> 4, it.scale & 15, 0 }, ref[0],
+                                 dis[0], p->bpc, r + p->fvif_off[k], it.a, it.b);
+                break;
+            case kFmotion:
+                vq_fmotion_cpu_rows(e->fmotion[k], &p->fmotion[k], it.scale >> 4, it.scale & 15,
+                                    plane_view(ref[it.scale & 15], p, it.scale & 15), p->bpc,
+                                    r + p->fmotion_off[k], it.a, it.b);
+                break;
             }
         });
     }
@@ -570,6 +609,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         }
         e->have_prev = true;
     }
+    for (VqFloatMotionCpu *m : e->fmotion)
+        vq_fmotion_cpu_commit(m);
     if (failed) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
                       failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);

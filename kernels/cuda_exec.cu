@@ -35,6 +35,8 @@
 #include "adm_exec.h"
 #include "cambi_exec.h"
 #include "ciede_exec.h"
+#include "float_motion_exec.h"
+#include "float_vif_exec.h"
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -68,7 +70,8 @@ struct Slot {
     size_t upload_pitch[2][2];    /* likewise: a rendition's planes are smaller */
 };
 
-/* motion's phase (0 .. VQ_MOTION_CUDA_PHASES-1; the last: no motion) */
+/* motion's phase (0 .. VQ_MOTION_CUDA_PHASES-1; the last: no motion);
+ * graphs are keyed by it and float_motion's phase (0, 1): N_PHASE * 2 */
 enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
 
 /* Independent features run on side streams forked from the main stream and
@@ -103,7 +106,7 @@ struct VqCudaExec {
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
-    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE][2][N_REFMODE];
+    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE * 2][2][N_REFMODE];
     int head, in_flight;
     int64_t frames;             /* submitted so far */
     /* a ladder: the reference's VIF images and moments and ADM bands and
@@ -129,6 +132,8 @@ struct VqCudaExec {
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
     int *have_prev;             /* device: 1 once a frame was kept */
+    VqFloatVifCuda *fvif[VQ_EXEC_MAX_INSTANCES];  /* per float_vif geometry */
+    VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
 };
 
 /*
@@ -399,6 +404,13 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_fs_cuda_alloc(&e->fsmall, p->w, p->h, p->ansnr), "float_psnr/moment/ansnr alloc", err,
                     errlen)) < 0)
         return ret;
+    for (int k = 0; k < p->n_fvif; k++)
+        if ((ret = wrap(vq_fvif_cuda_alloc(&e->fvif[k], &p->fvif[k]), "float_vif alloc", err, errlen)) < 0)
+            return ret;
+    for (int k = 0; k < p->n_fmotion; k++)
+        if ((ret = wrap(vq_fmotion_cuda_alloc(&e->fmotion[k], &p->fmotion[k]), "float_motion alloc", err,
+                        errlen)) < 0)
+            return ret;
     if (p->ciede) {
         if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
                         err, errlen)) < 0)
@@ -409,11 +421,16 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
 }
 
 /* The chroma planes a picture's copy needs: psnr's cb/cr, psnr_hvs, ciede;
- * and the distorted one's for the upscaler. */
+ * the reference's for float_motion's motion_add_uv; and the distorted
+ * one's for the upscaler. */
 static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
 {
     const VqExecPlan *p = &e->cfg.plan;
-    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || p->n_speed || (which == 1 && e->scale));
+    int fm_uv = 0;
+    for (int k = 0; k < p->n_fmotion; k++)
+        fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
+    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || p->n_speed || fm_uv ||
+                         (which == 1 && e->scale));
 }
 
 /* Copy the luma plane, and with chroma the chroma planes, of a picture into
@@ -483,6 +500,17 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, c->motion_lag2_off, s->d_rows,
                                        side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
         return ret;
+    /* float_motion: every frame, the reference alone, beside motion */
+    for (int k = 0; k < c->n_fmotion; k++) {
+        VqPlaneView planes[3] = { ref[0], ref[1], ref[2] };
+        for (int q = 0; q < 3; q++) {   /* libvmaf's floor-sized chroma */
+            planes[q].w = c->plane_w[q];
+            planes[q].h = c->plane_h[q];
+        }
+        if ((ret = wrap(vq_fmotion_cuda_run(e->fmotion[k], planes, c->bpc, s->d_rows + c->fmotion_off[k],
+                                            side[SIDE_MOTION_PSNR]), "float_motion kernels", err, errlen)) < 0)
+            return ret;
+    }
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
          * the VIF (main) and ADM streams; the renditions' frames wait for
@@ -519,6 +547,10 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                : vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k],
                                                  &c->vif_layout[k], s->d_rows, main),
                             "vif kernels", err, errlen)) < 0)
+                return ret;
+        for (int k = 0; k < c->n_fvif; k++)
+            if ((ret = wrap(vq_fvif_cuda_run(e->fvif[k], ref[0], dis[0], c->bpc, s->d_rows + c->fvif_off[k], main),
+                            "float_vif kernels", err, errlen)) < 0)
                 return ret;
         if (c->ssim &&
             (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, main),
@@ -641,7 +673,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     memcpy(dis, dis_in, sizeof(dis));
     /* motion's first frames (before frame n-lag is there) run other work: no graph for them */
     const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : N_PHASE - 1;
-    const int graph = e->use_graphs && phase >= 0;
+    /* float_motion's first frame (no frame n-1 yet) likewise; its instances
+     * step together */
+    const int fphase = c->n_fmotion ? vq_fmotion_cuda_phase(e->fmotion[0]) : 0;
+    const int graph = e->use_graphs && phase >= 0 && fphase >= 0;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */
     cudaStream_t in = graph ? e->copy_stream : e->stream;
@@ -694,12 +729,15 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        cudaGraphExec_t *g = &e->graph[slot_index][phase][score ? 1 : 0][refmode];
+        cudaGraphExec_t *g = &e->graph[slot_index][phase * 2 + fphase][score ? 1 : 0][refmode];
         if (!*g) {
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, g, err, errlen)) < 0)
                 return ret;
-        } else if (c->motion) {
-            vq_motion_cuda_replayed(e->motion);
+        } else {
+            if (c->motion)
+                vq_motion_cuda_replayed(e->motion);
+            for (int k = 0; k < c->n_fmotion; k++)
+                vq_fmotion_cuda_replayed(e->fmotion[k]);
         }
         CHECK(cudaGraphLaunch(*g, e->stream));
     } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err,
@@ -824,8 +862,11 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < 2; k++)
         cudaFree(e->prev_luma[k]);
     cudaFree(e->have_prev);
-    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
+    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++) {
         vq_speed_cuda_free(e->speed[k]);
+        vq_fvif_cuda_free(e->fvif[k]);
+        vq_fmotion_cuda_free(e->fmotion[k]);
+    }
     delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
@@ -844,7 +885,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
             cudaEventDestroy(e->join[k]);
     }
     for (int a = 0; a < VQ_CUDA_PIPELINE_DEPTH; a++)
-        for (int b = 0; b < N_PHASE; b++)
+        for (int b = 0; b < N_PHASE * 2; b++)
             for (int k = 0; k < 2; k++)
                 for (int m = 0; m < N_REFMODE; m++)
                     if (e->graph[a][b][k][m])

@@ -4,17 +4,20 @@ libvmaf's model files (read, never copied into the project).
 
     scripts/gen-model-table.py [--models ../shared/models] [--out hostmath/model_builtin_tables.cpp]
 
-Models, in libvmaf's built-in order: vmaf_v0.6.1, vmaf_b_v0.6.3 (a bootstrap
-collection of 21 models), vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg,
-then the eight VMAF v1.0.16 models (3d0h, 3d0h_2160, 5d0h, 1d5h_2160 and their
-hfr_ variants; model.c's order), which carry chroma_correction_parameter.
+Models, in libvmaf's built-in order (model.c): the float models
+vmaf_float_v0.6.1, vmaf_float_b_v0.6.3 (a bootstrap collection),
+vmaf_float_v0.6.1neg, vmaf_float_4k_v0.6.1 (features float_adm, float_motion,
+float_vif), then vmaf_v0.6.1, vmaf_b_v0.6.3 (a bootstrap collection of 21
+models), vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, then the eight VMAF
+v1.0.16 models (3d0h, 3d0h_2160, 5d0h, 1d5h_2160 and their hfr_ variants),
+which carry chroma_correction_parameter.
 
 The form (hostmath/model_impl.hpp Builtin*): per model its features (name,
 feature_opts_dicts entry normalised as libvmaf's dictionary stores it,
 slope, intercept), output slope/intercept, clip, score_transform, libsvm
 header, and per support vector its coefficient and a row number; the rows
 (index:value lists) are shared by every model, since bootstrap members and
-the neg variants reuse the same training points (5381 support vectors, 699
+the neg variants reuse the same training points (12220 support vectors, 914
 distinct rows).
 
 Numbers are written with repr(), the shortest text that reads back as the
@@ -33,7 +36,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-MODELS = ["vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
+MODELS = ["vmaf_float_v0.6.1", "vmaf_float_b_v0.6.3", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1",
+          "vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg",
           "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
           "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h",
           "vmaf_v1.0.16_hfr_1d5h_2160"]

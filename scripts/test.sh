@@ -102,6 +102,13 @@ birds422p10.features birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 odd577x323.float.fsmall odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10.float.fsmall birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 LIST
+    # float_vif and float_motion: their option goldens of the small pairs, on 3 threads
+    if ! TSAN_OPTIONS=halt_on_error=1 python3 "$root/tests/lib_float_goldens.py" "$tsan/vqscore" "$raw" "$tsan/float" \
+            cpu3 "$root"/tests/data/golden_parts/float_options/{small36x34,odd577x323,birds422p10}.*.json \
+            >"$tsan/float.log" 2>&1; then
+        echo "tsan float_vif/float_motion: FAILED"; cat "$tsan/float.log"; rc=1
+    fi
+    echo "tsan float_vif/float_motion -t 3: $(tail -1 "$tsan/float.log")"
     echo "== ThreadSanitizer took $(( $(date +%s) - t0 )) s"
 fi
 

@@ -18,7 +18,10 @@ import shlex
 import sys
 
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
-             "speed_chroma", "float_psnr", "float_moment", "float_ansnr", "speed_temporal", "null"}
+             "speed_chroma", "float_psnr", "float_moment", "float_ansnr", "speed_temporal", "null",
+             "float_vif", "float_motion"}
+# the built-in models whose features are not the integer ones (by version prefix): their extractors
+MODEL_NEEDS = {"vmaf_float_": ("float_adm", "float_motion", "float_vif")}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
 GPU_LACKS = set()
 GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
@@ -61,6 +64,8 @@ def main():
     # the tool's NAME=OPT=VALUE:OPT=VALUE is the filter's name=NAME:OPT=VALUE:OPT=VALUE
     features = [f.split("=", 1)[0] + (":" + f.split("=", 1)[1] if "=" in f else "") for f in features]
     missing = [f for f in features if f.split(":")[0] not in SUPPORTED]
+    missing += sorted({x for m in models for prefix, needs in MODEL_NEEDS.items() if prefix in m
+                       for x in needs if x not in SUPPORTED})
     if missing:
         print(f"SKIP: the golden needs {', '.join(missing)}, not implemented yet")
         return 77

@@ -88,6 +88,8 @@ const char *const kFeatures[] = {
     "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true:enable_db=true",
     "name=float_psnr|name=float_moment|name=float_ansnr", "name=speed_temporal:speed_use_ref_diff=true",
     "name=speed_temporal:speed_prescale=0.5:speed_prescale_method=lanczos4|name=null", "name=null",
+    "name=float_vif|name=float_motion:motion_add_uv=true",
+    "name=float_motion:motion_force_zero=true|name=float_vif:vif_prescale=0.5:debug=true",
 };
 
 uint64_t seed_from_env()

@@ -452,3 +452,69 @@ TEST(Session, PiecesWithTheFiveFrameWindow)
         }
     }
 }
+
+// float_motion and float_vif in pieces of a title (one frame of context: the
+// score of frame A reads frames A-1 and A; motion2 of A the score of A+1)
+// and in a ladder's member (which computes its own float_motion): the same
+// values as one session over the whole title.
+TEST(Session, FloatMotionInPiecesAndLadders)
+{
+    const int w = 48, h = 40, n = 15;
+    char err[256];
+    Title t(w, h, n, 31);
+    VqConfig c = config(w, h, 1);
+    c.model = "none";
+    c.enable_psnr = 0;
+    c.feature = "name=float_motion:motion_add_uv=true|name=float_vif|name=float_motion:motion_blend_factor=0.5";
+    VqSession *whole = nullptr;
+    ASSERT_EQ(vq_session_open(&whole, &c, err, sizeof(err)), VQ_OK) << err;
+    for (int i = 0; i < n; i++)
+        ASSERT_EQ(vq_session_submit(whole, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+    std::vector<std::string> names;
+    const auto want = all_results(whole, &names);
+    vq_session_close(&whole);
+    ASSERT_EQ(want.size(), (size_t)n);
+    ASSERT_GE(column(names, "motion3_mau"), 0);
+    ASSERT_GE(column(names, "vif_scale0"), 0);
+    for (const auto &ab : std::vector<std::pair<int, int>>{ { 0, 1 }, { 1, 2 }, { 0, 3 }, { 3, 8 }, { 7, n }, { n - 1, n } }) {
+        const int a = ab.first, b = ab.second;
+        VqConfig cp = c;
+        cp.first_frame = std::max(0, a - 1);
+        cp.score_begin = a;
+        cp.score_end = b;
+        VqSession *p = nullptr;
+        ASSERT_EQ(vq_session_open(&p, &cp, err, sizeof(err)), VQ_OK) << err;
+        for (int i = (int)cp.first_frame; i <= std::min(n - 1, b); i++)
+            ASSERT_EQ(vq_session_submit(p, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK)
+                << vq_session_error(p);
+        ASSERT_EQ(vq_session_flush(p), VQ_OK);
+        VqFrameResult r;
+        int scored = 0;
+        while (vq_session_receive(p, &r) == VQ_OK) {
+            if (!r.n)
+                continue;
+            EXPECT_EQ(std::vector<double>(r.value, r.value + r.n), want[(size_t)r.index])
+                << "piece " << a << "-" << b << " frame " << r.index;
+            scored++;
+        }
+        EXPECT_EQ(scored, b - a);
+        vq_session_close(&p);
+    }
+    // a ladder: the member's float_motion is its own, from the same reference frames
+    VqSession *lead = nullptr, *mem = nullptr;
+    VqConfig cl = c;
+    cl.feature = "name=float_vif";
+    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
+    VqConfig cm = c;
+    cm.share_reference = lead;
+    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
+    for (int i = 0; i < n; i++) {
+        ASSERT_EQ(vq_session_submit(lead, &t.ref[(size_t)i].pic, &t.ref[(size_t)i].pic), VQ_OK);
+        ASSERT_EQ(vq_session_submit(mem, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK)
+            << vq_session_error(mem);
+    }
+    EXPECT_EQ(all_results(mem), want);
+    all_results(lead);
+    vq_session_close(&mem);
+    vq_session_close(&lead);
+}

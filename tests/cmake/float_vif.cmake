@@ -1,0 +1,51 @@
+# float_vif and float_motion (docs/float-vif.md, docs/float-motion.md):
+# their columns of libvmaf's float model logs (tests/data/golden_columns/
+# *.vifmotion.json, made by tests/reduce_golden.py from ../shared/golden's
+# <pair>.float*.json) and the options no model uses (tests/data/golden_parts/
+# float_options/, libvmaf's library driven on the raw frames), through the
+# library (vqscore), == every frame and pooled value; one test per pair, on
+# the CPU executor and (a CUDA build) the CUDA executor; and the parity
+# program (the kernels == the CPU loops, word for word; exit 77 without a GPU).
+set(VQ_FLOAT_PAIRS balle576 birds720 dog1080 dog1080_self dog1080p10 dog1080p12 dog2160 odd577x323
+    birds422p10 birds422p16 checker1080 small36x34)
+foreach(pair ${VQ_FLOAT_PAIRS})
+  file(GLOB g1 ${VQ_DATA}/golden_columns/${pair}.*.vifmotion.json)
+  file(GLOB g2 ${VQ_DATA}/golden_parts/float_options/${pair}.*.json)
+  set(goldens ${g1} ${g2})
+  if(NOT goldens)
+    continue()
+  endif()
+  foreach(exec cpu cuda)
+    if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+      continue()
+    endif()
+    set(t lib_float_${pair}_${exec})
+    add_test(NAME ${t} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/lib_float_goldens.py
+             $<TARGET_FILE:vqscore> ${VQ_RAW_DIR} ${CMAKE_BINARY_DIR}/out/float ${exec} ${goldens})
+    set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
+    if(VQ_FFMPEG)
+      set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw)
+    endif()
+  endforeach()
+endforeach()
+# the row bands on 3 threads (the options' goldens of the smaller pairs)
+foreach(pair odd577x323 birds422p10 small36x34 balle576)
+  file(GLOB goldens ${VQ_DATA}/golden_parts/float_options/${pair}.*.json)
+  set(t lib_float_${pair}_cpu3)
+  add_test(NAME ${t} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/lib_float_goldens.py
+           $<TARGET_FILE:vqscore> ${VQ_RAW_DIR} ${CMAKE_BINARY_DIR}/out/float3 cpu3 ${goldens})
+  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
+  if(VQ_FFMPEG)
+    set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw)
+  endif()
+endforeach()
+
+if(VQ_ENABLE_CUDA)
+  add_executable(parity_float_vif ${CMAKE_SOURCE_DIR}/tests/parity_float_vif.cu)
+  target_link_libraries(parity_float_vif PRIVATE vqcuda_obj)
+  target_include_directories(parity_float_vif PRIVATE ${CMAKE_SOURCE_DIR}/kernels
+                             ${CMAKE_SOURCE_DIR}/hostmath ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/tests)
+  target_compile_options(parity_float_vif PRIVATE --fmad=false)
+  add_test(NAME gpu_parity_float_vif COMMAND parity_float_vif)
+  set_tests_properties(gpu_parity_float_vif PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -33,7 +33,8 @@ struct OptionSpec {
     const char *const *choices = nullptr;   /* Enum: the strings, nullptr-ended (value = index) */
 };
 
-enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma };
+enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma,
+                     FloatAdm };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */

@@ -294,6 +294,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     *out = NULL;
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
+    if (cfg->plan.n_fadm) {
+        snprintf(err, errlen, "float_adm is not on the GPU yet: use the CPU executor (device=cpu)");
+        return VQ_EINVAL;
+    }
     e = (VqCudaExec *)calloc(1, sizeof(*e));
     if (!e)
         return VQ_ENOMEM;

@@ -22,6 +22,7 @@
 #include "cambi.h"
 #include "ciede_exec.h"
 #include "speed_exec.h"
+#include "float_adm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,11 @@ typedef struct VqExecPlan {
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
+    int n_fadm;                 /* float_adm instances (one per distinct parameter set and table):
+                                 * per scale s, s[s].h rows x VQ_FADM_NSUMS words at fadm_off[k][s] */
+    VqFadmParams fadm[VQ_EXEC_MAX_INSTANCES];
+    const VqRcpTable *fadm_rcp[VQ_EXEC_MAX_INSTANCES];  /* host memory, hostmath/rcp_select.cpp's */
+    size_t fadm_off[VQ_EXEC_MAX_INSTANCES][VQ_ADM_SCALES];
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
@@ -117,6 +123,11 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->speed_off[k] = off;
         off += vq_speed_words(p->speed_geom[k]);
     }
+    for (k = 0; k < p->n_fadm; k++)
+        for (s = 0; s < VQ_ADM_SCALES; s++) {
+            p->fadm_off[k][s] = off;
+            off += (size_t)p->fadm[k].s[s].h * VQ_FADM_NSUMS;
+        }
     p->total = off;
 }
 

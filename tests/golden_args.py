@@ -14,10 +14,10 @@ import shlex
 import sys
 
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
-             "speed_chroma"}
+             "speed_chroma", "float_adm"}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
-GPU_LACKS = set()
-GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
+GPU_LACKS = {"float_adm"}
+GPU_LACKS_MODELS = ("vmaf_float",)   # models whose features the GPU lacks (float_adm)
 
 
 def main():
@@ -65,6 +65,13 @@ def main():
             print(f"SKIP: the golden needs {', '.join(lacks)}, not yet on the GPU "
                   "(the CUDA executor refuses it)")
             return 77
+    # float_adm divides with the approximate reciprocal of the CPU the golden was made on
+    # (docs/float-adm.md): its "float_adm_rcp", else the vendor in its "cpu"
+    cpu = g.get("cpu", "")
+    rcp = g.get("float_adm_rcp") or ("intel" if "Intel" in cpu else "amd" if "AMD" in cpu else None)
+    if rcp:
+        features = [f + ":rcp=" + rcp if f.split(":")[0] == "float_adm" else f for f in features]
+        models = [m + ":float_adm.rcp=" + rcp if m.startswith("version=vmaf_float") else m for m in models]
     # option-level escapes (\:) inside graph-level quotes ('...'), as tools write them
     esc = lambda s: "'" + s.replace("\\", "\\\\").replace(":", "\\:") + "'"
     opts = ["model=" + esc("|".join(models)), "psnr=0"]

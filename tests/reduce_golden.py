@@ -16,7 +16,8 @@ def main():
     if "refused_by_reference" in g:
         print(f"{src}: refused by the reference, nothing to keep", file=sys.stderr)
         return 1
-    out = {k: g[k] for k in ("reference", "distorted", "oracle_args", "libvmaf") if k in g}
+    out = {k: g[k] for k in ("reference", "distorted", "oracle_args", "libvmaf", "produced_by", "cpu",
+                             "float_adm_rcp") if k in g}
     out["columns_of"] = src.rsplit("/", 1)[-1]
     out["columns"] = pat.pattern
     out["frames"] = [{"frameNum": f["frameNum"],

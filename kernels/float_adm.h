@@ -144,6 +144,17 @@ VQ_HD float vq_fadm_horz_hi(float s0, float s1, float s2, float s3)
     return a;
 }
 
+/* the horizontal pass of one output sample from the vertical pass's lo and
+ * hi values at its four taps: out = { a, h, v, d } (a = lo(lo), v = hi(lo),
+ * h = lo(hi), d = hi(hi)) */
+VQ_HD void vq_fadm_dwt_out(const float lo[4], const float hi[4], float out[4])
+{
+    out[0] = vq_fadm_horz_lo(lo[0], lo[1], lo[2], lo[3]);
+    out[2] = vq_fadm_horz_hi(lo[0], lo[1], lo[2], lo[3]);
+    out[1] = vq_fadm_horz_lo(hi[0], hi[1], hi[2], hi[3]);
+    out[3] = vq_fadm_horz_hi(hi[0], hi[1], hi[2], hi[3]);
+}
+
 /* adm_decouple_s for one orientation after the angle test: r and a */
 VQ_HD void vq_fadm_restore(const VqRcpTable *t, float o, float d, int angle_flag, double egl, float *r,
                            float *a)
@@ -239,6 +250,74 @@ VQ_HD float vq_fadm_cm_x(float x, float thr)
 VQ_HD float vq_fadm_cube(float v)
 {
     return v * v * v;
+}
+
+/* ---- one scale's images, as both executors lay them out ---- */
+
+/* per scale, band-sized float planes: the DWT bands of ref (RA..RD) and dis
+ * (DA..DD), and per orientation h, v, d the CSF'd r and a and their 1/30
+ * magnitudes (written in the decouple rect only) */
+enum {
+    VQ_FADM_RA, VQ_FADM_RH, VQ_FADM_RV, VQ_FADM_RD,
+    VQ_FADM_DA, VQ_FADM_DH, VQ_FADM_DV, VQ_FADM_DD,
+    VQ_FADM_CSF_R, VQ_FADM_CSF_A = VQ_FADM_CSF_R + 3,
+    VQ_FADM_FLT_R = VQ_FADM_CSF_A + 3, VQ_FADM_FLT_A = VQ_FADM_FLT_R + 3,
+    VQ_FADM_NPLANES = VQ_FADM_FLT_A + 3
+};
+
+/* plane k of a scale, rows of `stride` floats */
+typedef struct VqFadmImages {
+    float *plane[VQ_FADM_NPLANES];
+    int32_t stride;
+} VqFadmImages;
+
+/* adm_decouple_s + adm_csf_s of pixel (i, j): the csf and flt planes */
+VQ_HD void vq_fadm_dec_pixel(const VqRcpTable *t, const VqFadmImages *im, const VqFadmScale *sc, double egl,
+                             float cos_1deg_sq, int i, int j)
+{
+    const size_t at = (size_t)i * im->stride + j;
+    const float o[3] = { im->plane[VQ_FADM_RH][at], im->plane[VQ_FADM_RV][at], im->plane[VQ_FADM_RD][at] };
+    const float d[3] = { im->plane[VQ_FADM_DH][at], im->plane[VQ_FADM_DV][at], im->plane[VQ_FADM_DD][at] };
+    float r[3], a[3];
+    vq_fadm_decouple(t, o, d, egl, cos_1deg_sq, r, a);
+    for (int b = 0; b < 3; b++) {
+        const float cr = vq_fadm_csf(sc->rfactor[b], r[b]), ca = vq_fadm_csf(sc->rfactor[b], a[b]);
+        im->plane[VQ_FADM_CSF_R + b][at] = cr;
+        im->plane[VQ_FADM_CSF_A + b][at] = ca;
+        im->plane[VQ_FADM_FLT_R + b][at] = vq_fadm_flt(cr);
+        im->plane[VQ_FADM_FLT_A + b][at] = vq_fadm_flt(ca);
+    }
+}
+
+/*
+ * The nine values pixel (i, j) of the CM rect adds to its row's sums (each
+ * to the power p): den h, v, d: |factor * ref band|; num h, v, d: |csf_r| -
+ * thr(a) clipped at 0; aim h, v, d: |csf_a| - thr(r) clipped at 0.  im, ip,
+ * jm, jp: the mirrored neighbours (vq_fadm_mirror).
+ */
+VQ_HD void vq_fadm_pixel(const VqFadmImages *im, const VqFadmScale *sc, int bypass_cm, int i, int im1, int ip1,
+                         int j, int jm, int jp, float x[VQ_FADM_NSUMS])
+{
+    const size_t s = (size_t)im->stride, at = (size_t)i * s + j;
+    for (int b = 0; b < 3; b++)
+        x[VQ_ADM_DEN_H + b] = vq_fadm_abs(sc->rfactor[b] * im->plane[VQ_FADM_RH + b][at]);
+    float thr_a = 0.0f, thr_r = 0.0f;
+    if (!bypass_cm) {
+        float pa[3], pr[3];
+        for (int b = 0; b < 3; b++) {
+            const float *fa = im->plane[VQ_FADM_FLT_A + b], *fr = im->plane[VQ_FADM_FLT_R + b];
+            pa[b] = vq_fadm_thr_part(fa + im1 * s, fa + i * s, fa + ip1 * s, jm, j, jp,
+                                     im->plane[VQ_FADM_CSF_A + b][at]);
+            pr[b] = vq_fadm_thr_part(fr + im1 * s, fr + i * s, fr + ip1 * s, jm, j, jp,
+                                     im->plane[VQ_FADM_CSF_R + b][at]);
+        }
+        thr_a = vq_fadm_thr(pa[0], pa[1], pa[2]);
+        thr_r = vq_fadm_thr(pr[0], pr[1], pr[2]);
+    }
+    for (int b = 0; b < 3; b++) {
+        x[VQ_ADM_NUM_H + b] = vq_fadm_cm_x(im->plane[VQ_FADM_CSF_R + b][at], thr_a);
+        x[VQ_ADM_AIM_H + b] = vq_fadm_cm_x(im->plane[VQ_FADM_CSF_A + b][at], thr_r);
+    }
 }
 
 /* the row buffer's word of a float row sum */

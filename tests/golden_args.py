@@ -16,8 +16,8 @@ import sys
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
              "speed_chroma", "float_adm"}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
-GPU_LACKS = {"float_adm"}
-GPU_LACKS_MODELS = ("vmaf_float",)   # models whose features the GPU lacks (float_adm)
+GPU_LACKS = set()
+GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
 
 
 def main():
@@ -61,6 +61,9 @@ def main():
     if len(sys.argv) > 2 and sys.argv[2].startswith("cuda"):
         lacks = [f.split(":")[0] for f in features if f.split(":")[0] in GPU_LACKS]
         lacks += [m for m in models if any(v in m for v in GPU_LACKS_MODELS)]
+        # float_adm's adm_p_norm other than 3: glibc's powf per pixel, CPU executor only
+        lacks += [f"{f} (adm_p_norm)" for f in features if f.startswith("float_adm:") and
+                  any(o.startswith("adm_p_norm=") and float(o.split("=")[1]) != 3.0 for o in f.split(":")[1:])]
         if lacks:
             print(f"SKIP: the golden needs {', '.join(lacks)}, not yet on the GPU "
                   "(the CUDA executor refuses it)")

@@ -30,11 +30,25 @@ if(VQ_FFMPEG)
   foreach(g ${VQ_FADM_GOLDENS})
     get_filename_component(gname ${g} NAME)
     string(REGEX REPLACE "(\\.fadm)?\\.json$" "" gname ${gname})
-    foreach(exec cpu)
+    foreach(exec cpu cuda)
+      if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+        continue()
+      endif()
       set(t lib_fadm_${gname}_${exec})
       add_test(NAME ${t} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/lib_fadm.py
                $<TARGET_FILE:vqscore> ${VQ_RAW_DIR} ${g} ${CMAKE_BINARY_DIR}/out/fadm ${exec})
       set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
+endif()
+
+# the GPU parity program: the CUDA kernels == the CPU executor, word for word
+# (random frames, sizes, depths, layouts, options, both reciprocals; poisoned
+# buffers and guards; graph replays); exit 77 without a GPU
+if(VQ_ENABLE_CUDA)
+  add_executable(parity_float_adm ${CMAKE_SOURCE_DIR}/tests/parity_float_adm.cu)
+  target_link_libraries(parity_float_adm PRIVATE vqcuda_obj)
+  target_compile_options(parity_float_adm PRIVATE --fmad=false)
+  add_test(NAME gpu_parity_float_adm COMMAND parity_float_adm)
+  set_tests_properties(gpu_parity_float_adm PROPERTIES SKIP_RETURN_CODE 77)
 endif()

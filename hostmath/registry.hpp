@@ -35,7 +35,7 @@ struct OptionSpec {
 
 enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma,
                      FloatPsnr, FloatMoment, FloatAnsnr, SpeedTemporal, Null,
-                     FloatVif, FloatMotion };
+                     FloatVif, FloatMotion, FloatAdm };
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */

@@ -23,6 +23,7 @@
 
 #include "vqcuda.h"
 #include "adm_fold.h"
+#include "float_adm_fold.h"
 #include "cpu_exec.h"
 #include "cuda_exec.h"
 #include "feature_plan.hpp"
@@ -588,6 +589,30 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     out[3 + k] = a.scale[k];
                 if (in.n_outputs > 7) {
                     /* debug=true: integer_adm.c extract()'s score, score_num,
+                     * score_den and scores[] */
+                    out[7] = a.adm2;
+                    out[8] = a.num;
+                    out[9] = a.den;
+                    for (int k = 0; k < 4; k++) {
+                        out[10 + 2 * k] = a.num_scale[k];
+                        out[11 + 2 * k] = a.den_scale[k];
+                    }
+                }
+                break;
+            }
+            case vq::FexKind::FloatAdm: {
+                VqFadmScores a;
+                char msg[256] = "";
+                if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
+                                 sizeof(msg)) < 0)
+                    fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
+                out[0] = a.adm2;
+                out[1] = a.aim;
+                out[2] = a.adm3;
+                for (int k = 0; k < 4; k++)
+                    out[3 + k] = a.scale[k];
+                if (in.n_outputs > 7) {
+                    /* debug=true: float_adm.c extract()'s score, score_num,
                      * score_den and scores[] */
                     out[7] = a.adm2;
                     out[8] = a.num;

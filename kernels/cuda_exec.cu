@@ -46,6 +46,7 @@
 #include "scale_exec.h"
 #include "speed_exec.h"
 #include "ssim_exec.h"
+#include "float_adm_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -134,6 +135,7 @@ struct VqCudaExec {
     int *have_prev;             /* device: 1 once a frame was kept */
     VqFloatVifCuda *fvif[VQ_EXEC_MAX_INSTANCES];  /* per float_vif geometry */
     VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
+    VqFadmCuda *fadm[VQ_EXEC_MAX_INSTANCES];     /* per float_adm instance: its images and table */
 };
 
 /*
@@ -308,6 +310,12 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
+    for (int k = 0; k < cfg->plan.n_fadm; k++)
+        if (!cfg->plan.fadm[k].p3) {
+            snprintf(err, errlen, "float_adm with adm_p_norm other than 3 is not on the GPU (its per-pixel "
+                     "powf is glibc's, host only): use the CPU executor (device=cpu)");
+            return VQ_EINVAL;
+        }
     e = (VqCudaExec *)calloc(1, sizeof(*e));
     if (!e)
         return VQ_ENOMEM;
@@ -382,6 +390,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
                     errlen)) < 0)
         return ret;
+    for (int k = 0; k < p->n_fadm; k++)
+        if ((ret = wrap(vq_fadm_cuda_alloc(&e->fadm[k], &p->fadm[k], p->fadm_rcp[k]), "float_adm alloc", err,
+                        errlen)) < 0)
+            return ret;
     for (int k = 0; k < p->n_speed; k++)
         if (!(e->speed[k] = vq_speed_cuda_alloc(p->speed_geom[k]))) {
             snprintf(err, errlen, "speed_chroma alloc failed (%dx%d chroma)", p->speed_geom[k]->w,
@@ -536,6 +548,10 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                : vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k],
                                                  &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
                             "adm kernels", err, errlen)) < 0)
+                return ret;
+        for (int k = 0; k < c->n_fadm; k++)
+            if ((ret = wrap(vq_fadm_cuda_run(e->fadm[k], ref[0], dis[0], &c->fadm[k], s->d_rows, c->fadm_off[k],
+                                             side[SIDE_ADM]), "float_adm kernels", err, errlen)) < 0)
                 return ret;
         if (c->nplanes &&
             (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
@@ -866,6 +882,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         vq_speed_cuda_free(e->speed[k]);
         vq_fvif_cuda_free(e->fvif[k]);
         vq_fmotion_cuda_free(e->fmotion[k]);
+        vq_fadm_cuda_free(e->fadm[k]);
     }
     delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {

@@ -25,6 +25,7 @@
 #include "float_small_exec.h"
 #include "float_vif.h"
 #include "float_motion.h"
+#include "float_adm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,6 +88,11 @@ typedef struct VqExecPlan {
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
+    int n_fadm;                 /* float_adm instances (one per distinct parameter set and table):
+                                 * per scale s, s[s].h rows x VQ_FADM_NSUMS words at fadm_off[k][s] */
+    VqFadmParams fadm[VQ_EXEC_MAX_INSTANCES];
+    const VqRcpTable *fadm_rcp[VQ_EXEC_MAX_INSTANCES];  /* host memory, hostmath/rcp_select.cpp's */
+    size_t fadm_off[VQ_EXEC_MAX_INSTANCES][VQ_ADM_SCALES];
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
@@ -161,6 +167,11 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->fmotion_off[k] = off;
         off += p->fmotion[k].words;
     }
+    for (k = 0; k < p->n_fadm; k++)
+        for (s = 0; s < VQ_ADM_SCALES; s++) {
+            p->fadm_off[k][s] = off;
+            off += (size_t)p->fadm[k].s[s].h * VQ_FADM_NSUMS;
+        }
     p->total = off;
 }
 

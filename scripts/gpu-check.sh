@@ -81,7 +81,7 @@ fi
 
 if want parity; then
 say "== parity (CUDA kernels vs CPU executor, row for row / word for word)"
-for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqparity_cambi parity_float_small parity_float_vif; do
+for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqparity_cambi parity_float_small parity_float_vif parity_float_adm; do
     [ -x "$lib/$p" ] || { say "$p: not built"; continue; }
     timeout 900 "$lib/$p" >"$out/$p.log" 2>&1
     say "$p exit $?: $(tail -1 "$out/$p.log")"
@@ -150,7 +150,7 @@ fi
 
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "== compute-sanitizer (memcheck, racecheck): every feature, 1080p and 2160p, NVDEC"
-    feats="name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi|name=float_psnr|name=float_ansnr|name=float_moment|name=speed_temporal|name=float_vif|name=float_motion\\:motion_add_uv=true"
+    feats="name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi|name=float_psnr|name=float_ansnr|name=float_moment|name=speed_temporal|name=float_vif|name=float_motion\\:motion_add_uv=true|name=float_adm\\:rcp=amd"
     for tool in memcheck racecheck; do
         for p in "dog1080_crf34 dog1080_ref" "dog2160_crf32 dog2160_ref"; do
             set -- $p

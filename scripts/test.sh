@@ -81,6 +81,8 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         # float_psnr/float_moment/float_ansnr/speed_temporal: their columns of the float goldens
         *.fsmall) fopt=(-m none -F 'name=float_psnr|name=float_ansnr|name=float_moment|name=speed_temporal')
                   gdir=golden_columns ;;
+        small36x34.fadm_debug) fopt=(-m none -F 'name=float_adm:debug=true:rcp=amd') ;;
+        odd577x323.fadm_apn2_5) fopt=(-m none -F 'name=float_adm:adm_p_norm=2.5:rcp=amd') ;;
         esac
         for ((k = 0; k < reps; k++)); do
             if ! VQ_CPU_BANDS=all TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
@@ -101,6 +103,8 @@ odd577x323.features odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10.features birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
 odd577x323.float.fsmall odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 birds422p10.float.fsmall birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
+small36x34.fadm_debug small36x34_ref small36x34_dist 36x34 yuv420p 3 5
+odd577x323.fadm_apn2_5 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
 LIST
     # float_vif and float_motion: their option goldens of the small pairs, on 3 threads
     if ! TSAN_OPTIONS=halt_on_error=1 python3 "$root/tests/lib_float_goldens.py" "$tsan/vqscore" "$raw" "$tsan/float" \

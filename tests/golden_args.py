@@ -19,7 +19,7 @@ import sys
 
 SUPPORTED = {"vif", "adm", "motion", "psnr", "psnr_hvs", "float_ssim", "float_ms_ssim", "cambi", "ciede",
              "speed_chroma", "float_psnr", "float_moment", "float_ansnr", "speed_temporal", "null",
-             "float_vif", "float_motion"}
+             "float_vif", "float_motion", "float_adm"}
 # the built-in models whose features are not the integer ones (by version prefix): their extractors
 MODEL_NEEDS = {"vmaf_float_": ("float_adm", "float_motion", "float_vif")}
 # features the CUDA executor refuses ("not yet on the GPU"), and the models that need them
@@ -72,10 +72,20 @@ def main():
     if len(sys.argv) > 2 and sys.argv[2].startswith("cuda"):
         lacks = [f.split(":")[0] for f in features if f.split(":")[0] in GPU_LACKS]
         lacks += [m for m in models if any(v in m for v in GPU_LACKS_MODELS)]
+        # float_adm's adm_p_norm other than 3: glibc's powf per pixel, CPU executor only
+        lacks += [f"{f} (adm_p_norm)" for f in features if f.startswith("float_adm:") and
+                  any(o.startswith("adm_p_norm=") and float(o.split("=")[1]) != 3.0 for o in f.split(":")[1:])]
         if lacks:
             print(f"SKIP: the golden needs {', '.join(lacks)}, not yet on the GPU "
                   "(the CUDA executor refuses it)")
             return 77
+    # float_adm divides with the approximate reciprocal of the CPU the golden was made on
+    # (docs/float-adm.md): its "float_adm_rcp", else the vendor in its "cpu"
+    cpu = g.get("cpu", "")
+    rcp = g.get("float_adm_rcp") or ("intel" if "Intel" in cpu else "amd" if "AMD" in cpu else None)
+    if rcp:
+        features = [f + ":rcp=" + rcp if f.split(":")[0] == "float_adm" else f for f in features]
+        models = [m + ":float_adm.rcp=" + rcp if m.startswith("version=vmaf_float") else m for m in models]
     if vqscore:
         args = ["-m", "|".join(models), "-p", "0"]
         if features:

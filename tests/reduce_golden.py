@@ -15,7 +15,11 @@ import sys
 def main():
     pat, src, dst = re.compile(sys.argv[1]), sys.argv[2], sys.argv[3]
     g = json.load(open(src))
-    out = {k: g[k] for k in ("reference", "distorted", "oracle_args", "libvmaf") if k in g}
+    if "refused_by_reference" in g:
+        print(f"{src}: refused by the reference, nothing to keep", file=sys.stderr)
+        return 1
+    out = {k: g[k] for k in ("reference", "distorted", "oracle_args", "libvmaf", "produced_by", "cpu",
+                             "float_adm_rcp") if k in g}
     out["columns_of"] = src.rsplit("/", 1)[-1]
     out["columns"] = pat.pattern
     if "refused_by_reference" in g:

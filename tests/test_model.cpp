@@ -694,7 +694,8 @@ TEST(Model, BadModelsGiveErrors)
     }
     /* what the class accepts (as libvmaf reads it) and the session's plan refuses */
     const Edit shim_only[] = {
-        { "\"VMAF_integer_feature_adm2_score\"", "\"VMAF_feature_adm2_score\"", "float feature" },
+        { "\"VMAF_integer_feature_adm2_score\"", "\"Speed_temporal_feature_speed_temporal_score\"",
+          "a libvmaf feature vqcuda does not compute (speed_temporal)" },
         { "\"VMAF_integer_feature_adm2_score\"", "\"no_such_feature\"", "unknown feature" },
     };
     for (const Edit &e : shim_only) {

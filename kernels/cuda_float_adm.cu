@@ -1,0 +1,185 @@
+/*
+ * cuda_float_adm.cu - the CUDA executor of float ADM (float_adm_exec.h):
+ * per scale three kernels around the VQ_HD functions of float_adm.h, the
+ * same ones the CPU loops call:
+ *   dwt: a thread per band sample, ref and dis (the vertical pass of its
+ *        four columns recomputed: the same float operations as the CPU's
+ *        row buffer);
+ *   dec: a thread per pixel of the decouple rect (RCPSS from the table in
+ *        device memory, kernels/rcp_table.h);
+ *   sums: a thread per band row, its nine float sums left to right (rows
+ *        are short: at most ~1000 terms), every row word written (0 outside
+ *        the CM rect).
+ * Nothing is allocated or copied per frame: run() only enqueues kernels, so
+ * it can be captured into a CUDA graph.  adm_p_norm other than 3 (glibc's
+ * powf per pixel) is refused at alloc.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "float_adm_exec.h"
+
+struct VqFadmCuda {
+    VqFadmParams p;
+    VqRcpTable *d_tab;
+    float *arena;
+    VqFadmImages images[VQ_ADM_SCALES];
+};
+
+namespace {
+
+__global__ void dwt0_kernel(VqPlaneView ref, VqPlaneView dis, int bpc, VqFadmScale sc, VqFadmImages im)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int side = blockIdx.z;
+    if (i >= sc.h || j >= sc.w)
+        return;
+    const VqPlaneView v = side ? dis : ref;
+    int y[4], x[4];
+    for (int k = 0; k < 4; k++) {
+        y[k] = vq_fadm_tap(k, i, sc.in_h);
+        x[k] = vq_fadm_tap(k, j, sc.in_w);
+    }
+    float lo[4], hi[4], out[4];
+    for (int k = 0; k < 4; k++)
+        vq_fadm_vert(vq_fadm_sample0(v, bpc, y[0], x[k]), vq_fadm_sample0(v, bpc, y[1], x[k]),
+                     vq_fadm_sample0(v, bpc, y[2], x[k]), vq_fadm_sample0(v, bpc, y[3], x[k]), &lo[k], &hi[k]);
+    vq_fadm_dwt_out(lo, hi, out);
+    const int b = side ? VQ_FADM_DA : VQ_FADM_RA;
+    const size_t at = (size_t)i * im.stride + j;
+    for (int k = 0; k < 4; k++)
+        im.plane[b + k][at] = out[k];
+}
+
+__global__ void dwt_kernel(VqFadmImages prev, VqFadmScale sc, VqFadmImages im)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int side = blockIdx.z;
+    if (i >= sc.h || j >= sc.w)
+        return;
+    const int b = side ? VQ_FADM_DA : VQ_FADM_RA;
+    const float *src = prev.plane[b];
+    int y[4], x[4];
+    for (int k = 0; k < 4; k++) {
+        y[k] = vq_fadm_tap(k, i, sc.in_h);
+        x[k] = vq_fadm_tap(k, j, sc.in_w);
+    }
+    float lo[4], hi[4], out[4];
+    for (int k = 0; k < 4; k++)
+        vq_fadm_vert(src[(size_t)y[0] * prev.stride + x[k]], src[(size_t)y[1] * prev.stride + x[k]],
+                     src[(size_t)y[2] * prev.stride + x[k]], src[(size_t)y[3] * prev.stride + x[k]], &lo[k],
+                     &hi[k]);
+    vq_fadm_dwt_out(lo, hi, out);
+    const size_t at = (size_t)i * im.stride + j;
+    for (int k = 0; k < 4; k++)
+        im.plane[b + k][at] = out[k];
+}
+
+__global__ void dec_kernel(const VqRcpTable *tab, VqFadmImages im, VqFadmScale sc, double egl, float cos_1deg_sq)
+{
+    const int j = sc.dec.left + blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = sc.dec.top + blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= sc.dec.bottom || j >= sc.dec.right)
+        return;
+    vq_fadm_dec_pixel(tab, &im, &sc, egl, cos_1deg_sq, i, j);
+}
+
+__global__ void sums_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, int64_t *rows)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= sc.h)
+        return;
+    int64_t *out = rows + (size_t)i * VQ_FADM_NSUMS;
+    if (sc.dwt_only || i < sc.cm.top || i >= sc.cm.bottom) {
+        for (int k = 0; k < VQ_FADM_NSUMS; k++)
+            out[k] = 0;
+        return;
+    }
+    const int im1 = vq_fadm_mirror(i - 1, sc.h), ip1 = vq_fadm_mirror(i + 1, sc.h);
+    float acc[VQ_FADM_NSUMS];
+    for (int k = 0; k < VQ_FADM_NSUMS; k++)
+        acc[k] = 0;
+    for (int j = sc.cm.left; j < sc.cm.right; j++) {
+        float x[VQ_FADM_NSUMS];
+        vq_fadm_pixel(&im, &sc, bypass_cm, i, im1, ip1, j, vq_fadm_mirror(j - 1, sc.w), vq_fadm_mirror(j + 1, sc.w),
+                      x);
+        for (int k = 0; k < VQ_FADM_NSUMS; k++)
+            acc[k] += vq_fadm_cube(x[k]);
+    }
+    for (int k = 0; k < VQ_FADM_NSUMS; k++)
+        out[k] = vq_fadm_word(acc[k]);
+}
+
+}  // namespace
+
+extern "C" int vq_fadm_cuda_alloc(VqFadmCuda **out, const VqFadmParams *p, const VqRcpTable *t)
+{
+    *out = NULL;
+    if (!p->p3)
+        return -1;
+    VqFadmCuda *c = (VqFadmCuda *)calloc(1, sizeof(*c));
+    if (!c)
+        return (int)cudaErrorMemoryAllocation;
+    c->p = *p;
+    size_t total = 0;
+    for (int s = 0; s < VQ_ADM_SCALES; s++)
+        total += (size_t)p->s[s].w * p->s[s].h * VQ_FADM_NPLANES;
+    cudaError_t e = cudaMalloc((void **)&c->arena, total * sizeof(float));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_tab, sizeof(VqRcpTable));
+    if (e == cudaSuccess)
+        e = cudaMemcpy(c->d_tab, t, sizeof(VqRcpTable), cudaMemcpyHostToDevice);
+    /* planes the decouple rect leaves unwritten are never read; cleared once
+     * all the same, so that nothing reads uninitialised memory */
+    if (e == cudaSuccess)
+        e = cudaMemset(c->arena, 0, total * sizeof(float));
+    if (e != cudaSuccess) {
+        vq_fadm_cuda_free(c);
+        return (int)e;
+    }
+    float *at = c->arena;
+    for (int s = 0; s < VQ_ADM_SCALES; s++) {
+        const size_t n = (size_t)p->s[s].w * p->s[s].h;
+        c->images[s].stride = p->s[s].w;
+        for (int k = 0; k < VQ_FADM_NPLANES; k++, at += n)
+            c->images[s].plane[k] = at;
+    }
+    *out = c;
+    return 0;
+}
+
+extern "C" void vq_fadm_cuda_free(VqFadmCuda *c)
+{
+    if (!c)
+        return;
+    cudaFree(c->arena);
+    cudaFree(c->d_tab);
+    free(c);
+}
+
+extern "C" int vq_fadm_cuda_run(VqFadmCuda *c, VqPlaneView ref, VqPlaneView dis, const VqFadmParams *p,
+                                int64_t *d_rows, const size_t off[VQ_ADM_SCALES], void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (ref.w != p->w || ref.h != p->h || dis.w != p->w || dis.h != p->h ||
+        memcmp(&c->p, p, sizeof(*p)) != 0)
+        return -1;
+    const dim3 blk(32, 8);
+    for (int s = 0; s < VQ_ADM_SCALES; s++) {
+        const VqFadmScale &sc = p->s[s];
+        const dim3 grid((sc.w + 31) / 32, (sc.h + 7) / 8, 2);
+        if (s == 0)
+            dwt0_kernel<<<grid, blk, 0, st>>>(ref, dis, p->bpc, sc, c->images[0]);
+        else
+            dwt_kernel<<<grid, blk, 0, st>>>(c->images[s - 1], sc, c->images[s]);
+        if (!sc.dwt_only) {
+            const int dw = sc.dec.right - sc.dec.left, dh = sc.dec.bottom - sc.dec.top;
+            if (dw > 0 && dh > 0)
+                dec_kernel<<<dim3((dw + 31) / 32, (dh + 7) / 8), blk, 0, st>>>(c->d_tab, c->images[s], sc, p->egl,
+                                                                             p->cos_1deg_sq);
+        }
+        sums_kernel<<<(sc.h + 63) / 64, 64, 0, st>>>(c->images[s], sc, p->bypass_cm, d_rows + off[s]);
+    }
+    return (int)cudaGetLastError();
+}

@@ -1,0 +1,54 @@
+# float_adm (docs/float-adm.md).
+#
+# The RCPSS table generator and checker, static so that they run on another
+# machine (the lead's Intel host) as built here:
+#   rcp_table_gen    scripts/rcp_table_gen.c: a CPU's _mm_rcp_ss as a table
+#                    (hostmath/rcp_table_<vendor>.h), or --check FILE
+#   rcp_table_check  the library's table of this CPU's vendor against its RCPSS
+add_executable(rcp_table_gen ${CMAKE_SOURCE_DIR}/scripts/rcp_table_gen.c)
+target_compile_options(rcp_table_gen PRIVATE -O2)
+target_link_options(rcp_table_gen PRIVATE -static)
+add_executable(rcp_table_check ${CMAKE_SOURCE_DIR}/tests/rcp_table_check.cpp
+               ${CMAKE_SOURCE_DIR}/hostmath/rcp_select.cpp)
+target_include_directories(rcp_table_check PRIVATE ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
+target_compile_options(rcp_table_check PRIVATE -O2)
+target_link_options(rcp_table_check PRIVATE -static)
+add_test(NAME rcp_table_this_cpu COMMAND rcp_table_check)
+set_tests_properties(rcp_table_this_cpu PROPERTIES SKIP_RETURN_CODE 77)
+# a new table (the Intel one replacing its placeholder) reconfigures
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/hostmath/rcp_table_intel.h)
+
+# libvmaf's float_adm outputs through the library (vqscore, float_adm alone):
+# the float_adm columns of the float-model goldens, AMD's and Intel's
+# (tests/data/golden_columns/*.fadm.json: tests/reduce_golden.py of
+# ../shared/golden/<pair>.float*.json), and float_adm's own goldens with
+# options, sizes and rcp=div (tests/data/golden/*.fadm_*.json).  Intel's skip,
+# saying why, while the Intel table is a placeholder.
+if(VQ_FFMPEG)
+  file(GLOB VQ_FADM_GOLDENS CONFIGURE_DEPENDS ${VQ_DATA}/golden_columns/*.fadm.json
+       ${VQ_DATA}/golden/*.fadm_*.json)
+  foreach(g ${VQ_FADM_GOLDENS})
+    get_filename_component(gname ${g} NAME)
+    string(REGEX REPLACE "(\\.fadm)?\\.json$" "" gname ${gname})
+    foreach(exec cpu cuda)
+      if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+        continue()
+      endif()
+      set(t lib_fadm_${gname}_${exec})
+      add_test(NAME ${t} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/lib_fadm.py
+               $<TARGET_FILE:vqscore> ${VQ_RAW_DIR} ${g} ${CMAKE_BINARY_DIR}/out/fadm ${exec})
+      set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endif()
+
+# the GPU parity program: the CUDA kernels == the CPU executor, word for word
+# (random frames, sizes, depths, layouts, options, both reciprocals; poisoned
+# buffers and guards; graph replays); exit 77 without a GPU
+if(VQ_ENABLE_CUDA)
+  add_executable(parity_float_adm ${CMAKE_SOURCE_DIR}/tests/parity_float_adm.cu)
+  target_link_libraries(parity_float_adm PRIVATE vqcuda_obj)
+  target_compile_options(parity_float_adm PRIVATE --fmad=false)
+  add_test(NAME gpu_parity_float_adm COMMAND parity_float_adm)
+  set_tests_properties(gpu_parity_float_adm PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -39,12 +39,14 @@ struct HostPlane {
 /* a plane of random samples in one of three layouts (0 planar; 1 16-bit
  * words, sample in the high bits, every other word another plane's noise;
  * 2 the same at step 1), a padded pitch, noise in the padding */
-HostPlane make_plane(int w, int h, int bpc, int layout, const HostPlane *like)
+HostPlane make_plane(int w, int h, int bpc, int layout, const HostPlane *like, ptrdiff_t keep_pitch = 0)
 {
     HostPlane p;
     const int bytes = bpc > 8 || layout ? 2 : 1, step = layout == 1 ? 2 : 1;
     const int shift = layout && bpc < 16 ? 16 - bpc : 0;
-    const ptrdiff_t pitch = ((ptrdiff_t)w * bytes * step + 63) / 64 * 64 + 64 * (rnd() & 1);
+    /* a random padding, or the pitch of the plane a graph was captured with */
+    const ptrdiff_t pitch = keep_pitch ? keep_pitch
+                                       : ((ptrdiff_t)w * bytes * step + 63) / 64 * 64 + 64 * (rnd() & 1);
     p.buf.resize((size_t)pitch * h);
     for (auto &b : p.buf)
         b = (uint8_t)rnd();
@@ -75,11 +77,16 @@ HostPlane make_plane(int w, int h, int bpc, int layout, const HostPlane *like)
 
 struct DevPlane {
     uint8_t *d = nullptr;
+    size_t size = 0;
     VqPlaneView v;
     void up(const HostPlane &h)
     {
-        if (!d)
+        if (h.buf.size() > size) {   /* a larger plane than the last: a new buffer */
+            cudaFree(d);
+            d = nullptr;
             CK(cudaMalloc(&d, h.buf.size()));
+            size = h.buf.size();
+        }
         CK(cudaMemcpy(d, h.buf.data(), h.buf.size(), cudaMemcpyHostToDevice));
         v = h.v;
         v.data = d;
@@ -142,8 +149,11 @@ int vif_case(int w, int h, int bpc, int layout, const vq::fvif::Options &o, cuda
     DevPlane dr, dd;
     cudaGraphExec_t graph = nullptr;
     int fails = 0;
+    ptrdiff_t pr = 0, pd = 0;   /* run 1 keeps run 0's pitches: its graph has them */
     for (int run = 0; run < 2 && !fails; run++) {   /* run 1: the graph of run 0, new pictures */
-        const HostPlane r = make_plane(w, h, bpc, layout, nullptr), d = make_plane(w, h, bpc, layout, &r);
+        const HostPlane r = make_plane(w, h, bpc, layout, nullptr, pr), d = make_plane(w, h, bpc, layout, &r, pd);
+        pr = r.v.pitch;
+        pd = d.v.pitch;
         std::vector<int64_t> want(s.geom.words), got;
         vq_fvif_cpu_run(cpu, &s.geom, r.v, d.v, bpc, want.data());
         dr.up(r);
@@ -183,11 +193,13 @@ int motion_case(int w, int h, int bpc, int layout, int ssx, int ssy, const vq::f
     DevPlane dp[3];
     cudaGraphExec_t graph[2] = { nullptr, nullptr };
     int fails = 0;
+    ptrdiff_t pq[3] = { 0, 0, 0 };   /* later frames keep frame 0's pitches: the graphs have them */
     for (int n = 0; n < 5 && !fails; n++) {
         HostPlane hp[3];
         VqPlaneView hv[3], dv[3];
         for (int q = 0; q < 3; q++) {
-            hp[q] = make_plane(q ? cw : w, q ? ch : h, bpc, layout, nullptr);
+            hp[q] = make_plane(q ? cw : w, q ? ch : h, bpc, layout, nullptr, pq[q]);
+            pq[q] = hp[q].v.pitch;
             hv[q] = hp[q].v;
             dp[q].up(hp[q]);
             dv[q] = dp[q].v;

@@ -9,6 +9,7 @@
 
 #include "float_motion.h"
 #include "float_motion_exec.h"
+#include "float_vif_exec.h"
 
 struct VqFloatMotionCpu {
     std::vector<float> conv[3];
@@ -84,8 +85,7 @@ void vq_fmotion_cpu_rows(VqFloatMotionCpu *m, const VqFloatMotionGeom *g, int st
                     v[j] += c * row[j];
             }
             float *out = cur + (size_t)i * w;
-            for (int j = 0; j < w; j++)
-                out[j] = vq_fvif_hpass(v, 1, w, g->taps, g->fw, j);
+            vq_fvif_cpu_hpass_row(v, w, g->taps, g->fw, out);
             float acc = 0;
             if (m->have_prev) {
                 const float *pr = prev + (size_t)i * w;

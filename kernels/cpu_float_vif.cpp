@@ -31,26 +31,6 @@ const float *scale_image(const VqFloatVifCpu *c, const VqFloatVifGeom *g, int s,
     return g->scaled ? c->pre[k].data() : c->conv[k].data();
 }
 
-/* the horizontal pass of a row of w vertical-pass values t into out (w
- * values), taps outermost; the mirrored columns at the edges */
-void hpass_row(const float *t, int w, const float *f, int fw, float *out)
-{
-    const int r = fw / 2;
-    const int lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
-    for (int j = 0; j < lo; j++)
-        out[j] = vq_fvif_hpass(t, 1, w, f, fw, j);
-    for (int j = lo; j < hi; j++)
-        out[j] = 0.0f;
-    for (int k = 0; k < fw; k++) {
-        const float c = f[k];
-        const float *src = t - r + k;
-        for (int j = lo; j < hi; j++)
-            out[j] += c * src[j];
-    }
-    for (int j = hi; j < w; j++)
-        out[j] = vq_fvif_hpass(t, 1, w, f, fw, j);
-}
-
 struct Scratch {
     std::vector<float> v[5], h[5];
     void size(int w)
@@ -86,7 +66,7 @@ void stat_rows(const VqFloatVifCpu *c, const VqFloatVifGeom *g, int s, int64_t *
                 vq_fvif_vstep5(&m1[j], &m2[j], &xx[j], &yy[j], &xy[j], cf, ra[j], da[j]);
         }
         for (int q = 0; q < 5; q++)
-            hpass_row(t.v[q].data(), w, f, fw, t.h[q].data());
+            vq_fvif_cpu_hpass_row(t.v[q].data(), w, f, fw, t.h[q].data());
         float num = 0, den = 0;
         for (int j = 0; j < w; j++) {
             float n, d;

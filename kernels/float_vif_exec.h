@@ -30,6 +30,29 @@ typedef struct VqFvifOp {
     int op, scale, rows;
 } VqFvifOp;
 
+/* the CPU loops' horizontal pass of a row of w vertical-pass values t into
+ * out: one accumulator per column, the taps outermost (each accumulator
+ * sees vq_fvif_hpass's operations in its order); the mirrored edge columns
+ * through vq_fvif_hpass itself.  Shared by float_motion's blur. */
+static inline void vq_fvif_cpu_hpass_row(const float *t, int w, const float *f, int fw, float *out)
+{
+    const int r = fw / 2;
+    const int lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
+    int j, k;
+    for (j = 0; j < lo; j++)
+        out[j] = vq_fvif_hpass(t, 1, w, f, fw, j);
+    for (j = lo; j < hi; j++)
+        out[j] = 0.0f;
+    for (k = 0; k < fw; k++) {
+        const float c = f[k];
+        const float *src = t - r + k;
+        for (j = lo; j < hi; j++)
+            out[j] += c * src[j];
+    }
+    for (j = hi; j < w; j++)
+        out[j] = vq_fvif_hpass(t, 1, w, f, fw, j);
+}
+
 typedef struct VqFloatVifCpu VqFloatVifCpu;
 
 /* NULL when out of memory */

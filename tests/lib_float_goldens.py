@@ -7,7 +7,8 @@ every frame and pooled value of the golden's columns) and the columns' order
 
   lib_float_goldens.py VQSCORE RAW_DIR OUT_DIR EXEC(cpu|cpu3|cuda) GOLDEN.json...
 
-(cpu3: the CPU executor on 3 threads, the row bands side by side.)
+(cpu3: the CPU executor on 3 threads, the row bands side by side.  VQ_LIB_AS=nv12|p010|p016:
+the pictures in that semiplanar host layout.)
 
 Goldens: tests/data/golden_columns/*.vifmotion.json (the float_vif/float_motion
 columns of ../shared/golden's float model logs: the models' vif with
@@ -107,9 +108,11 @@ def main():
             continue
         key = (pair, feats, n)
         if key not in runs:
-            log = os.path.join(out, f"float_{name}_{exe}.json")
+            log = os.path.join(out, f"float_{name}_{exe}{os.environ.get('VQ_LIB_AS', '')}.json")
             cmd = [vq, "-r", rp, "-d", dp, "-s", size, "-f", fmt, "-e", exe.rstrip("3"), "-m", "none", "-F", feats,
                    "-o", log] + (["-t", "3"] if exe == "cpu3" else [])
+            if os.environ.get("VQ_LIB_AS"):
+                cmd += ["-a", os.environ["VQ_LIB_AS"]]
             if n >= 0:
                 cmd += ["-n", str(n)]
             r = subprocess.run(cmd, capture_output=True, text=True)

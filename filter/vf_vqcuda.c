@@ -482,23 +482,13 @@ static int release_frames(AVFilterContext *ctx)
  * rendition under its number too; scores: the model outputs only */
 enum { METADATA_DEFAULT, METADATA_ALL, METADATA_SCORES, METADATA_NONE };
 
-/* metadata=scores: the models' outputs only (each model's name, and its
- * bootstrap outputs, which start with it) */
-static int is_score(VqSession *vs, const char *name)
-{
-    const char *m;
-    for (int i = 0; vs && (m = vq_session_model_name(vs, i)); i++)
-        if (!strncmp(name, m, strlen(m)))
-            return 1;
-    return 0;
-}
-
-/* Which keys output `name` of rendition k (from 0) gets: numbered
+/* Which keys an output of rendition k (from 0) gets (model_output: the
+ * result says it is a model's output, not a feature's): numbered
  * (lavfi.vqcuda.<k+1>.name) and plain (lavfi.vqcuda.name, rendition 1
  * only); 0 when neither. */
-static int meta_keys(VQCUDAContext *s, VqSession *vs, int k, const char *name, int *numbered, int *plain)
+static int meta_keys(VQCUDAContext *s, int k, int model_output, int *numbered, int *plain)
 {
-    const int score = s->metadata == METADATA_ALL || is_score(vs, name);   /* all: as a score */
+    const int score = s->metadata == METADATA_ALL || model_output;   /* all: as a score */
     *numbered = score;
     *plain = !k && (score || s->metadata == METADATA_DEFAULT);
     return *numbered || *plain;
@@ -525,7 +515,6 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;
     PendingQueue *q = &s->pending;
-    VqSession *vs = rend_session(s, k);
     const int64_t index = res->index;
 
     if (s->metadata == METADATA_NONE)
@@ -538,7 +527,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         p->waiting &= ~(1u << k);
         for (int j = 0; res && j < res->n && !s->closing; j++) {
             int ret, numbered, plain;
-            if (meta_keys(s, vs, k, res->name[j], &numbered, &plain) &&
+            if (meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain) &&
                 (ret = set_meta(&p->dist->metadata, k, numbered, plain, res->name[j], res->value[j])) < 0)
                 return ret;
         }
@@ -546,7 +535,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         for (int j = 0; res && res->segment_end && j < res->n && !s->closing; j++) {
             static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
             int numbered, plain;
-            if (!meta_keys(s, vs, k, res->name[j], &numbered, &plain))
+            if (!meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain))
                 continue;
             for (int q = 0; q < 4; q++) {
                 char suffix[192];
@@ -882,6 +871,18 @@ static enum AVPixelFormat frame_sw_format(const AVFrame *f)
     return f->format;
 }
 
+/* the library's minimum frame size, its message under what */
+static int size_check(AVFilterContext *ctx, const char *what, int w, int h)
+{
+    char err[256];
+
+    if (vq_frame_size_check(w, h, err, sizeof(err)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, err);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
 /* 1: the pair can be scored (a new size or format on both: a new section
  * first); 0: its frames differ from each other, it is passed on unscored. */
 static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
@@ -907,11 +908,8 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     if ((ret = fill_format(ctx, fd, dist->width, dist->height,
                            dist->format == AV_PIX_FMT_CUDA, &nf)) < 0)
         return ret;
-    if (nf.width < 33 || nf.height < 33) {
-        av_log(ctx, AV_LOG_ERROR, "frames changed to %dx%d: VMAF needs at least 33x33\n",
-               nf.width, nf.height);
-        return AVERROR(EINVAL);
-    }
+    if ((ret = size_check(ctx, "frames changed", nf.width, nf.height)) < 0)
+        return ret;
     av_log(ctx, AV_LOG_INFO, "frames changed to %dx%d %s at frame %"PRId64": scored as a "
            "new section\n", nf.width, nf.height, av_get_pix_fmt_name(fd), s->nb_submitted);
     if ((ret = cuda_push(ctx)) < 0)
@@ -1544,6 +1542,7 @@ static int check_rendition(AVFilterContext *ctx, int k)
     VQCUDAContext *s = ctx->priv;
     const AVFilterLink *l = ctx->inputs[k], *r = ctx->inputs[s->nb_rend];
     const char *what = s->nb_rend > 1 ? "rendition" : "main";
+    char label[32];
 
     if (l->format != r->format) {
         av_log(ctx, AV_LOG_ERROR, "%s %d (%s) and reference (%s) differ in pixel format: "
@@ -1558,12 +1557,8 @@ static int check_rendition(AVFilterContext *ctx, int k)
                " and scaler=none: scale it upstream, or let vqcuda upscale it (scaler=bicubic)");
         return AVERROR(EINVAL);
     }
-    if (l->w < 33 || l->h < 33) {
-        av_log(ctx, AV_LOG_ERROR, "%s %d is %dx%d: VMAF needs at least 33x33 (smaller "
-               "pictures make libvmaf read outside the frame)\n", what, k + 1, l->w, l->h);
-        return AVERROR(EINVAL);
-    }
-    return 0;
+    snprintf(label, sizeof(label), "%s %d", what, k + 1);
+    return size_check(ctx, label, l->w, l->h);
 }
 
 static int config_output(AVFilterLink *outlink)
@@ -1595,12 +1590,8 @@ static int config_output(AVFilterLink *outlink)
             if ((ret = check_rendition(ctx, k)) < 0)
                 return ret;
     }
-    if (reflink->w < 33 || reflink->h < 33) {
-        av_log(ctx, AV_LOG_ERROR, "input is %dx%d: VMAF needs at least 33x33 "
-               "(smaller pictures make libvmaf read outside the frame)\n",
-               reflink->w, reflink->h);
-        return AVERROR(EINVAL);
-    }
+    if ((ret = size_check(ctx, "reference", reflink->w, reflink->h)) < 0)
+        return ret;
     if (mainlink->format == AV_PIX_FMT_CUDA) {
 #if CONFIG_CUDA
         if ((ret = config_cuda(ctx, &sw_format)) < 0)

@@ -192,12 +192,36 @@ FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const s
     make_exec_plan();
 }
 
+/* a and b are the same instance but for the option that only adds outputs
+ * (vif/adm/motion's debug, float_ssim's enable_lcs): the same work, the
+ * same names */
+static bool same_but_extra_outputs(const FeatureOptions &a, const FeatureOptions &b)
+{
+    const FeatureSpec &spec = a.spec();
+    if (&spec != &b.spec() || spec.debug_outputs.empty())
+        return false;
+    FeatureOptions x = a, y = b;
+    x.set(spec.debug_option, "false");
+    y.set(spec.debug_option, "false");
+    return x == y;
+}
+
 int FeaturePlan::add_instance(FeatureOptions opts)
 {
     opts.check_implemented();
-    for (size_t i = 0; i < instances_.size(); i++)
+    for (size_t i = 0; i < instances_.size(); i++) {
         if (instances_[i].opts == opts)
             return (int)i;
+        /* feature=name=vif:debug=true beside a model that loads vif with the
+         * same options: the model's instance gives the debug outputs too
+         * (libvmaf drops the request there; vqcuda honours it) */
+        if (same_but_extra_outputs(instances_[i].opts, opts)) {
+            const char *extra = opts.spec().debug_option;
+            if (opts.get(extra))
+                instances_[i].opts.set(extra, "true");
+            return (int)i;
+        }
+    }
     instances_.push_back(Instance{ std::move(opts), -1, -1, -1, 0 });
     return (int)instances_.size() - 1;
 }
@@ -233,7 +257,7 @@ void FeaturePlan::make_columns()
             }
         } else {
             in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
-            if (!spec.debug_outputs.empty() && in.opts.get("debug"))
+            if (!spec.debug_outputs.empty() && in.opts.get(spec.debug_option))
                 in.outputs.insert(in.outputs.end(), spec.debug_outputs.begin(), spec.debug_outputs.end());
         }
         in.n_outputs = (int)in.outputs.size();

@@ -34,7 +34,8 @@ struct Instance {
     int n_outputs;          /* per-frame outputs that are columns */
     /* their collector names, in libvmaf's append order: the spec's outputs
      * (psnr: its planes', with mse_* after each psnr_* under enable_mse),
-     * then the debug outputs under debug=true */
+     * then the debug outputs under debug=true (float_ssim, float_ms_ssim:
+     * the lcs outputs under enable_lcs=true) */
     std::vector<std::string> outputs = {};
 };
 

@@ -114,26 +114,34 @@ std::vector<FeatureSpec> make_specs()
         { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
         {},
     });
-    /* float_ssim.c / float_ms_ssim.c: enable_lcs adds outputs (not done here);
-     * enable_db and clip_db change the value only */
+    /* float_ssim.c / float_ms_ssim.c: enable_lcs appends the means of l, c
+     * and s (in this order, after the score; ms: l of scales 0..4, then c,
+     * then s); enable_db and clip_db change the score only */
     v.push_back(FeatureSpec{
         "float_ssim", FexKind::FloatSsim,
         {
-            { "enable_lcs", nullptr, B, 0, 0, 1, false, false },
+            { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
             { "enable_db", nullptr, B, 0, 0, 1, false, true },
             { "clip_db", nullptr, B, 0, 0, 1, false, true },
             { "scale", nullptr, I, 0, 0, 10, false, true },
         },
         { "float_ssim" }, { "float_ssim" }, {},
+        { "float_ssim_l", "float_ssim_c", "float_ssim_s" }, "enable_lcs",
     });
     v.push_back(FeatureSpec{
         "float_ms_ssim", FexKind::FloatMsSsim,
         {
-            { "enable_lcs", nullptr, B, 0, 0, 1, false, false },
+            { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
             { "enable_db", nullptr, B, 0, 0, 1, false, true },
             { "clip_db", nullptr, B, 0, 0, 1, false, true },
         },
         { "float_ms_ssim" }, { "float_ms_ssim" }, {},
+        { "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
+          "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4", "float_ms_ssim_c_scale0",
+          "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
+          "float_ms_ssim_c_scale4", "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
+          "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
+        "enable_lcs",
     });
     /* cambi.c; full_ref adds outputs and heatmaps_path writes files: not done here */
     v.push_back(FeatureSpec{

@@ -43,8 +43,11 @@ struct FeatureSpec {
     std::vector<const char *> provides;     /* collector names a model may read */
     std::vector<const char *> outputs;      /* per-frame outputs, libvmaf's append order */
     std::vector<const char *> flush_outputs;/* outputs known only at flush (motion2/3) */
-    /* with debug=true (vif, adm, motion), appended per frame after `outputs` */
+    /* with the bool option `debug_option` true, appended per frame after
+     * `outputs`: vif's, adm's and motion's debug=true outputs, float_ssim's
+     * and float_ms_ssim's enable_lcs=true outputs */
     std::vector<const char *> debug_outputs = {};
+    const char *debug_option = "debug";
 };
 
 /* every extractor vqcuda implements, in a fixed order */

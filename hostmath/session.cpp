@@ -84,11 +84,16 @@ struct Section {
     VqFormat fmt;
 };
 
+void check_size(int w, int h)
+{
+    if (w < 33 || h < 33)
+        fail(VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such frames, so there "
+             "is no reference result to match", w, h);
+}
+
 void check_format(const VqFormat &f)
 {
-    if (f.width < 33 || f.height < 33)
-        fail(VQ_EINVAL, "frame size %dx%d is below 33x33: libvmaf reads outside such frames, so there "
-             "is no reference result to match", f.width, f.height);
+    check_size(f.width, f.height);
     if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
         fail(VQ_EINVAL, "bit depth %d is not supported (8, 10, 12 or 16, as libvmaf's psnr)", f.bitdepth);
     if (f.bytes_per_sample != (f.bitdepth > 8 ? 2 : 1))
@@ -110,6 +115,7 @@ struct VqSession {
     std::string err;
     std::unique_ptr<vq::FeaturePlan> plan;
     std::vector<const char *> names;        /* column names, for results */
+    std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
     std::vector<MotionState> motion;
@@ -174,6 +180,14 @@ struct VqSession {
     void init_executor(bool on_device);
     void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
     void make_scaler();
+    /* kinds from the plan: a model's outputs are its consecutive columns */
+    void set_kinds()
+    {
+        kinds.assign(names.size(), (unsigned char)VQ_OUTPUT_FEATURE);
+        for (const vq::ModelUse &m : plan->models())
+            for (int k = 0; k < m.n_outputs; k++)
+                kinds[(size_t)(m.first_col + k)] = (unsigned char)VQ_OUTPUT_MODEL;
+    }
     void fold(const int64_t *rows, bool scored);
     bool complete(int64_t i);
     void submit(const VqPicture *ref, const VqPicture *dis, double time, bool key);
@@ -226,6 +240,7 @@ void VqSession::open()
     make_scaler();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
+    set_kinds();
     pool.resize(names.size());
     seg.pool.resize(names.size());
     log2_table.resize(65536);
@@ -401,6 +416,7 @@ void VqSession::new_section(const VqFormat &f)
     names.clear();
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
+    set_kinds();
     vq_cuda_exec_close(&cuda);
     vq_cpu_exec_close(&cpu);
     executor_ready = false;
@@ -599,12 +615,19 @@ void VqSession::fold(const int64_t *rows, bool scored)
             case vq::FexKind::FloatSsim:
             case vq::FexKind::FloatMsSsim: {
                 const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
-                VqSsimOptions o = { 0, (int)in.opts.get("enable_db"), (int)in.opts.get("clip_db") };
+                VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
+                                    (int)in.opts.get("clip_db") };
                 VqSsimScores sc;
                 char msg[256] = "";
                 if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
                     fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
-                out[0] = ms ? sc.float_ms_ssim : sc.float_ssim;
+                /* the score, then its lcs outputs (the registry's debug_outputs) */
+                double v[1 + 3 * VQ_MS_SSIM_SCALES];
+                const int nv = vq_ssim_outputs(&sc, ms, &o, v);
+                if (nv != in.n_outputs)
+                    fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
+                         in.n_outputs, nv);
+                std::copy(v, v + nv, out);
                 break;
             }
             case vq::FexKind::Ciede: {
@@ -970,6 +993,7 @@ int VqSession::receive(VqFrameResult *out)
     result = fr.v;
     out->name = names.data();
     out->value = result.data();
+    out->kind = kinds.data();
     out->segment_end = seg_end;
     out->segment_first = seg_end ? seg_closed_first : 0;
     out->segment_pooled = seg_end ? seg_values.data() : nullptr;
@@ -1250,6 +1274,18 @@ int vq_session_stream_status(VqSession *s)
 int vq_session_note_unpaired(VqSession *s, double time, double ref_time)
 {
     return guarded(s, [&] { s->unpaired.emplace_back(time, ref_time); });
+}
+
+int vq_frame_size_check(int width, int height, char *errbuf, size_t errlen)
+{
+    try {
+        check_size(width, height);
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", e.what());
+        return e.code();
+    }
 }
 
 int vq_log_check(const char *path, char *errbuf, size_t errlen)

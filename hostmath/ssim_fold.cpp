@@ -106,6 +106,25 @@ extern "C" int vq_ssim_fold(const VqSsimGeom *g, const int64_t *words,
     return 0;
 }
 
+extern "C" int vq_ssim_outputs(const VqSsimScores *s, int ms, const VqSsimOptions *o, double *out)
+{
+    int n = 0;
+    out[n++] = ms ? s->float_ms_ssim : s->float_ssim;
+    if (!o || !o->enable_lcs)
+        return n;
+    if (!ms) {
+        out[n++] = s->ssim_l;
+        out[n++] = s->ssim_c;
+        out[n++] = s->ssim_s;
+        return n;
+    }
+    const double *const lcs[3] = { s->ms_l, s->ms_c, s->ms_s };   /* l of scales 0..4, c, s */
+    for (int q = 0; q < 3; q++)
+        for (int i = 0; i < VQ_MS_SSIM_SCALES; i++)
+            out[n++] = lcs[q][i];
+    return n;
+}
+
 extern "C" int vq_ms_ssim_check_size(int w, int h, char *msg, size_t n)
 {
     /* ms_ssim.c: for each of the 5 scales, cur_w < 11 || cur_h < 11 fails,

@@ -19,7 +19,8 @@ extern "C" {
 /* The options of one extractor (float_ssim's or float_ms_ssim's; defaults
  * all 0).  float_ssim's "scale" goes to vq_ssim_geom_init instead. */
 typedef struct VqSsimOptions {
-    int enable_lcs;   /* the _l/_c/_s outputs (the fold always fills them) */
+    int enable_lcs;   /* the _l/_c/_s outputs (vq_ssim_outputs; the fold always
+                       * fills them: the executors always make their sums) */
     int enable_db;    /* the score as -10 log10(1 - score) ... */
     int clip_db;      /* ... at most ceil(10 log10(peak^2 / (0.5 / (w h)))) */
 } VqSsimOptions;
@@ -41,6 +42,15 @@ typedef struct VqSsimScores {
  */
 int vq_ssim_fold(const VqSsimGeom *g, const int64_t *words, const VqSsimOptions *ssim_opt,
                  const VqSsimOptions *ms_opt, VqSsimScores *out, char *msg, size_t n);
+
+/*
+ * One extractor's per-frame outputs in libvmaf's append order (float_ssim.c,
+ * float_ms_ssim.c): the score; then, with o->enable_lcs, float_ssim_l, _c,
+ * _s (ms == 0) or float_ms_ssim_l_scale0..4, _c_scale0..4, _s_scale0..4
+ * (ms != 0), each the float mean (not touched by enable_db).  o may be NULL
+ * (defaults).  Returns how many were written to out: 1, 4 or 16.
+ */
+int vq_ssim_outputs(const VqSsimScores *s, int ms, const VqSsimOptions *o, double *out);
 
 /* 0 when float_ms_ssim takes a w x h luma plane; else < 0 with the reason
  * in msg (n bytes; msg may be NULL).  The reference refuses below 176 in

@@ -143,7 +143,14 @@ typedef struct VqFrameResult {
     int segment_end;
     int64_t segment_first;               /* the segment's first frame */
     const double *segment_pooled;
+    /* what each entry is: VQ_OUTPUT_FEATURE (an extractor's output) or
+     * VQ_OUTPUT_MODEL (a model's score, its bootstrap members, their
+     * stddev and interval), n entries (decided by the plan, never by the
+     * name) */
+    const unsigned char *kind;
 } VqFrameResult;
+
+enum { VQ_OUTPUT_FEATURE = 0, VQ_OUTPUT_MODEL = 1 };
 
 typedef struct VqSession VqSession;
 
@@ -180,6 +187,11 @@ int vq_session_write_log(VqSession *s, const char *path, enum VqLogFormat fmt);
 
 /* The segments' pooled values as CSV (after flush), written as the log is. */
 int vq_session_write_segments(VqSession *s, const char *path);
+
+/* 0 when frames of width x height can be scored at all, else VQ_EINVAL with
+ * the reason in errbuf (below 33x33 libvmaf reads outside the frame).  The
+ * session applies it to every format; a caller may ask before opening one. */
+int vq_frame_size_check(int width, int height, char *errbuf, size_t errlen);
 
 /* Whether a log (or the segments' CSV) can be written at path, proven by
  * doing what the write will do short of writing (creating and removing its

@@ -237,14 +237,16 @@ VQ_HD int vq_cambi_band_row(const VqCambiParams *p, uint32_t v)
     return r < (uint32_t)p->band_size ? (int)r : -1;
 }
 
+#ifdef __cplusplus
 /*
- * c_value_pixel: v is the pixel's filtered value, its histogram counts are
- * hist[u * hstride] for band row u (the window around the pixel, masked
- * pixels only).  Float arithmetic in the reference's order: (float) of the
- * int product, times the reciprocal, max over the contrasts (strict >).
+ * c_value_pixel: v is the pixel's filtered value; count(u) is the window's
+ * histogram count of band row u (the window around the pixel, masked
+ * pixels only), however the executor stores it.  Float arithmetic in the
+ * reference's order: (float) of the int product, times the reciprocal, max
+ * over the contrasts (strict >).
  */
-VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_t v,
-                             const uint16_t *hist, ptrdiff_t hstride)
+template <typename Count>
+VQ_HD float vq_cambi_c_value_of(const VqCambiParams *p, const float *recip, uint32_t v, Count count)
 {
     const int nd = p->num_diffs;
     const int compact = (int)v - p->band_base;
@@ -252,12 +254,12 @@ VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_
     float c = 0.0f;
     if ((unsigned)compact >= (unsigned)p->band_size)
         return 0.0f;
-    const int p0 = hist[(ptrdiff_t)compact * hstride];
+    const int p0 = count(compact);
     for (int d = 0; d < nd; d++) {
         if (value <= p->tvi_for_diff[d] && value + d + 1 > p->vlt_luma) {
             const int idx1 = compact + d + 1, idx2 = compact - d - 1;
-            const int p1 = hist[(ptrdiff_t)idx1 * hstride];
-            const int p2 = idx2 >= 0 ? hist[(ptrdiff_t)idx2 * hstride] : 0;
+            const int p1 = count(idx1);
+            const int p2 = idx2 >= 0 ? count(idx2) : 0;
             float val;
             if (p1 > p2)
                 val = (float)(p->diff_weights[d] * p0 * p1) * recip[p1 + p0];
@@ -269,6 +271,15 @@ VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_
     }
     return c;
 }
+
+/* the same, the counts at hist[u * hstride] */
+VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_t v,
+                             const uint16_t *hist, ptrdiff_t hstride)
+{
+    return vq_cambi_c_value_of(p, recip, v,
+                               [hist, hstride](int u) { return (int)hist[(ptrdiff_t)u * hstride]; });
+}
+#endif
 
 /* ---- 6. what the host needs of the top-k c-values ------------------------- */
 

@@ -1,15 +1,22 @@
 /*
  * cuda_cambi.cu - the CUDA executor of CAMBI: thin kernels around cambi.h.
  *
- * Per pass, on one stream (no allocation, no synchronisation):
- *   load (+ anti-dither), 7x7 flat counts -> scale-0 mask,
- *   per scale s: [decimate], mode filter, c-values, selection, row words.
+ * Per pass, on one stream (no allocation, no synchronisation), 19 to 24
+ * launches whatever the scales:
+ *   load (+ anti-dither), 7x7 flat counts -> scale-0 mask, [decimate];
+ *   per scale s: the mode filter, which also writes the pixels' band rows
+ *   (masked, in the band, else -1) and decimates for scale s + 1;
+ *   then for every scale at once: c-values (one grid), the three radix
+ *   passes of the selection, the row words, the pooling decisions; and a
+ *   cooperative pooling launch per scale (it exits at once unless needed).
  * The c-value kernel is the expensive one.  A block owns a strip of
- * kStrip output columns and a band of rows; its window histograms (band
- * rows x kStrip columns, uint16) live in shared memory, one column per
- * thread, so no two threads ever touch the same counter: the block fills
- * them for its first row (the whole window), then slides down one row at
- * a time (the row leaving and the row entering, 2 pad + 1 columns each).
+ * kStrip output columns and a band of rows of one scale; its window
+ * histograms (band rows x kStrip columns, uint16 counters two to a word)
+ * live in shared memory, one column per thread, so no two threads ever
+ * touch the same counter: the block fills them for its first row (the
+ * whole window), then slides down one row at a time (the row leaving and
+ * the row entering, 2 pad + 1 columns each), with shared atomics that do
+ * not wait on each other.
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
@@ -36,6 +43,8 @@ namespace {
 
 constexpr int kThreads = 256;       /* element-wise kernels, row words */
 constexpr int kStrip = 64;          /* c-values: output columns (threads) per block */
+constexpr int kMaxPad = 32;         /* the largest window the setup allows is 65 */
+constexpr int kBatch = 8;           /* c-values: window updates loaded before they are applied */
 constexpr int kBins = 2048;         /* radix select: digits of 11, 11 and 10 bits */
 constexpr int kFindThreads = 1024;
 constexpr int kSelBlocks = 264;     /* histogram passes: grid-stride */
@@ -62,6 +71,17 @@ struct PoolState {
     unsigned blk_le[kPoolMaxBlocks], blk_ge[kPoolMaxBlocks];
     unsigned long long blk_sat[kPoolMaxBlocks];
     VqCambiAdd blk_add[kPoolMaxBlocks];
+};
+
+/* what the batched kernels (every scale in one launch, blockIdx.y or the
+ * block's index picking the scale) need of each scale */
+struct Scales {
+    const float *cv[VQ_CAMBI_SCALES];
+    int n[VQ_CAMBI_SCALES];              /* its c-values */
+    int sw[VQ_CAMBI_SCALES], sh[VQ_CAMBI_SCALES];
+    int k[VQ_CAMBI_SCALES];              /* top-k count */
+    int64_t *hdr[VQ_CAMBI_SCALES];       /* its selection words */
+    int64_t *rows[VQ_CAMBI_SCALES];      /* its row words */
 };
 
 unsigned cdiv(long a, long b)
@@ -127,87 +147,139 @@ cambi_decimate_kernel(const uint16_t *__restrict__ src, int src_stride, int sw,
         out[(size_t)i * sw + j] = src[(size_t)(2 * i) * src_stride + 2 * j];
 }
 
+/*
+ * The mode filter of scale s at (i, j), and what the later kernels need of
+ * it: u (the pixel's histogram band row when mask0 counts it and its value
+ * is in the band, else -1: all the c-value kernel reads) and, at even
+ * (i, j), the next scale's decimated sample (when next is given).
+ */
 __global__ void __launch_bounds__(kThreads)
-cambi_mode_kernel(const uint16_t *__restrict__ img, int sw, int sh, uint16_t *__restrict__ out)
+cambi_mode_kernel(VqCambiParams p, int s, const uint16_t *__restrict__ img,
+                  const uint8_t *__restrict__ mask0, int16_t *__restrict__ u_out,
+                  uint16_t *__restrict__ next)
 {
+    const int sw = p.sw[s], sh = p.sh[s], sft = p.sshift[s];
     const int j = blockIdx.x * kThreads + threadIdx.x, i = blockIdx.y;
-    if (j < sw)
-        out[(size_t)i * sw + j] = vq_cambi_mode_at(img, sw, sw, sh, i, j);
+    if (j >= sw)
+        return;
+    const uint16_t v = vq_cambi_mode_at(img, sw, sw, sh, i, j);
+    int u = -1;
+    if (mask0[((size_t)i << sft) * p.w + ((size_t)j << sft)])
+        u = vq_cambi_band_row(&p, v);
+    u_out[(size_t)i * sw + j] = (int16_t)u;
+    if (next && !(i & 1) && !(j & 1))
+        next[(size_t)(i >> 1) * ((sw + 1) >> 1) + (j >> 1)] = v;
 }
 
 /* ---- c-values ------------------------------------------------------------ */
 
-/* buf[q] = band row of scale pixel (r, c0 + q) when it is counted (masked,
- * in the band), else -1; also -1 outside the image */
-__device__ __forceinline__ void stage_row(int16_t *buf, int span, const VqCambiParams &p, int s,
-                                          const uint16_t *__restrict__ filt,
-                                          const uint8_t *__restrict__ mask0, int r, int c0)
+/* every scale's c-value blocks in one grid: scale s owns blocks
+ * block0[s] .. block0[s + 1] - 1, strips[s] strips by bands of rows rows */
+struct CvGrid {
+    const int16_t *u[VQ_CAMBI_SCALES];
+    float *cv[VQ_CAMBI_SCALES];
+    int strips[VQ_CAMBI_SCALES];
+    int block0[VQ_CAMBI_SCALES + 1];
+    int rows;
+};
+
+/* buf[q] = u of scale pixel (r, c0 + q), -1 outside the image */
+__device__ __forceinline__ void stage_row(int16_t *buf, int span, const int16_t *__restrict__ u,
+                                          int sw, int sh, int r, int c0)
 {
-    const int sw = p.sw[s], sh = p.sh[s], sft = p.sshift[s];
     for (int q = threadIdx.x; q < span; q += kStrip) {
         const int c = c0 + q;
-        int u = -1;
-        if (r >= 0 && r < sh && c >= 0 && c < sw &&
-            mask0[((size_t)r << sft) * p.w + ((size_t)c << sft)])
-            u = vq_cambi_band_row(&p, filt[(size_t)r * sw + c]);
-        buf[q] = (int16_t)u;
+        buf[q] = r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
     }
 }
 
 /*
- * grid (strips, row bands).  Shared: hist[band_size][kStrip] (uint16),
- * then two staged rows of kStrip + 2 pad entries (int16).
+ * Shared: the histograms as uint16 counters, two band rows to a 32-bit
+ * word: thread t's counter of band row u is half u & 1 of word
+ * (u >> 1) * kStrip + t (so a warp's 32 threads always touch 32 different
+ * banks); and, in arrays of their own (so the compiler knows the counters
+ * never alias them), the two staged rows of kStrip + 2 pad entries.  A
+ * thread changes only its own counters, with shared atomics on the word
+ * (counts stay below 2^16: nothing carries into the other half): the
+ * atomics do not wait for each other, and a batch of kBatch updates is
+ * loaded before any is applied.
  */
 __global__ void __launch_bounds__(kStrip)
-cambi_cvalue_kernel(VqCambiParams p, int s, const uint16_t *__restrict__ filt,
-                    const uint8_t *__restrict__ mask0, const float *__restrict__ recip,
-                    int rows_per_block, float *__restrict__ cv)
+cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 {
-    extern __shared__ uint16_t smem[];
-    const int sw = p.sw[s], sh = p.sh[s], pad = p.pad, sft = p.sshift[s];
+    extern __shared__ uint32_t smem32[];
+    int s = 0;
+    while (s < VQ_CAMBI_SCALES - 1 && (int)blockIdx.x >= g.block0[s + 1])
+        s++;
+    const int b = (int)blockIdx.x - g.block0[s];
+    const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
+    const int16_t *__restrict__ u = g.u[s];
     const int t = threadIdx.x;
-    const int x0 = blockIdx.x * kStrip, col = x0 + t, c0 = x0 - pad;
-    const int r0 = blockIdx.y * rows_per_block;
-    const int r1 = min(sh, r0 + rows_per_block);
+    const int x0 = (b % g.strips[s]) * kStrip, col = x0 + t, c0 = x0 - pad;
+    const int r0 = (b / g.strips[s]) * g.rows;
+    const int r1 = min(sh, r0 + g.rows);
     const int span = kStrip + 2 * pad;
-    uint16_t *hist = smem;
-    int16_t *add = (int16_t *)(hist + (size_t)p.band_size * kStrip);
-    int16_t *sub = add + span;
+    const int nwords = ((p.band_size + 1) >> 1) * kStrip;
+    const int nq = 2 * pad + 1;   /* a thread's window columns: t .. t + 2 pad */
+    __shared__ int16_t add[kStrip + 2 * kMaxPad + kBatch], sub[kStrip + 2 * kMaxPad + kBatch];
+    uint32_t *hw = smem32;
+    uint32_t *mine = hw + t;
+#define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
+#define BAND_ONE(u) (1u << (((u) & 1) * 16))
 
-    for (int e = t; e < p.band_size * kStrip; e += kStrip)
-        hist[e] = 0;
+    for (int e = t; e < nwords; e += kStrip)
+        hw[e] = 0;
     /* the window of row r0: rows r0 - pad .. r0 + pad (clipped) */
     for (int r = max(0, r0 - pad); r <= min(sh - 1, r0 + pad); r++) {
         __syncthreads();
-        stage_row(add, span, p, s, filt, mask0, r, c0);
+        stage_row(add, span, u, sw, sh, r, c0);
         __syncthreads();
-        for (int q = t; q <= t + 2 * pad; q++) {
-            const int u = add[q];
-            if (u >= 0)
-                hist[u * kStrip + t]++;
+        for (int q0 = 0; q0 < nq; q0 += kBatch) {
+            int ua[kBatch];
+#pragma unroll
+            for (int k = 0; k < kBatch; k++)
+                ua[k] = add[t + q0 + k];
+#pragma unroll
+            for (int k = 0; k < kBatch; k++)
+                if (q0 + k < nq && ua[k] >= 0)
+                    atomicAdd(BAND_WORD(ua[k]), BAND_ONE(ua[k]));
         }
     }
     for (int i = r0; i < r1; i++) {
         if (i > r0) {
             __syncthreads();
-            stage_row(add, span, p, s, filt, mask0, i + pad, c0);     /* -1 below the image */
-            stage_row(sub, span, p, s, filt, mask0, i - pad - 1, c0); /* -1 above it */
+            stage_row(add, span, u, sw, sh, i + pad, c0);     /* -1 below the image */
+            stage_row(sub, span, u, sw, sh, i - pad - 1, c0); /* -1 above it */
             __syncthreads();
-            for (int q = t; q <= t + 2 * pad; q++) {
-                const int us = sub[q], ua = add[q];
-                if (us >= 0)
-                    hist[us * kStrip + t]--;
-                if (ua >= 0)
-                    hist[ua * kStrip + t]++;
+            for (int q0 = 0; q0 < nq; q0 += kBatch) {
+                int us[kBatch], ua[kBatch];
+#pragma unroll
+                for (int k = 0; k < kBatch; k++) {
+                    us[k] = sub[t + q0 + k];
+                    ua[k] = add[t + q0 + k];
+                }
+#pragma unroll
+                for (int k = 0; k < kBatch; k++) {
+                    if (q0 + k >= nq || us[k] == ua[k])
+                        continue;
+                    if (us[k] >= 0)
+                        atomicSub(BAND_WORD(us[k]), BAND_ONE(us[k]));
+                    if (ua[k] >= 0)
+                        atomicAdd(BAND_WORD(ua[k]), BAND_ONE(ua[k]));
+                }
             }
         }
         if (col < sw) {
+            const int ui = u[(size_t)i * sw + col];
             float v = 0.0f;
-            if (mask0[((size_t)i << sft) * p.w + ((size_t)col << sft)])
-                v = vq_cambi_c_value(&p, recip, filt[(size_t)i * sw + col], hist + t, kStrip);
-            cv[(size_t)i * sw + col] = v;
+            if (ui >= 0)
+                v = vq_cambi_c_value_of(&p, recip, (uint32_t)(ui + p.band_base),
+                                        [mine](int uu) { return (int)(*BAND_WORD(uu) >> ((uu & 1) * 16)) & 0xffff; });
+            g.cv[s][(size_t)i * sw + col] = v;
         }
     }
+#undef BAND_WORD
+#undef BAND_ONE
 }
 
 /* ---- selection: T = the k-th largest c-value (as bits) -------------------- */
@@ -225,8 +297,11 @@ __device__ __forceinline__ uint32_t digit_mask(int pass)
 /* counts of the pass's digit among the values whose higher digits are the
  * prefix found so far (integer counts: any order) */
 __global__ void __launch_bounds__(kThreads)
-cambi_sel_hist_kernel(const float *__restrict__ cv, int n, int pass, SelState *st)
+cambi_sel_hist_kernel(Scales sc, int pass, SelState *sel)
 {
+    const int s = blockIdx.y, n = sc.n[s];
+    const float *__restrict__ cv = sc.cv[s];
+    SelState *st = sel + s;
     __shared__ uint32_t h[kBins];
     for (int e = threadIdx.x; e < kBins; e += kThreads)
         h[e] = 0;
@@ -253,11 +328,13 @@ cambi_sel_hist_kernel(const float *__restrict__ cv, int n, int pass, SelState *s
             atomicAdd(&st->hist[e], h[e]);
 }
 
-/* one block: the bin (from the top) holding the krem-th largest; clears
- * the counts for the next pass */
+/* block s: scale s's bin (from the top) holding the krem-th largest;
+ * clears the counts for the next pass */
 __global__ void __launch_bounds__(kFindThreads)
-cambi_sel_find_kernel(int pass, int k, SelState *st)
+cambi_sel_find_kernel(Scales sc, int pass, SelState *sel)
 {
+    const int k = sc.k[blockIdx.x];
+    SelState *st = sel + blockIdx.x;
     __shared__ uint32_t cum[kBins];      /* cum[r]: counts of bins kBins-1-r' for r' <= r */
     __shared__ uint32_t found;
     const int nb = pass == 2 ? 1024 : kBins;
@@ -300,11 +377,15 @@ cambi_sel_find_kernel(int pass, int k, SelState *st)
 
 /* per row: count, 2^-32 sum and lowest-bit minimum of the values above T */
 __global__ void __launch_bounds__(kThreads)
-cambi_row_words_kernel(const float *__restrict__ cv, int sw, const SelState *st, int64_t *sel_word,
-                       int64_t *row_words)
+cambi_row_words_kernel(Scales sc, const SelState *sel)
 {
     __shared__ int smin[kThreads];
-    const int i = blockIdx.x;
+    const int s = blockIdx.y, i = blockIdx.x, sw = sc.sw[s];
+    if (i >= sc.sh[s])
+        return;
+    const float *__restrict__ cv = sc.cv[s];
+    const SelState *st = sel + s;
+    int64_t *sel_word = sc.hdr[s] + VQ_CAMBI_SEL_T, *row_words = sc.rows[s];
     const uint32_t tb = st->tbits;
     unsigned long long cnt = 0, sum = 0;
     int minexp = VQ_CAMBI_NONE_EXP;
@@ -340,9 +421,14 @@ cambi_row_words_kernel(const float *__restrict__ cv, int sw, const SelState *st,
 /* one block over the rows' words: the pool mode (header words), and for
  * mode 1 the cooperative kernel's go-ahead */
 __global__ void __launch_bounds__(kThreads)
-cambi_pool_decide_kernel(const int64_t *__restrict__ rows, int sh, int k, int n,
-                         const SelState *sel, int64_t *hdr, PoolState *ps)
+cambi_pool_decide_kernel(Scales sc, const SelState *sels, PoolState *pss)
 {
+    const int sc_i = blockIdx.x;
+    const int64_t *__restrict__ rows = sc.rows[sc_i];
+    const int sh = sc.sh[sc_i], k = sc.k[sc_i], n = sc.n[sc_i];
+    const SelState *sel = sels + sc_i;
+    int64_t *hdr = sc.hdr[sc_i];
+    PoolState *ps = pss + sc_i;
     __shared__ unsigned long long s_lo[kThreads], s_hi[kThreads], s_cnt[kThreads];
     __shared__ int s_min[kThreads];
     const int t = threadIdx.x;
@@ -462,9 +548,8 @@ __device__ VqCambiAdd block_compose(const VqCambiAdd *e, int cnt, VqCambiAdd *sm
  * G blocks.  a: the scale's c-values as bits, partitioned in place;
  * pos: 2 n int32 (the ranks' positions, then the sum's 64-bit scratch).
  */
-__global__ void __launch_bounds__(kPoolThreads)
-cambi_pool_kernel(const float *__restrict__ cv, int n, int k, uint32_t *a, int *pos, PoolState *ps,
-                  int64_t *hdr)
+__device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, int k, uint32_t *a, int *pos,
+                         PoolState *ps, int64_t *hdr)
 {
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
@@ -709,10 +794,18 @@ cambi_pool_kernel(const float *__restrict__ cv, int n, int k, uint32_t *a, int *
         hdr[VQ_CAMBI_SEL_SUM] = __double_as_longlong(((volatile PoolState *)ps)->s);
 }
 
+/* one scale (a launch per scale: one launch looping over the scales ran
+ * three times slower on the H200) */
+__global__ void __launch_bounds__(kPoolThreads)
+cambi_pool_kernel(const float *__restrict__ cv, int n, int k, uint32_t *a, int *pos, PoolState *ps,
+                  int64_t *hdr)
+{
+    pool_one(cv, n, k, a, pos, ps, hdr);
+}
+
 size_t cvalue_smem(const VqCambiParams &p)
 {
-    return (size_t)p.band_size * kStrip * sizeof(uint16_t) +
-           2 * (size_t)(kStrip + 2 * p.pad) * sizeof(int16_t);
+    return (size_t)((p.band_size + 1) >> 1) * kStrip * sizeof(uint32_t);
 }
 
 /* rows per c-value block: the window fill costs about pad / rows of the
@@ -728,14 +821,15 @@ int cvalue_rows(const VqCambiParams &p)
 struct VqCambiCuda {
     VqCambiParams p;
     VqCambiTables *d_tables;
-    uint16_t *d_img10, *d_pre, *d_cur;
-    uint16_t *d_filt[VQ_CAMBI_SCALES];
+    uint16_t *d_img10, *d_pre;
+    uint16_t *d_dec[2];      /* a scale's decimated image: scale s reads d_dec[s & 1] */
+    int16_t *d_u[VQ_CAMBI_SCALES];   /* band rows of the filtered, masked pixels */
     uint8_t *d_colsum, *d_mask0;
     float *d_cv[VQ_CAMBI_SCALES];
-    SelState *d_sel;
+    SelState *d_sel;         /* one per scale */
     uint32_t *d_pool_a;      /* the partitioned copy of a scale's c-values */
     int *d_pool_pos;         /* 2 n0: partition ranks' positions, then the sum's scratch */
-    PoolState *d_pool;
+    PoolState *d_pool;       /* one per scale */
     int pool_blocks;         /* the cooperative grid */
 };
 
@@ -746,9 +840,10 @@ extern "C" void vq_cambi_cuda_free(VqCambiCuda *c)
     cudaFree(c->d_tables);
     cudaFree(c->d_img10);
     cudaFree(c->d_pre);
-    cudaFree(c->d_cur);
+    cudaFree(c->d_dec[0]);
+    cudaFree(c->d_dec[1]);
     for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
-        cudaFree(c->d_filt[s]);
+        cudaFree(c->d_u[s]);
         cudaFree(c->d_cv[s]);
     }
     cudaFree(c->d_colsum);
@@ -763,7 +858,7 @@ extern "C" void vq_cambi_cuda_free(VqCambiCuda *c)
 extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, const VqCambiTables *t)
 {
     *pc = NULL;
-    if (!p || !t || p->w <= 0 || p->h <= 0 || p->band_size <= 0)
+    if (!p || !t || p->w <= 0 || p->h <= 0 || p->band_size <= 0 || p->pad > kMaxPad)
         return (int)cudaErrorInvalidValue;
     VqCambiCuda *c = new (std::nothrow) VqCambiCuda();
     if (!c)
@@ -775,11 +870,13 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cudaMalloc((void **)&c->d_img10, n * sizeof(uint16_t));
     if (!err)
         err = cudaMalloc((void **)&c->d_pre, n * sizeof(uint16_t));
-    if (!err)
-        err = cudaMalloc((void **)&c->d_cur, n * sizeof(uint16_t));
+    /* the largest decimated image: scale 0 with the speed-up, else 1 */
+    const size_t ndec = (size_t)p->sw[p->high_res_speedup ? 0 : 1] * p->sh[p->high_res_speedup ? 0 : 1];
+    for (int q = 0; q < 2 && !err; q++)
+        err = cudaMalloc((void **)&c->d_dec[q], ndec * sizeof(uint16_t));
     for (int s = 0; s < VQ_CAMBI_SCALES && !err; s++) {
         const size_t ns = (size_t)p->sw[s] * p->sh[s];
-        err = cudaMalloc((void **)&c->d_filt[s], ns * sizeof(uint16_t));
+        err = cudaMalloc((void **)&c->d_u[s], ns * sizeof(int16_t));
         if (!err)
             err = cudaMalloc((void **)&c->d_cv[s], ns * sizeof(float));
     }
@@ -788,16 +885,16 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)
         err = cudaMalloc((void **)&c->d_mask0, n);
     if (!err)
-        err = cudaMalloc((void **)&c->d_sel, sizeof(SelState));
+        err = cudaMalloc((void **)&c->d_sel, VQ_CAMBI_SCALES * sizeof(SelState));
     const size_t n0 = (size_t)p->sw[0] * p->sh[0];
     if (!err)
         err = cudaMalloc((void **)&c->d_pool_a, n0 * sizeof(uint32_t));
     if (!err)
         err = cudaMalloc((void **)&c->d_pool_pos, 2 * n0 * sizeof(int));
     if (!err)
-        err = cudaMalloc((void **)&c->d_pool, sizeof(PoolState));
+        err = cudaMalloc((void **)&c->d_pool, VQ_CAMBI_SCALES * sizeof(PoolState));
     if (!err)
-        err = cudaMemset(c->d_pool, 0, sizeof(PoolState));
+        err = cudaMemset(c->d_pool, 0, VQ_CAMBI_SCALES * sizeof(PoolState));
     /* the cooperative pooling grid: every block resident at once */
     int dev = 0, coop = 0, sms = 0, per_sm = 0;
     if (!err)
@@ -820,7 +917,7 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)
         err = cudaMemcpy(c->d_tables, t, sizeof(VqCambiTables), cudaMemcpyHostToDevice);
     if (!err)
-        err = cudaMemset(c->d_sel, 0, sizeof(SelState));
+        err = cudaMemset(c->d_sel, 0, VQ_CAMBI_SCALES * sizeof(SelState));
     if (!err)   /* the pageable copy is done before a non-blocking stream's kernel reads it */
         err = cudaStreamSynchronize(cudaStreamLegacy);
     if (!err)
@@ -845,9 +942,9 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
     const int w = p.w, h = p.h;
     cudaError_t err;
 
-    /* the selection state's counts are zero between passes; set them so
+    /* the selection states' counts are zero between passes; set them so
      * whatever an earlier failed run left */
-    err = cudaMemsetAsync(c->d_sel, 0, sizeof(SelState), st);
+    err = cudaMemsetAsync(c->d_sel, 0, VQ_CAMBI_SCALES * sizeof(SelState), st);
     if (err)
         return (int)err;
     cambi_load_kernel<<<dim3(cdiv(w, kThreads), h), kThreads, 0, st>>>(
@@ -859,56 +956,69 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
                                                                              c->d_colsum);
     cambi_mask_kernel<<<dim3(cdiv(w, kThreads), h), kThreads, 0, st>>>(c->d_colsum, w,
                                                                       p.mask_index, c->d_mask0);
+    if (p.high_res_speedup)
+        cambi_decimate_kernel<<<dim3(cdiv(p.sw[0], kThreads), p.sh[0]), kThreads, 0, st>>>(
+            c->d_pre, w, p.sw[0], c->d_dec[0]);
+
+    /* the scales' images: each mode filter also decimates for the next */
+    CvGrid g;
+    Scales sc;
+    const int rows = cvalue_rows(p);
+    int blocks = 0, maxsh = 0;
+    for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
+        const int sw = p.sw[s], sh = p.sh[s];
+        const uint16_t *img = s == 0 && !p.high_res_speedup ? c->d_pre : c->d_dec[s & 1];
+        uint16_t *next = s + 1 < VQ_CAMBI_SCALES ? c->d_dec[(s + 1) & 1] : NULL;
+        cambi_mode_kernel<<<dim3(cdiv(sw, kThreads), sh), kThreads, 0, st>>>(p, s, img, c->d_mask0,
+                                                                          c->d_u[s], next);
+        g.u[s] = c->d_u[s];
+        g.cv[s] = c->d_cv[s];
+        g.strips[s] = (int)cdiv(sw, kStrip);
+        g.block0[s] = blocks;
+        blocks += g.strips[s] * (int)cdiv(sh, rows);
+        sc.cv[s] = c->d_cv[s];
+        sc.n[s] = sw * sh;
+        sc.sw[s] = sw;
+        sc.sh[s] = sh;
+        sc.k[s] = p.topk_count[s];
+        sc.hdr[s] = d_words + l->sel_off[s];
+        sc.rows[s] = d_words + l->row_off[s];
+        maxsh = sh > maxsh ? sh : maxsh;
+    }
+    g.block0[VQ_CAMBI_SCALES] = blocks;
+    g.rows = rows;
     if ((err = cudaGetLastError()))
         return (int)err;
 
-    const size_t smem = cvalue_smem(p);
+    /* every scale's c-values in one grid, then the selections, the row
+     * words and the pooling decisions of every scale at once */
     const float *recip =
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
-    const int rows = cvalue_rows(p);
-    for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
-        const int sw = p.sw[s], sh = p.sh[s];
-        const dim3 g(cdiv(sw, kThreads), sh);
-        const uint16_t *img = c->d_pre;   /* scale 0 without the speed-up */
-        if (s > 0 || p.high_res_speedup) {
-            const uint16_t *src = s ? c->d_filt[s - 1] : c->d_pre;
-            const int src_stride = s ? p.sw[s - 1] : w;
-            cambi_decimate_kernel<<<g, kThreads, 0, st>>>(src, src_stride, sw, c->d_cur);
-            img = c->d_cur;
-        }
-        cambi_mode_kernel<<<g, kThreads, 0, st>>>(img, sw, sh, c->d_filt[s]);
-        cambi_cvalue_kernel<<<dim3(cdiv(sw, kStrip), cdiv(sh, rows)), kStrip, smem, st>>>(
-            p, s, c->d_filt[s], c->d_mask0, recip, rows, c->d_cv[s]);
-        const int n = sw * sh;
-        const int blocks = (int)(cdiv(n, kThreads) < (unsigned)kSelBlocks ? cdiv(n, kThreads)
-                                                                          : kSelBlocks);
-        for (int pass = 0; pass < 3; pass++) {
-            cambi_sel_hist_kernel<<<blocks, kThreads, 0, st>>>(c->d_cv[s], n, pass, c->d_sel);
-            cambi_sel_find_kernel<<<1, kFindThreads, 0, st>>>(pass, p.topk_count[s], c->d_sel);
-        }
-        int64_t *hdr = d_words + l->sel_off[s];
-        cambi_row_words_kernel<<<sh, kThreads, 0, st>>>(c->d_cv[s], sw, c->d_sel,
-                                                        hdr + VQ_CAMBI_SEL_T,
-                                                        d_words + l->row_off[s]);
-        cambi_pool_decide_kernel<<<1, kThreads, 0, st>>>(d_words + l->row_off[s], sh,
-                                                         p.topk_count[s], n, c->d_sel, hdr,
-                                                         c->d_pool);
-        if ((err = cudaGetLastError()))
-            return (int)err;
-        /* exits at once unless the decision says the rows cannot give the sum */
+    cambi_cvalue_kernel<<<blocks, kStrip, cvalue_smem(p), st>>>(p, g, recip);
+    const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)
+                                                                                 : kSelBlocks);
+    for (int pass = 0; pass < 3; pass++) {
+        cambi_sel_hist_kernel<<<dim3(sel_blocks, VQ_CAMBI_SCALES), kThreads, 0, st>>>(sc, pass, c->d_sel);
+        cambi_sel_find_kernel<<<VQ_CAMBI_SCALES, kFindThreads, 0, st>>>(sc, pass, c->d_sel);
+    }
+    cambi_row_words_kernel<<<dim3(maxsh, VQ_CAMBI_SCALES), kThreads, 0, st>>>(sc, c->d_sel);
+    cambi_pool_decide_kernel<<<VQ_CAMBI_SCALES, kThreads, 0, st>>>(sc, c->d_sel, c->d_pool);
+    if ((err = cudaGetLastError()))
+        return (int)err;
+    /* each exits at once unless its scale's rows cannot give the sum */
+    for (int s = 0; s < VQ_CAMBI_SCALES && !err; s++) {
         const float *cv = c->d_cv[s];
-        int k = p.topk_count[s], nn = n;
+        int k = p.topk_count[s], nn = sc.n[s];
         uint32_t *pa = c->d_pool_a;
         int *ppos = c->d_pool_pos;
-        PoolState *pst = c->d_pool;
+        PoolState *pst = c->d_pool + s;
+        int64_t *hdr = sc.hdr[s];
         void *args[] = { (void *)&cv, (void *)&nn, (void *)&k, (void *)&pa, (void *)&ppos,
                          (void *)&pst, (void *)&hdr };
         err = cudaLaunchCooperativeKernel((const void *)cambi_pool_kernel, dim3(c->pool_blocks),
                                           dim3(kPoolThreads), args, 0, st);
-        if (err)
-            return (int)err;
     }
-    return 0;
+    return (int)err;
 }
 
 extern "C" int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *stream)

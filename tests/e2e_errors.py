@@ -140,6 +140,11 @@ ok = (ra == rs == rn == 0 and len(full) > 5 * 20 and not none and
       all(full[fk] == v for fk, v in scores.items()) and len(scores) == 10)
 print(f"{'ok  ' if ok else 'FAIL'} metadata=all/scores/none: {len(full)}, {len(scores)} and {len(none)} values on 5 frames")
 failed += not ok
+# a model named "v": its score is known from the plan, not from the name (vif_scale0 starts with "v")
+rv, vkeys = print_keys([dis, ref], "vqcuda=metadata=scores:model='version=vmaf_v0.6.1\\:name=v'", "scores_v")
+ok = rv == 0 and set(k for _, k in vkeys) == {"lavfi.vqcuda.v", "lavfi.vqcuda.1.v"} and len(vkeys) == 10
+print(f"{'ok  ' if ok else 'FAIL'} metadata=scores with a model named v: {sorted(set(k for _, k in vkeys))[:4]}")
+failed += not ok
 # default (also without the option): all's plain keys, and the numbered keys of the models only
 want = {fk: v for fk, v in full.items() if not fk[1].startswith("lavfi.vqcuda.1.") or fk[1] == "lavfi.vqcuda.1.vmaf"}
 ok = rd == r0 == 0 and default == want == unset and len(default) > 5 * 15 and len(default) < len(full)

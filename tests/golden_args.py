@@ -8,7 +8,11 @@ reason when the golden needs a feature vqcuda does not implement yet, or
 (EXECUTOR cuda) one the CUDA executor does not run yet (GPU_LACKS: the run
 would be refused; empty today, kept for the next feature that lands on the CPU first).
 
-    golden_args.py GOLDEN.json [EXECUTOR]"""
+    golden_args.py GOLDEN.json [EXECUTOR] [--vqscore]
+
+--vqscore: the same request as tests/vqscore's arguments instead, one a line
+(-m MODELS -F FEATURES -p 0, libvmaf's syntax, unescaped), for
+tests/lib_golden.sh."""
 import json
 import shlex
 import sys
@@ -21,6 +25,8 @@ GPU_LACKS_MODELS = ()   # models whose features the GPU lacks
 
 
 def main():
+    vqscore = "--vqscore" in sys.argv
+    sys.argv = [a for a in sys.argv if a != "--vqscore"]
     g = json.load(open(sys.argv[1]))
     if "distorted_upscaled_by" in g:
         print("SKIP: a ladder rung (an upscaled rendition): tests/e2e_ladder.sh scores it")
@@ -75,6 +81,12 @@ def main():
     if rcp:
         features = [f + ":rcp=" + rcp if f.split(":")[0] == "float_adm" else f for f in features]
         models = [m + ":float_adm.rcp=" + rcp if m.startswith("version=vmaf_float") else m for m in models]
+    if vqscore:
+        args = ["-m", "|".join(models), "-p", "0"]
+        if features:
+            args += ["-F", "|".join("name=" + f for f in features)]
+        print("\n".join(args))
+        return 0
     # option-level escapes (\:) inside graph-level quotes ('...'), as tools write them
     esc = lambda s: "'" + s.replace("\\", "\\\\").replace(":", "\\:") + "'"
     opts = ["model=" + esc("|".join(models)), "psnr=0"]

@@ -300,10 +300,16 @@ static int check_pool(int reps)
 
 /* GPU time of one pass per frame (CUDA events, after a warm-up), the
  * launches it takes, and the c-value download the fallback costs. */
-static void bench(const Layout &L, int w, int h)
+static void bench(const Layout &L, int w, int h, const char *what = "defaults",
+                  const char *raw = NULL)
 {
     VqCambiOptions o;
     vq_cambi_default_options(&o);
+    if (!strcmp(what, "v1")) {   /* the VMAF v1.0.16 models' cambi */
+        o.cambi_high_res_speedup = 1080;
+        o.cambi_max_val = 17;
+        o.cambi_vis_lum_threshold = 0.06;
+    }
     char msg[256];
     VqCambiParams p;
     std::vector<VqCambiTables> t(1);
@@ -318,7 +324,14 @@ static void bench(const Layout &L, int w, int h)
     int64_t *d_words = nullptr;
     CK(cudaMalloc(&d_words, l.total * sizeof(int64_t)));
     Plane pl;
-    make_plane(pl, L, w, h);
+    if (raw) {
+        if (!load_raw(pl, raw, w, h, 0)) {
+            printf("bench: cannot read a %dx%d frame from %s\n", w, h, raw);
+            return;
+        }
+    } else {
+        make_plane(pl, L, w, h);
+    }
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
     cudaEvent_t e0, e1;
@@ -350,8 +363,8 @@ static void bench(const Layout &L, int w, int h)
     size_t nnodes = 0;
     CK(cudaGraphGetNodes(graph, NULL, &nnodes));
     CK(cudaGraphDestroy(graph));
-    printf("bench %s %dx%d: %.1f us/frame (%zu graph nodes); scales 0+1 c-values to the host %.1f us\n",
-           L.name, w, h, ms * 1e3 / reps, nnodes, ms_copy * 1e3);
+    printf("bench %s %dx%d %s%s: %.1f us/frame (%zu graph nodes); scales 0+1 c-values to the host %.1f us\n",
+           L.name, w, h, what, raw ? " (a real frame)" : "", ms * 1e3 / reps, nnodes, ms_copy * 1e3);
     cudaFreeHost(pinned);
     cudaFree(pl.dev);
     cudaFree(d_words);
@@ -362,7 +375,8 @@ static void bench(const Layout &L, int w, int h)
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 6, do_bench = 0;
+    int nrandom = 6, do_bench = 0, fw = 0, fh = 0, frame_only = 0;
+    const char *frame = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
@@ -370,6 +384,13 @@ int main(int argc, char **argv)
             nrandom = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bench"))
             do_bench = 1;
+        else if (!strcmp(argv[i], "--frame-only"))   /* with --frame: that frame's benches only */
+            frame_only = 1;
+        else if (!strcmp(argv[i], "--frame") && i + 2 < argc) {   /* PATH WxH: 8-bit 4:2:0 raw */
+            frame = argv[++i];
+            if (sscanf(argv[++i], "%dx%d", &fw, &fh) != 2)
+                frame = NULL;
+        }
     }
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
@@ -379,10 +400,18 @@ int main(int argc, char **argv)
     rng_state = seed ? seed : 1;
     printf("vqparity_cambi: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
-        bench(layouts[0], 1920, 1080);
-        bench(layouts[2], 1920, 1080);
-        bench(layouts[0], 3840, 2160);
-        bench(layouts[2], 3840, 2160);
+        if (!frame || !frame_only) {
+            bench(layouts[0], 1920, 1080);
+            bench(layouts[2], 1920, 1080);
+            bench(layouts[0], 3840, 2160);
+            bench(layouts[2], 3840, 2160);
+            bench(layouts[0], 1920, 1080, "v1");
+            bench(layouts[0], 3840, 2160, "v1");
+        }
+        if (frame) {
+            bench(layouts[0], fw, fh, "defaults", frame);
+            bench(layouts[0], fw, fh, "v1", frame);
+        }
         return 0;
     }
     int fails = 0, runs = 0;

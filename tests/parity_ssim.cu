@@ -4,7 +4,10 @@
  * depths, sample layouts, "scale" options and kinds of content (the sums
  * must be equal bit for bit: the GPU reproduces the reference's sequential
  * double sums).  Words outside the features asked for, and guard words
- * after the buffer, must keep their poison.  Prints its seed and the first
+ * after the buffer, must keep their poison.  The words hold every sum the
+ * outputs need, enable_lcs's means of l, c and s included (float_ssim's
+ * four sums, float_ms_ssim's three per scale, whatever the options), and
+ * those outputs, folded from each executor's words, are compared too.  Prints its seed and the first
  * differing word.  Exit 77 (ctest skip) without a GPU.
  *
  *   parity_ssim [--seed N] [--sizes N] [--bench]
@@ -116,6 +119,63 @@ static const char *word_name(int k)
     return "guard";
 }
 
+/* The name of output k of vq_ssim_outputs with enable_lcs (libvmaf's) */
+static const char *lcs_output_name(int ms, int k)
+{
+    static char buf[64];
+    static const char *ss[4] = { "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s" };
+    if (!ms)
+        return ss[k];
+    if (k == 0)
+        return "float_ms_ssim";
+    snprintf(buf, sizeof(buf), "float_ms_ssim_%c_scale%d", "lcs"[(k - 1) / VQ_MS_SSIM_SCALES],
+             (k - 1) % VQ_MS_SSIM_SCALES);
+    return buf;
+}
+
+/*
+ * The outputs of float_ssim / float_ms_ssim with enable_lcs (the means of
+ * l, c and s: float_ssim's, and float_ms_ssim's of every scale) folded from
+ * the CPU's words and from the GPU's: equal, output by output, also with
+ * enable_db (which changes the score alone).  1 on a difference.
+ */
+static int check_lcs(const VqSsimGeom &g, const int64_t *cpu_words, const int64_t *gpu_words,
+                     const Layout &L, int scale_option, int frame)
+{
+    for (int db = 0; db < 2; db++) {
+        const VqSsimOptions o = { 1, db, db };
+        VqSsimScores sc, sg;
+        char mc[256] = "", mg[256] = "";
+        const int rc = vq_ssim_fold(&g, cpu_words, &o, &o, &sc, mc, sizeof mc);
+        const int rg = vq_ssim_fold(&g, gpu_words, &o, &o, &sg, mg, sizeof mg);
+        if (rc != rg) {
+            printf("FAIL %s %dx%d frame %d: lcs fold: cpu %d (%s) gpu %d (%s)\n", L.name, g.w, g.h,
+                   frame, rc, mc, rg, mg);
+            return 1;
+        }
+        if (rc < 0)
+            continue;   /* float_ms_ssim's infinite product: refused by both */
+        for (int ms = 0; ms < 2; ms++) {
+            if (!(g.features & (ms ? VQ_SSIM_F_MS_SSIM : VQ_SSIM_F_SSIM)))
+                continue;
+            double vc[1 + 3 * VQ_MS_SSIM_SCALES], vg[1 + 3 * VQ_MS_SSIM_SCALES];
+            const int n = vq_ssim_outputs(&sc, ms, &o, vc);
+            if (vq_ssim_outputs(&sg, ms, &o, vg) != n || n != (ms ? 1 + 3 * VQ_MS_SSIM_SCALES : 4)) {
+                printf("FAIL %s %dx%d: %d lcs outputs\n", L.name, g.w, g.h, n);
+                return 1;
+            }
+            for (int k = 0; k < n; k++)
+                if (memcmp(&vc[k], &vg[k], sizeof(double))) {
+                    printf("FAIL %s %dx%d scale %d frame %d enable_lcs%s: %s: gpu %.17g cpu %.17g\n",
+                           L.name, g.w, g.h, scale_option, frame, db ? " enable_db clip_db" : "",
+                           lcs_output_name(ms, k), vg[k], vc[k]);
+                    return 1;
+                }
+        }
+    }
+    return 0;
+}
+
 /* Both executors over a 3-frame sequence; every frame's words compared. */
 static int check(const Layout &L, int w, int h, int scale_option, int features)
 {
@@ -167,6 +227,8 @@ static int check(const Layout &L, int w, int h, int scale_option, int features)
                 bad = 1;
             }
         }
+        if (!bad)   /* every output with enable_lcs (and the dB score) from both words */
+            bad = check_lcs(g, want.data(), got.data(), L, scale_option, n);
         cudaFree(ref.dev);
         cudaFree(dis.dev);
     }

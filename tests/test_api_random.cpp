@@ -85,6 +85,7 @@ const char *const kModels[] = {
 const char *const kFeatures[] = {
     nullptr, "name=psnr", "name=psnr_hvs", "name=float_ssim", "name=float_ms_ssim", "name=cambi",
     "name=psnr|name=float_ssim:scale=2", "name=no_such_feature", "name=psnr:enable_chroma=false",
+    "name=float_ssim:enable_lcs=true|name=float_ms_ssim:enable_lcs=true:enable_db=true",
 };
 
 uint64_t seed_from_env()

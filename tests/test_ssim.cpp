@@ -5,8 +5,9 @@
  * every pair.
  *
  * Golden tests read raw frames from $VQ_RAW_DIR/<clip>.yuv (planar, all
- * frames concatenated) and scores from $VQ_GOLDEN_DIR/<pair>.features.json;
- * they are skipped when either is missing.  With $VQ_LIBVMAF_SRC (a libvmaf
+ * frames concatenated) and scores from $VQ_GOLDEN_DIR/<pair>.features.json
+ * and <pair>.opt_lcs.json (enable_lcs: the means of l, c and s); they are
+ * skipped when the raw frames or the first file are missing.  With $VQ_LIBVMAF_SRC (a libvmaf
  * v3.2.0 source tree) the tap tables are also compared with the reference's
  * own tables.
  */
@@ -31,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "registry.hpp"
 #include "ssim.h"
 #include "ssim_exec.h"
 #include "ssim_fold.h"
@@ -639,6 +641,135 @@ TEST(SsimSeqSum, EmulationOnRealTerms)
         }
 }
 
+/* ---- enable_lcs: the outputs, their names and order ------------------------ */
+
+/* the VqSsimScores field a libvmaf output name holds */
+double scores_field(const VqSsimScores &s, const std::string &name)
+{
+    if (name == "float_ssim") return s.float_ssim;
+    if (name == "float_ssim_l") return s.ssim_l;
+    if (name == "float_ssim_c") return s.ssim_c;
+    if (name == "float_ssim_s") return s.ssim_s;
+    if (name == "float_ms_ssim") return s.float_ms_ssim;
+    static const std::regex ms("float_ms_ssim_([lcs])_scale([0-4])");
+    std::smatch m;
+    if (!std::regex_match(name, m, ms))
+        return NAN;
+    const int i = m[2].str()[0] - '0';
+    const char q = m[1].str()[0];
+    return q == 'l' ? s.ms_l[i] : q == 'c' ? s.ms_c[i] : s.ms_s[i];
+}
+
+/* distinct values in every field */
+VqSsimScores numbered_scores()
+{
+    VqSsimScores s;
+    s.float_ssim = 1;
+    s.ssim_l = 2;
+    s.ssim_c = 3;
+    s.ssim_s = 4;
+    s.float_ms_ssim = 5;
+    for (int i = 0; i < VQ_MS_SSIM_SCALES; i++) {
+        s.ms_l[i] = 10 + i;
+        s.ms_c[i] = 20 + i;
+        s.ms_s[i] = 30 + i;
+    }
+    return s;
+}
+
+/* The registry's names (outputs, then the enable_lcs outputs) are the
+ * columns of the reference's log in its order, and vq_ssim_outputs puts
+ * each field where its name is. */
+TEST(SsimLcs, OutputsInTheReferencesOrder)
+{
+    const char *golden_dir = getenv("VQ_GOLDEN_DIR");
+    const std::string text =
+        golden_dir ? read_text(std::string(golden_dir) + "/dog1080.opt_lcs.json") : std::string();
+    if (text.empty())
+        GTEST_SKIP() << "no dog1080.opt_lcs.json";
+    const nlohmann::ordered_json g = nlohmann::ordered_json::parse(text);
+    std::vector<std::string> seen[2];   /* float_ssim*, float_ms_ssim*: the log's order */
+    for (const auto &kv : g["frames"][0]["metrics"].items()) {
+        const std::string &k = kv.key();
+        if (k.rfind("float_ms_ssim", 0) == 0)
+            seen[1].push_back(k);
+        else if (k.rfind("float_ssim", 0) == 0)
+            seen[0].push_back(k);
+    }
+    ASSERT_EQ(seen[0].size(), 4u);
+    ASSERT_EQ(seen[1].size(), 16u);
+    const VqSsimScores sc = numbered_scores();
+    const VqSsimOptions on = { 1, 0, 0 }, off = { 0, 0, 0 };
+    for (int ms = 0; ms < 2; ms++) {
+        const vq::FeatureSpec *spec = vq::find_extractor(ms ? "float_ms_ssim" : "float_ssim");
+        ASSERT_NE(spec, nullptr);
+        EXPECT_STREQ(spec->debug_option, "enable_lcs");
+        std::vector<std::string> names(spec->outputs.begin(), spec->outputs.end());
+        names.insert(names.end(), spec->debug_outputs.begin(), spec->debug_outputs.end());
+        EXPECT_EQ(names, seen[ms]);
+        double v[1 + 3 * VQ_MS_SSIM_SCALES];
+        ASSERT_EQ(vq_ssim_outputs(&sc, ms, &on, v), (int)seen[ms].size());
+        for (size_t k = 0; k < seen[ms].size(); k++)
+            EXPECT_EQ(v[k], scores_field(sc, seen[ms][k])) << seen[ms][k];
+        ASSERT_EQ(vq_ssim_outputs(&sc, ms, &off, v), 1);
+        EXPECT_EQ(v[0], ms ? sc.float_ms_ssim : sc.float_ssim);
+        ASSERT_EQ(vq_ssim_outputs(&sc, ms, nullptr, v), 1);
+    }
+}
+
+/* enable_lcs is implemented (not refused) and names nothing (not a
+ * FEATURE_PARAM: the names stay libvmaf's) */
+TEST(SsimLcs, OptionAcceptedNamesUnchanged)
+{
+    for (const char *ex : { "float_ssim", "float_ms_ssim" }) {
+        const vq::FeatureSpec *spec = vq::find_extractor(ex);
+        ASSERT_NE(spec, nullptr);
+        vq::FeatureOptions o(*spec);
+        o.set("enable_lcs", "true");
+        EXPECT_EQ(o.get("enable_lcs"), 1.0);
+        EXPECT_NO_THROW(o.check_implemented()) << ex;
+        EXPECT_EQ(o.suffix(), "") << ex;
+        EXPECT_EQ(o.printed_name(spec->debug_outputs[0]), spec->debug_outputs[0]);
+    }
+}
+
+/* enable_db / clip_db change the score only: the means are the same
+ * floats (float_ssim.c and float_ms_ssim.c convert `score` alone) */
+TEST(SsimLcs, DbLeavesTheMeansAlone)
+{
+    std::mt19937 rng(29);
+    const RandomFrames f(rng, 260, 200, 8);
+    VqSsimGeom g;
+    ASSERT_EQ(vq_ssim_geom_init(&g, 260, 200, 8, VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM, 0), 0);
+    VqSsimCpu *c = vq_ssim_cpu_alloc(&g);
+    ASSERT_NE(c, nullptr);
+    int64_t words[VQ_SSIM_NWORDS];
+    ASSERT_EQ(vq_ssim_cpu_run(c, f.vr, f.vd, words), 0);
+    vq_ssim_cpu_free(c);
+    const VqSsimOptions plain = { 1, 0, 0 }, db = { 1, 1, 1 };
+    VqSsimScores a, b;
+    ASSERT_EQ(vq_ssim_fold(&g, words, &plain, &plain, &a, nullptr, 0), 0);
+    ASSERT_EQ(vq_ssim_fold(&g, words, &db, &db, &b, nullptr, 0), 0);
+    EXPECT_NE(a.float_ssim, b.float_ssim);
+    EXPECT_NE(a.float_ms_ssim, b.float_ms_ssim);
+    for (int ms = 0; ms < 2; ms++) {
+        double va[1 + 3 * VQ_MS_SSIM_SCALES], vb[1 + 3 * VQ_MS_SSIM_SCALES];
+        const int n = vq_ssim_outputs(&a, ms, &plain, va);
+        ASSERT_EQ(vq_ssim_outputs(&b, ms, &db, vb), n);
+        for (int k = 1; k < n; k++) {
+            EXPECT_EQ(va[k], vb[k]) << ms << " " << k;
+            EXPECT_EQ(va[k], (double)(float)va[k]) << "a float mean";
+            EXPECT_GT(va[k], 0.0);
+        }
+    }
+    /* the means are those of the sums: float_ssim_l = (float)(l_sum / (w' h')) */
+    const int n0 = (g.sw - 10) * (g.sh - 10);
+    EXPECT_EQ(a.ssim_l, (double)(float)(word_value(words, VQ_SSIM_SUM_SSIM + 1) / (double)n0));
+    EXPECT_EQ(a.ssim_s, (double)(float)(word_value(words, VQ_SSIM_SUM_SSIM + 3) / (double)n0));
+    const int n4 = (g.msw[4] - 10) * (g.msh[4] - 10);
+    EXPECT_EQ(a.ms_c[4], (double)(float)(word_value(words, VQ_MS_SSIM_SUM0 + 12 + 1) / (double)n4));
+}
+
 /* ---- golden ------------------------------------------------------------- */
 
 /* CPU time of this thread: the machine may be shared */
@@ -687,6 +818,20 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
         for (const auto &r : golden["refused"])
             ms_refused = ms_refused || r == "float_ms_ssim";
 
+    /* enable_lcs: the reference's run with both extractors' lcs outputs, or its refusal */
+    const std::string lcs_text = read_text(std::string(golden_dir) + "/" + p.pair + ".opt_lcs.json");
+    ASSERT_FALSE(lcs_text.empty()) << p.pair << ".opt_lcs.json is missing";
+    const nlohmann::json lcs_golden = nlohmann::json::parse(lcs_text);
+    const bool lcs_refused = lcs_golden.contains("refused_by_reference");
+    if (lcs_refused) {   /* the whole run fails: float_ms_ssim's extract (its size) */
+        EXPECT_NE(lcs_golden["refused_by_reference"].get<std::string>().find("\"float_ms_ssim\""),
+                  std::string::npos);
+    }
+    EXPECT_EQ(lcs_refused, ms_refused) << p.pair;
+    const VqSsimOptions lcs = { 1, 0, 0 };
+    const vq::FeatureSpec *spec[2] = { vq::find_extractor("float_ssim"), vq::find_extractor("float_ms_ssim") };
+    ASSERT_TRUE(spec[0] && spec[1]);
+
     /* the refusal: ours exactly where the reference's */
     char msg[256] = "";
     EXPECT_EQ(vq_ms_ssim_check_size(p.w, p.h, msg, sizeof msg) < 0, ms_refused) << msg;
@@ -703,7 +848,10 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
     const size_t frame = luma + 2 * (size_t)p.cw * p.ch * bytes;
     std::vector<uint8_t> ref(luma), dis(luma);
     const auto &frames = golden["frames"];
-    int nf = 0, exact_ssim = 0, exact_ms = 0;
+    if (!lcs_refused) {
+        ASSERT_EQ(lcs_golden["frames"].size(), frames.size()) << p.pair;
+    }
+    int nf = 0, exact_ssim = 0, exact_ms = 0, n_lcs = 0, exact_lcs = 0;
     double secs = 0;
     for (size_t f = 0; f < frames.size(); f++) {
         ASSERT_EQ(fseek(fr, (long)(f * frame), SEEK_SET), 0);
@@ -730,10 +878,27 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
         } else {
             EXPECT_FALSE(m.contains("float_ms_ssim") && !m["float_ms_ssim"].is_null());
         }
+        /* enable_lcs: every output of both extractors, by the registry's names */
+        for (int ms = 0; ms < 2 && !lcs_refused; ms++) {
+            const auto &lm = lcs_golden["frames"][f]["metrics"];
+            double v[1 + 3 * VQ_MS_SSIM_SCALES];
+            const int nv = vq_ssim_outputs(&s, ms, &lcs, v);
+            ASSERT_EQ((size_t)nv, spec[ms]->outputs.size() + spec[ms]->debug_outputs.size());
+            for (int k = 0; k < nv; k++) {
+                const char *name = k ? spec[ms]->debug_outputs[(size_t)k - 1] : spec[ms]->outputs[0];
+                ASSERT_TRUE(lm.contains(name)) << p.pair << " frame " << f << " " << name;
+                const double want = lm[name].get<double>();
+                EXPECT_EQ(v[k], want) << p.pair << " frame " << f << " " << name;
+                n_lcs++;
+                exact_lcs += v[k] == want;
+            }
+        }
     }
-    printf("  %s: float_ssim %d/%d exact, float_ms_ssim %s%d/%d exact; CPU time %.1f ms/frame\n",
+    printf("  %s: float_ssim %d/%d exact, float_ms_ssim %s%d/%d exact; enable_lcs: %s%d/%d values "
+           "exact; CPU time %.1f ms/frame\n",
            p.pair, exact_ssim, nf, ms_refused ? "refused (as the reference), " : "",
-           exact_ms, ms_refused ? 0 : nf, 1e3 * secs / nf);
+           exact_ms, ms_refused ? 0 : nf, lcs_refused ? "refused (as the reference), " : "", exact_lcs,
+           n_lcs, 1e3 * secs / nf);
     vq_ssim_cpu_free(c);
     fclose(fr);
     fclose(fd);

@@ -100,6 +100,72 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
+# Golden logs of options (the reference's oracle_args: model and features from
+# tests/golden_args.py --vqscore) through vqscore over raw frames, every pair,
+# planar: float_ssim's and float_ms_ssim's enable_lcs (*.opt_lcs).  Pairs the
+# reference refused (refused_by_reference) must be refused, naming the extractor.
+if(VQ_FFMPEG)
+  foreach(c "balle576;720x576;yuv420p" "birds422p10;640x360;yuv422p10" "birds720;1280x720;yuv420p"
+            "checker1080;1920x1080;yuv420p" "dog1080;1920x1080;yuv420p" "dog1080_self;1920x1080;yuv420p"
+            "dog1080p10;1920x1080;yuv420p10" "dog1080p12;1920x1080;yuv420p12"
+            "dog2160;3840x2160;yuv420p" "odd577x323;577x323;yuv444p" "small36x34;36x34;yuv420p")
+    list(GET c 0 pair)
+    list(GET c 1 size)
+    list(GET c 2 fmt)
+    foreach(tag opt_lcs)
+      set(g ${VQ_DATA}/golden/${pair}.${tag}.json)
+      file(READ ${g} gtext)
+      string(JSON gref GET ${gtext} reference)
+      string(JSON gdis GET ${gtext} distorted)
+      string(REGEX REPLACE "\\.[a-z0-9]+$" "" gref ${gref})
+      string(REGEX REPLACE "\\.[a-z0-9]+$" "" gdis ${gdis})
+      foreach(exec cpu cuda)
+        if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+          continue()
+        endif()
+        set(t lib_${pair}_${tag}_${exec})
+        add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+                 ${VQ_RAW_DIR}/${gref}.yuv ${VQ_RAW_DIR}/${gdis}.yuv ${size} ${fmt} "" ${exec}
+                 ${g} ${CMAKE_BINARY_DIR}/out --golden-args)
+        set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+      endforeach()
+      # the CPU executor's row bands (3 threads, every feature in bands)
+      if(pair MATCHES "^(balle576|birds720|odd577x323)$")
+        set(t lib_${pair}_${tag}_cpu3)
+        add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+                 ${VQ_RAW_DIR}/${gref}.yuv ${VQ_RAW_DIR}/${gdis}.yuv ${size} ${fmt} "" cpu
+                 ${g} ${CMAKE_BINARY_DIR}/out/cpu3 --golden-args -t 3)
+        set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77
+                             ENVIRONMENT VQ_CPU_BANDS=all)
+      endif()
+    endforeach()
+  endforeach()
+endif()
+
+# debug=true beside a model that loads the same vif, adm and motion (libvmaf
+# drops the request there; vqcuda gives the debug outputs from the model's own
+# instances): the opt_debug goldens' columns, made with --no_prediction, must
+# all be in the log of vmaf_v0.6.1 + the three debug features.
+if(VQ_FFMPEG)
+  foreach(c "birds720;birds720_crf30;1280x720;yuv420p" "dog1080p10;dog1080p10_crf30;1920x1080;yuv420p10")
+    list(GET c 0 pair)
+    list(GET c 1 dis)
+    list(GET c 2 size)
+    list(GET c 3 fmt)
+    foreach(exec cpu cuda)
+      if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
+        continue()
+      endif()
+      set(t lib_${pair}_debug_beside_model_${exec})
+      add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
+               ${VQ_RAW_DIR}/${pair}_ref.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "" ${exec}
+               ${VQ_DATA}/golden/${pair}.opt_debug.json ${CMAKE_BINARY_DIR}/out/debug_model
+               -m version=vmaf_v0.6.1 -F "name=vif:debug=true|name=adm:debug=true|name=motion:debug=true")
+      set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endif()
+
 # Integer motion's columns of libvmaf logs with features vqcuda lacks (the HFR
 # models' five-frame window): vqscore with the motion feature alone, == every
 # frame (tests/data/golden_parts; raw frames from VQ_RAW_DIR or the decode

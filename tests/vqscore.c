@@ -6,10 +6,11 @@
  *
  *   vqscore -r ref.yuv -d dis.yuv -s 1920x1080 -f yuv420p [-a nv12|p010|p016]
  *           [-D WxH (distorted size) [-S bicubic|bicubic_x86|none]]
- *           [-e cpu|cuda] [-m MODEL] [-F FEATURES] [-n frames] [-t threads] -o out.json
+ *           [-e cpu|cuda] [-m MODEL] [-F FEATURES] [-p 0|1] [-n frames] [-t threads] -o out.json
  *   vqscore --simd      prints the CPU executor's row loops (plain, sse2, avx2, avx512)
  * MODEL and FEATURES in libvmaf's filter syntax (model=, feature=); a -m
- * that names a .json file is path=FILE.
+ * that names a .json file is path=FILE.  -p 0: no psnr unless FEATURES has it
+ * (the filter's psnr=0; default 1).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,11 +45,12 @@ int main(int argc, char **argv)
     const char *pixfmt = "yuv420p", *as = NULL, *exec = "cpu", *features = NULL;
     char model_buf[4096];
     int w = 0, h = 0, dw = 0, dh = 0, scaler = VQ_SCALER_BICUBIC, nmax = -1, threads = 1, subsample = 1, opt;
+    int psnr = 1;
     if (argc == 2 && !strcmp(argv[1], "--simd")) {   /* the CPU executor's row loops */
         puts(vqcuda_cpu_simd());
         return 0;
     }
-    while ((opt = getopt(argc, argv, "r:d:s:D:S:f:a:e:m:F:n:o:t:u:")) != -1) {
+    while ((opt = getopt(argc, argv, "r:d:s:D:S:f:a:e:m:F:p:n:o:t:u:")) != -1) {
         switch (opt) {
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
@@ -61,13 +63,14 @@ int main(int argc, char **argv)
         case 'e': exec = optarg; break;
         case 'm': model = optarg; break;
         case 'F': features = optarg; break;
+        case 'p': psnr = atoi(optarg); break;
         case 'n': nmax = atoi(optarg); break;
         case 'o': out = optarg; break;
         case 't': threads = atoi(optarg); break;
         case 'u': subsample = atoi(optarg); break;
         default:
             fprintf(stderr, "usage: vqscore -r ref.yuv -d dis.yuv -s WxH -f pixfmt [-a nv12|p010|p016] "
-                            "[-e cpu|cuda] [-m model] [-F features] [-n frames] [-t threads] [-u n_subsample] -o out.json\n");
+                            "[-e cpu|cuda] [-m model] [-F features] [-p 0|1] [-n frames] [-t threads] [-u n_subsample] -o out.json\n");
             return 2;
         }
     }
@@ -110,6 +113,7 @@ int main(int argc, char **argv)
     }
     cfg.model = model;
     cfg.feature = features;
+    cfg.enable_psnr = psnr;
     cfg.dis_width = dw;
     cfg.dis_height = dh;
     cfg.scaler = scaler;

@@ -487,7 +487,8 @@ extern "C" double vq_cambi_fold(const VqCambiParams *p, const VqCambiLayout *l,
 
 extern "C" double vq_cambi_full_reference(double dist, double src, double max_val)
 {
+    /* cambi.c: MIN(MAX(0, dist - src), cambi_max_val), its macros' operand order */
     const double d = dist - src;
-    const double c = d > 0 ? d : 0;
+    const double c = 0 > d ? 0 : d;
     return c < max_val ? c : max_val;
 }

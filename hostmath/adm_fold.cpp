@@ -90,6 +90,12 @@ static float cm_scale(const VqAdmScaleParams *sp, int scale, const int64_t acc[3
 void vq_adm_fold(const VqAdmParams *p, const VqRowLayout *l, const int64_t *rows,
                  VqAdmScores *out)
 {
+    vq_adm_fold_skip(p, l, rows, 0, out);
+}
+
+void vq_adm_fold_skip(const VqAdmParams *p, const VqRowLayout *l, const int64_t *rows, unsigned skip,
+                      VqAdmScores *out)
+{
     const double numden_limit = 1e-10 * (p->w * p->h) / (1920.0 * 1080.0);
     double num = 0, den = 0, aim_num = 0, score, score_aim;
     int s;
@@ -97,12 +103,20 @@ void vq_adm_fold(const VqAdmParams *p, const VqRowLayout *l, const int64_t *rows
     for (s = 0; s < VQ_ADM_SCALES; s++) {
         const VqAdmScaleParams *sp = &p->s[s];
         ScaleAccum a;
-        float num_scale, den_s, aim_scale;
+        float num_scale = 0.0f, den_s = 0.0f, aim_scale = 0.0f;
 
-        accumulate_rows(sp, rows + l->adm_off[s], &a);
-        den_s = den_scale(sp, s, a.den, p->noise_weight);
-        num_scale = cm_scale(sp, s, a.num, p->noise_weight);
-        aim_scale = cm_scale(sp, s, a.aim, 0.0);
+        if (s == 0 && (skip & VQ_ADM_SKIP_SCALE0)) {
+            /* adm_skip_scale0: the reference only low-passes scale 0 (the
+             * same band a as the full DWT, which scale 1 reads) and scores
+             * it num 0, den 1e-10 (a float) "to avoid divide by zero" */
+            den_s = 1e-10;
+        } else {
+            accumulate_rows(sp, rows + l->adm_off[s], &a);
+            den_s = den_scale(sp, s, a.den, p->noise_weight);
+            num_scale = cm_scale(sp, s, a.num, p->noise_weight);
+            if (!(skip & VQ_ADM_SKIP_AIM))   /* adm_skip_aim: AIM's CSF and CM not run, 0 */
+                aim_scale = cm_scale(sp, s, a.aim, 0.0);
+        }
 
         num += num_scale;
         den += den_s;

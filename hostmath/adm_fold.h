@@ -28,6 +28,16 @@ typedef struct VqAdmScores {
 void vq_adm_fold(const VqAdmParams *p, const VqRowLayout *l, const int64_t *rows,
                  VqAdmScores *out);
 
+/* The same with the reference's adm_skip_aim / adm_skip_scale0 (integer_adm.c
+ * integer_compute_adm): skip_aim gives every scale's AIM numerator 0 (aim 0,
+ * adm3 from it); skip_scale0 gives scale 0 num 0, den (float)1e-10, AIM 0 and
+ * leaves scales 1-3 as they are (the reference's low-pass-only DWT of scale 0
+ * makes the same band a).  The executors' scale-0 (and AIM) words are then
+ * not read. */
+enum { VQ_ADM_SKIP_AIM = 1, VQ_ADM_SKIP_SCALE0 = 2 };
+void vq_adm_fold_skip(const VqAdmParams *p, const VqRowLayout *l, const int64_t *rows, unsigned skip,
+                      VqAdmScores *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -210,6 +210,22 @@ int resolve(const VqCambiOptions *o, int w, int h, int bpc, Sizes *z, Eotf *eotf
         (z->src_w < z->enc_w && z->src_h > z->enc_h))
         return refuse(msg, n, "cambi: source %dx%d and encode %dx%d differ in aspect direction",
                       z->src_w, z->src_h, z->enc_w, z->enc_h);
+    /*
+     * full_ref allocates the working pictures at max(src, enc) size.  A
+     * 10-bit pass at the input size then copies the picture with one memcpy
+     * of the input's rows (cambi.c decimate_generic_uint16_and_convert_to_10b)
+     * into rows of the working picture's stride (the width rounded up to 32,
+     * picture.c): when the strides differ the distorted picture is scored
+     * sheared, over what the previous source pass left.  Nothing to match.
+     */
+    const auto align32 = [](int v) { return (v + 31) & ~31; };
+    if (o->full_ref && bpc == 10 && z->enc_w == w && z->enc_h == h &&
+        align32(z->src_w > z->enc_w ? z->src_w : z->enc_w) != align32(w))
+        return refuse(msg, n,
+                      "full_ref, src_width %d above the 10-bit width %d: libvmaf copies the "
+                      "picture with the wrong row stride and scores it sheared (cambi.c "
+                      "decimate_generic_uint16_and_convert_to_10b)",
+                      z->src_w, w);
     const long enc_pix = (long)z->enc_w * z->enc_h;
     switch (o->cambi_high_res_speedup) {
     case 1080: z->hrs = enc_pix >= 1920L * 1080; break;
@@ -487,7 +503,8 @@ extern "C" double vq_cambi_fold(const VqCambiParams *p, const VqCambiLayout *l,
 
 extern "C" double vq_cambi_full_reference(double dist, double src, double max_val)
 {
+    /* cambi.c: MIN(MAX(0, dist - src), cambi_max_val), its macros' operand order */
     const double d = dist - src;
-    const double c = d > 0 ? d : 0;
+    const double c = 0 > d ? 0 : d;
     return c < max_val ? c : max_val;
 }

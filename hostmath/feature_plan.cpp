@@ -533,6 +533,7 @@ void FeaturePlan::make_exec_plan()
             c.eotf = o.get_str("eotf");
             c.cambi_eotf = o.get_str("cambi_eotf");
             c.cambi_high_res_speedup = (int)o.get("cambi_high_res_speedup");
+            c.full_ref = o.get("full_ref") != 0;
             char msg[256] = "";
             cambi_tables_ = std::make_unique<VqCambiTables>();
             if (vq_cambi_check(&c, fmt_.width, fmt_.height, fmt_.bitdepth, msg, sizeof(msg)) < 0 ||
@@ -542,6 +543,17 @@ void FeaturePlan::make_exec_plan()
                      fmt_.bitdepth, msg);
             p.cambi_tables = cambi_tables_.get();
             p.cambi = 1;
+            if (c.full_ref) {
+                /* the source pass: the reference picture at src_width x
+                 * src_height (default: the input size), its own window */
+                cambi_src_tables_ = std::make_unique<VqCambiTables>();
+                if (vq_cambi_setup(&c, fmt_.width, fmt_.height, fmt_.bitdepth, 1, &p.cambi_src_p,
+                                   cambi_src_tables_.get(), msg, sizeof(msg)) < 0)
+                    fail(VQ_EINVAL, "cambi full_ref cannot score %dx%d %d-bit reference frames: %s",
+                         fmt_.width, fmt_.height, fmt_.bitdepth, msg);
+                p.cambi_src_tables = cambi_src_tables_.get();
+                p.cambi_src = 1;
+            }
             break;
         }
         case FexKind::FloatVif: {

@@ -81,6 +81,7 @@ private:
     std::vector<std::vector<std::pair<int, int>>> model_inputs_;
     VqExecPlan exec_;
     std::unique_ptr<VqCambiTables> cambi_tables_;
+    std::unique_ptr<VqCambiTables> cambi_src_tables_;   /* full_ref's source pass */
     std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
     std::vector<std::unique_ptr<fvif::Setup>> fvif_;     /* exec_.fvif[k]'s tables */
 };

@@ -34,7 +34,7 @@ std::vector<FeatureSpec> make_specs()
         {
             { "debug", nullptr, B, 0, 0, 1, false, true },
             { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
-            { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, false },
+            { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, true },
         },
         { "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
           "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score" },
@@ -59,8 +59,8 @@ std::vector<FeatureSpec> make_specs()
             { "adm_ref_display_height", "rdh", I, 1080, 1, 4320, true, true },
             { "adm_csf_mode", "csf", I, 0, 0, 3, true, true },
             { "adm_noise_weight", "nw", D, 0.03125, 0.0, 1500.0, true, true },
-            { "adm_skip_aim", nullptr, B, 0, 0, 1, false, false },
-            { "adm_skip_scale0", "ssz", B, 0, 0, 1, true, false },
+            { "adm_skip_aim", nullptr, B, 0, 0, 1, false, true },
+            { "adm_skip_scale0", "ssz", B, 0, 0, 1, true, true },
             { "adm_min_val", "min", D, 0.0, 0.0, 1.0, true, true },
         },
         { "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
@@ -143,7 +143,9 @@ std::vector<FeatureSpec> make_specs()
           "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
         "enable_lcs",
     });
-    /* cambi.c; full_ref adds outputs and heatmaps_path writes files: not done here */
+    /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
+     * cambi_full_reference (not in its provided_features: printed without
+     * suffix); heatmaps_path (files) is not an option here */
     v.push_back(FeatureSpec{
         "cambi", FexKind::Cambi,
         {
@@ -159,12 +161,13 @@ std::vector<FeatureSpec> make_specs()
             { "tvi_threshold", "tvit", D, 0.019, 0.0001, 1.0, true, true },
             { "cambi_vis_lum_threshold", "vlt", D, 0.0, 0.0, 300.0, true, true },
             { "max_log_contrast", "mlc", I, 2, 0, 5, true, true },
-            { "full_ref", nullptr, B, 0, 0, 1, false, false },
+            { "full_ref", nullptr, B, 0, 0, 1, false, true },
             { "eotf", nullptr, E, 0, 0, 1, true, true, eotfs },
             { "cambi_eotf", "ceot", E, 0, 0, 1, true, true, eotfs },
             { "cambi_high_res_speedup", "hrs", I, 0, 0, 2160, true, true },
         },
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
+        { "cambi_source", "cambi_full_reference" }, "full_ref", true,
     });
     /* speed.c's speed_chroma (options_chroma); speed_prescale_method is a
      * string there, checked at init: here its four names */
@@ -542,6 +545,10 @@ std::string FeatureOptions::suffix() const
 std::string FeatureOptions::printed_name(std::string_view collector_name) const
 {
     /* the collector keeps the raw name (or alias + suffix); logs print its alias */
+    if (spec_->debug_outputs_raw)
+        for (const char *d : spec_->debug_outputs)
+            if (collector_name == d)
+                return std::string(collector_name);
     return std::string(feature_alias(collector_name)) + suffix();
 }
 

@@ -49,6 +49,10 @@ struct FeatureSpec {
      * and float_ms_ssim's enable_lcs=true outputs */
     std::vector<const char *> debug_outputs = {};
     const char *debug_option = "debug";
+    /* debug_outputs are appended under names the extractor's
+     * provided_features lack (cambi's full_ref outputs): libvmaf prints them
+     * as they are, without alias or option suffix */
+    bool debug_outputs_raw = false;
 };
 
 /* every extractor vqcuda implements, in a fixed order */

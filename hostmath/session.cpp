@@ -561,15 +561,32 @@ void VqSession::fold(const int64_t *rows, bool scored)
             double *out = &fr.v[(size_t)in.first_col];
             switch (in.opts.spec().kind) {
             case vq::FexKind::Vif:
+            {
+                /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0
+                 * the score 0 and, under debug, num 0 and den -1, and leaves
+                 * it out of the sums; scales 1-3 are unchanged (scale 1
+                 * subsamples the frame either way).  The executors' scale-0
+                 * words are then not read. */
+                const bool skip0 = in.opts.get("vif_skip_scale0") != 0;
                 vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
+                if (skip0)
+                    out[0] = 0.0f;
                 if (in.n_outputs > 4) {
                     /* debug=true: integer_vif.c write_scores(), from the same
                      * float num/den of each scale */
                     float num[4], den[4];
                     for (int k = 0; k < 4; k++)
                         vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
-                    const double score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
-                    const double score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
+                    double score_num, score_den;
+                    if (skip0) {
+                        score_num = (double)num[1] + (double)num[2] + (double)num[3];
+                        score_den = (double)den[1] + (double)den[2] + (double)den[3];
+                        num[0] = 0.0f;
+                        den[0] = -1.0f;
+                    } else {
+                        score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
+                        score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
+                    }
                     out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
                     out[5] = score_num;
                     out[6] = score_den;
@@ -579,9 +596,12 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     }
                 }
                 break;
+            }
             case vq::FexKind::Adm: {
                 VqAdmScores a;
-                vq_adm_fold(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, &a);
+                const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
+                                      (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
+                vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
                 out[0] = a.adm2;
                 out[1] = a.aim;
                 out[2] = a.adm3;
@@ -701,6 +721,18 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
                          "reference's order, which the executors did not give", (long long)n_folded);
                 out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+                if (in.n_outputs > 1) {
+                    /* full_ref: cambi.c extract()'s cambi_source, then
+                     * cambi_full_reference from the two unclipped scores */
+                    if (!ep.cambi_src || vq_cambi_fold_needs_cvalues(&ep.cambi_src_p, &ep.cambi_src_l, rows))
+                        fail(VQ_EINVAL, "frame %lld: cambi's source pass %s", (long long)n_folded,
+                             ep.cambi_src ? "needs the c-values in the reference's order, which the "
+                                            "executors did not give" : "was not run");
+                    const double dist = vq_cambi_fold_unclipped(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+                    const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
+                    out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
+                    out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
+                }
                 break;
             case vq::FexKind::FloatPsnr:
                 out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);

@@ -10,7 +10,8 @@
  * All four contrast sensitivity functions (adm_csf_mode 0 Watson 1997,
  * 1 Barten, 2 the Barten-Watson blend table, 3 its MAE table) change only
  * the per-scale factors below (docs/adm_csf.md); adm_skip_scale0 and
- * adm_skip_aim are not implemented (both false).
+ * adm_skip_aim change only the host fold (hostmath/adm_fold.h,
+ * vq_adm_fold_skip): the kernels compute every scale either way.
  */
 #ifndef VQ_ADM_PARAMS_H
 #define VQ_ADM_PARAMS_H

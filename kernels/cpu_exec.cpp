@@ -190,6 +190,7 @@ struct VqCpuExec {
     VqCambiCpu *cambi = nullptr;
     std::vector<VqFloatVifCpu *> fvif;
     std::vector<VqFloatMotionCpu *> fmotion;
+    VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
     VqPsnrHvsTables hvs;
     bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
     VqSsimStage ssim_stages[VQ_SSIM_MAX_STAGES];
@@ -224,6 +225,8 @@ struct VqCpuExec {
             vq_fvif_cpu_free(v);
         for (VqFloatMotionCpu *m : fmotion)
             vq_fmotion_cpu_free(m);
+        if (cambi_src)
+            vq_cambi_cpu_free(cambi_src);
     }
 };
 
@@ -268,7 +271,7 @@ Split split_features(const VqExecPlan *p, int threads)
     const bool ms = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_MS_SSIM);
     const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
     const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
-    const double cambi = p->cambi ? 23.0 * px : 0.0;
+    const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
     const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + p->n_fadm * 6.0 + (p->motion ? 0.5 : 0.0)) * px;
     const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi + hvs;
     const double fair = total / threads;
@@ -319,6 +322,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->ssim = vq_ssim_cpu_alloc(&plan->ssim_geom));
         if (plan->cambi)
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
+        if (plan->cambi && plan->cambi_src)
+            ok = ok && (e->cambi_src = vq_cambi_cpu_alloc(&plan->cambi_src_p));
         e->threads = threads < 1 ? 1 : threads;
         const Split sp = split_features(plan, e->threads);
         if (ok && sp.ssim)
@@ -327,7 +332,8 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         if (sp.ssim)
             e->n_ssim_stages = vq_ssim_cpu_stages(&plan->ssim_geom, e->ssim_stages);
         if (ok && sp.cambi)
-            ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0;
+            ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0 &&
+                 (!e->cambi_src || vq_cambi_cpu_bands(e->cambi_src, e->threads) == 0);
         e->cambi_bands = sp.cambi;
         for (int q = 0; sp.psnr_hvs && q < (plan->plane_w[1] ? 3 : 1); q++)
             e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
@@ -378,12 +384,20 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         std::snprintf(err, errlen, "CPU SSIM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
         return VQ_EINVAL;
     }
+    /* cambi: the distorted luma's pass (0), with full_ref the reference luma's (1) */
+    const int cambi_passes = p->cambi ? (p->cambi_src ? 2 : 1) : 0;
     const bool cambi = score && p->cambi && e->cambi_bands;
-    const int n_cambi = score && p->cambi && !e->cambi_bands ? 1 : 0;
-    if (cambi && vq_cambi_cpu_check(e->cambi, &p->cambi_p, dis[0]) < 0) {
+    const int n_cambi = score && p->cambi && !e->cambi_bands ? cambi_passes : 0;
+    if (cambi && (vq_cambi_cpu_check(e->cambi, &p->cambi_p, dis[0]) < 0 ||
+                  (e->cambi_src && vq_cambi_cpu_check(e->cambi_src, &p->cambi_src_p, ref[0]) < 0))) {
         std::snprintf(err, errlen, "CPU CAMBI loops refused the frame (%dx%d)", dis[0].w, dis[0].h);
         return VQ_EINVAL;
     }
+    VqCambiCpu *const cambi_c[2] = { e->cambi, e->cambi_src };
+    const VqCambiParams *const cambi_p[2] = { &p->cambi_p, &p->cambi_src_p };
+    const VqCambiTables *const cambi_t[2] = { p->cambi_tables, p->cambi_src_tables };
+    const VqCambiLayout *const cambi_l[2] = { &p->cambi_l, &p->cambi_src_l };
+    const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
     /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
@@ -457,12 +471,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         else   /* a band of terms filters 10 rows more than it outputs: one band per thread */
             bands(v, kSsim, 0, k, st.rows, st.op == VQ_SSIM_OP_TERMS ? e->threads : 0);
     }
-    for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++) {   /* cambi reads the distorted luma only */
-        const int sel = vq_cambi_cpu_step_select(&p->cambi_p, step);
-        if (sel >= 0)
-            e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, 0, (int16_t)sel, 0, 0 });
-        bands(e->items[step], kCambiRows, 0, step, vq_cambi_cpu_step_rows(&p->cambi_p, step));
-    }
+    for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++)
+        for (int k = 0; k < cambi_passes; k++) {   /* inst: the pass */
+            const int sel = vq_cambi_cpu_step_select(cambi_p[k], step);
+            if (sel >= 0)
+                e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, (uint8_t)k, (int16_t)sel, 0, 0 });
+            bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step));
+        }
     for (int q = 0; hvs_bands && q < hvs_planes; q++) {   /* block rows, then the plane's sum */
         bands(e->items[0], kHvsRows, 0, q, vq_psnr_hvs_nblocks(p->plane_h[q]));
         e->items[1].insert(e->items[1].begin(), Item{ kHvsSum, 0, (int16_t)q, 0, 0 });
@@ -527,8 +542,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_ciede;
-        if (t < n_cambi) {  /* cambi reads the distorted luma only */
-            if (vq_cambi_cpu_run(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], &p->cambi_l, r) < 0)
+        if (t < n_cambi) {  /* pass t: the distorted luma, or (full_ref) the reference luma */
+            if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
                 failed = 4;
             return;
         }
@@ -596,10 +611,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                     vq_psnr_hvs_cpu_sum(e->hvs_terms[it.scale].data(), e->hvs_terms[it.scale].size());
                 break;
             case kCambiRows:
-                vq_cambi_cpu_rows(e->cambi, &p->cambi_p, p->cambi_tables, dis[0], it.scale, it.a, it.b);
+                vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);
                 break;
             case kCambiSel:
-                vq_cambi_cpu_select(e->cambi, &p->cambi_p, it.scale, &p->cambi_l, r);
+                vq_cambi_cpu_select(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r);
                 break;
             case kFsRows:
                 vq_fs_cpu_rows(ref[0], dis[0], p->bpc, r + p->float_sums_off, it.a, it.b);

@@ -125,6 +125,7 @@ struct VqCudaExec {
     VqPsnrHvsCuda *psnr_hvs;
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
+    VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
     VqCiedeCuda *ciede;
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
     int ciede_slot;             /* the last collected frame's slot (its pixel words) */
@@ -394,6 +395,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         if ((ret = wrap(vq_fadm_cuda_alloc(&e->fadm[k], &p->fadm[k], p->fadm_rcp[k]), "float_adm alloc", err,
                         errlen)) < 0)
             return ret;
+    if (p->cambi && p->cambi_src &&
+        (ret = wrap(vq_cambi_cuda_alloc(&e->cambi_src, &p->cambi_src_p, p->cambi_src_tables),
+                    "cambi source pass alloc", err, errlen)) < 0)
+        return ret;
     for (int k = 0; k < p->n_speed; k++)
         if (!(e->speed[k] = vq_speed_cuda_alloc(p->speed_geom[k]))) {
             snprintf(err, errlen, "speed_chroma alloc failed (%dx%d chroma)", p->speed_geom[k]->w,
@@ -575,6 +580,12 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         if (c->cambi &&
             (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, main),
                         "cambi kernels", err, errlen)) < 0)
+            return ret;
+        /* full_ref: the same kernels with the source pass's parameters on
+         * the reference luma (after the distorted pass, on the same stream) */
+        if (c->cambi && c->cambi_src &&
+            (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, main),
+                        "cambi source pass kernels", err, errlen)) < 0)
             return ret;
         if (c->ciede &&
             (ret = wrap(vq_ciede_cuda_run(e->ciede, slot_index, ref, dis, &c->ciede_geom,
@@ -871,6 +882,7 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
+    if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
     if (e->ciede) vq_ciede_cuda_free(e->ciede);
     if (e->fsmall) vq_fs_cuda_free(e->fsmall);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)

@@ -55,6 +55,11 @@ typedef struct VqExecPlan {
     VqCambiParams cambi_p;
     VqCambiLayout cambi_l;
     const VqCambiTables *cambi_tables;  /* host memory, the session's */
+    int cambi_src;              /* cambi's full_ref: also its source pass, on the reference luma
+                                 * (cambi_src_l.total words from its own offset) */
+    VqCambiParams cambi_src_p;
+    VqCambiLayout cambi_src_l;
+    const VqCambiTables *cambi_src_tables;  /* host memory, the session's */
     int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
     VqCiedeGeom ciede_geom;
     size_t ciede_off;
@@ -138,6 +143,10 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->cambi) {
         vq_cambi_layout_init(&p->cambi_l, &p->cambi_p, off);
         off += p->cambi_l.total;
+    }
+    if (p->cambi && p->cambi_src) {
+        vq_cambi_layout_init(&p->cambi_src_l, &p->cambi_src_p, off);
+        off += p->cambi_src_l.total;
     }
     if (p->ciede) {
         p->ciede_off = off;

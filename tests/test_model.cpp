@@ -69,6 +69,8 @@ struct GoldenModel {
     unsigned flags = 0;
     bool force_zero = false;    /* motion.motion_force_zero=true overload */
     int csf = 0;                /* adm.adm_csf_mode=N overload */
+    /* other <extractor>.<option>=<value> overloads (vif.vif_skip_scale0=true, ...) */
+    std::vector<std::pair<std::string, std::string>> overrides;
 };
 
 /* A golden log: frames in order (names in file order) and pooled values. */
@@ -129,6 +131,9 @@ std::vector<GoldenModel> models_of(const nlohmann::ordered_json &root)
                 m.force_zero = true;
             else if (p.compare(0, 17, "adm.adm_csf_mode=") == 0 && p.size() > 17)
                 m.csf = std::stoi(p.substr(17));
+            else if (p.find('.') != std::string::npos && p.find('=') > p.find('.') &&
+                     p.find('=') != std::string::npos)
+                m.overrides.emplace_back(p.substr(0, p.find('=')), p.substr(p.find('=') + 1));
             else
                 ADD_FAILURE() << "unknown -m part " << p;
         }
@@ -218,7 +223,8 @@ bool same_double(double a, double b)
 /* The printed name of a model feature in libvmaf's log: alias.c's name,
  * plus the suffix its options give (feature_name.c), for the features the
  * built-in models use. */
-std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0)
+std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0,
+                         const std::vector<std::pair<std::string, std::string>> &overrides = {})
 {
     const vq::FeatureSpec *spec = vq::extractor_providing(f.name);
     if (!spec)      /* an extractor vqcuda lacks: its alias (right while its options are defaults) */
@@ -230,6 +236,9 @@ std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0
         o.set(kv.first, kv.second, true);
     if (force_zero && spec->kind == vq::FexKind::Motion)
         o.set("motion_force_zero", "true");
+    for (const auto &[key, value] : overrides)
+        if (key.compare(0, key.find('.'), spec->name) == 0)
+            o.set(key.substr(key.find('.') + 1), value);
     return o.printed_name(f.name);
 }
 
@@ -376,7 +385,7 @@ TEST(Model, PredictionEqualsGolden)
                 for (size_t i = 0; i < g.frames.size(); i++) {
                     const auto &fr = g.frames[i];
                     for (size_t k = 0; k < feats.size(); k++) {
-                        const std::string n = printed_name(feats[k], gm.force_zero, gm.csf);
+                        const std::string n = printed_name(feats[k], gm.force_zero, gm.csf, gm.overrides);
                         ASSERT_TRUE(fr.count(n)) << g.file << ": no feature " << n;
                         in[k] = fr.at(n);
                     }

@@ -101,9 +101,13 @@ if(VQ_FFMPEG)
 endif()
 
 # Golden logs of options (the reference's oracle_args: model and features from
-# tests/golden_args.py --vqscore) through vqscore over raw frames, every pair,
-# planar: float_ssim's and float_ms_ssim's enable_lcs (*.opt_lcs).  Pairs the
-# reference refused (refused_by_reference) must be refused, naming the extractor.
+# tests/golden_args.py --vqscore) through vqscore over raw frames, planar, each
+# pair that has the file: float_ssim's and float_ms_ssim's enable_lcs
+# (*.opt_lcs, every pair); vif_skip_scale0, adm_skip_scale0, adm_skip_aim with
+# debug (*.opt_skip) and in vmaf_v0.6.1 (*.opt_skip_model); cambi's full_ref
+# at the input size (*.opt_cambi_fr) and with src_width/src_height
+# (*.opt_cambi_src).  Pairs the reference refused (refused_by_reference) must
+# be refused, naming the extractor.
 if(VQ_FFMPEG)
   foreach(c "balle576;720x576;yuv420p" "birds422p10;640x360;yuv422p10" "birds720;1280x720;yuv420p"
             "checker1080;1920x1080;yuv420p" "dog1080;1920x1080;yuv420p" "dog1080_self;1920x1080;yuv420p"
@@ -112,8 +116,11 @@ if(VQ_FFMPEG)
     list(GET c 0 pair)
     list(GET c 1 size)
     list(GET c 2 fmt)
-    foreach(tag opt_lcs)
+    foreach(tag opt_lcs opt_skip opt_skip_model opt_cambi_fr opt_cambi_src)
       set(g ${VQ_DATA}/golden/${pair}.${tag}.json)
+      if(NOT EXISTS ${g})
+        continue()
+      endif()
       file(READ ${g} gtext)
       string(JSON gref GET ${gtext} reference)
       string(JSON gdis GET ${gtext} distorted)
@@ -139,6 +146,31 @@ if(VQ_FFMPEG)
                              ENVIRONMENT VQ_CPU_BANDS=all)
       endif()
     endforeach()
+  endforeach()
+endif()
+
+# Refusals of those options through vqscore: values out of their ranges (the
+# reference's option parser refuses them), and cambi full_ref with a 10-bit
+# input and src_width above its width (libvmaf scores a sheared picture).
+if(VQ_FFMPEG)
+  set(odd -r ${VQ_RAW_DIR}/odd577x323_ref.yuv -d ${VQ_RAW_DIR}/odd577x323_dist.yuv -s 577x323 -f yuv444p)
+  set(b10 -r ${VQ_RAW_DIR}/birds422p10_ref.yuv -d ${VQ_RAW_DIR}/birds422p10_dist.yuv -s 640x360 -f yuv422p10)
+  foreach(c "vif_skip_scale0;odd;name=vif:vif_skip_scale0=2;option vif_skip_scale0: bad or out-of-range value '2'"
+            "adm_skip_aim;odd;name=adm:adm_skip_aim=yes;option adm_skip_aim: bad or out-of-range value 'yes'"
+            "adm_skip_scale0;odd;name=adm:adm_skip_scale0=-1;option adm_skip_scale0: bad or out-of-range value '-1'"
+            "cambi_full_ref;odd;name=cambi:full_ref=2;option full_ref: bad or out-of-range value '2'"
+            "cambi_src_width;odd;name=cambi:full_ref=true:src_width=319:src_height=200;option src_width: bad or out-of-range value '319'"
+            "cambi_src_height;odd;name=cambi:full_ref=true:src_width=320:src_height=4321;option src_height: bad or out-of-range value '4321'"
+            "cambi_src_aspect;odd;name=cambi:full_ref=true:src_width=640:src_height=200;source 640x200 and encode 577x323 differ in aspect direction"
+            "cambi_full_ref_10bit_wider;b10;name=cambi:full_ref=true:src_width=800:src_height=450;full_ref, src_width 800 above the 10-bit width 640")
+    list(GET c 0 name)
+    list(GET c 1 pair)
+    list(GET c 2 feature)
+    list(GET c 3 message)
+    set(t lib_refuse_${name})
+    add_test(NAME ${t} COMMAND $<TARGET_FILE:vqscore> ${${pair}} -e cpu -m none -p 0 -F ${feature}
+             -o ${CMAKE_BINARY_DIR}/out/${t}.json)
+    set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw PASS_REGULAR_EXPRESSION "${message}")
   endforeach()
 endif()
 

@@ -24,6 +24,7 @@ struct VqFadmCuda {
     VqFadmParams p;
     VqRcpTable *d_tab;
     float *arena;
+    float *terms;            /* a scale's per-pixel terms: VQ_FADM_NSUMS planes of w x h (scale 0's size) */
     VqFadmImages images[VQ_ADM_SCALES];
 };
 
@@ -85,30 +86,42 @@ __global__ void dec_kernel(const VqRcpTable *tab, VqFadmImages im, VqFadmScale s
     vq_fadm_dec_pixel(tab, &im, &sc, egl, cos_1deg_sq, i, j);
 }
 
-__global__ void sums_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, int64_t *rows)
+/*
+ * The row sums in two steps: every pixel's nine terms (the cube of its
+ * value) in parallel, then each (row, sum) added in the reference's order,
+ * j ascending, in float, by one thread: the same terms and the same adds
+ * as one thread per row doing both (which left 9 blocks for a 1080p frame).
+ */
+__global__ void terms_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, float *terms)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= sc.h)
+    const int j = sc.cm.left + blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = sc.cm.top + blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= sc.cm.bottom || j >= sc.cm.right)
         return;
-    int64_t *out = rows + (size_t)i * VQ_FADM_NSUMS;
-    if (sc.dwt_only || i < sc.cm.top || i >= sc.cm.bottom) {
-        for (int k = 0; k < VQ_FADM_NSUMS; k++)
-            out[k] = 0;
-        return;
-    }
     const int im1 = vq_fadm_mirror(i - 1, sc.h), ip1 = vq_fadm_mirror(i + 1, sc.h);
-    float acc[VQ_FADM_NSUMS];
+    float x[VQ_FADM_NSUMS];
+    vq_fadm_pixel(&im, &sc, bypass_cm, i, im1, ip1, j, vq_fadm_mirror(j - 1, sc.w), vq_fadm_mirror(j + 1, sc.w), x);
+    const size_t plane = (size_t)sc.w * sc.h, at = (size_t)i * sc.w + j;
     for (int k = 0; k < VQ_FADM_NSUMS; k++)
-        acc[k] = 0;
-    for (int j = sc.cm.left; j < sc.cm.right; j++) {
-        float x[VQ_FADM_NSUMS];
-        vq_fadm_pixel(&im, &sc, bypass_cm, i, im1, ip1, j, vq_fadm_mirror(j - 1, sc.w), vq_fadm_mirror(j + 1, sc.w),
-                      x);
-        for (int k = 0; k < VQ_FADM_NSUMS; k++)
-            acc[k] += vq_fadm_cube(x[k]);
+        terms[k * plane + at] = vq_fadm_cube(x[k]);
+}
+
+__global__ void sums_kernel(const float *__restrict__ terms, VqFadmScale sc, int64_t *rows)
+{
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = t % sc.h, k = t / sc.h;   /* a warp: one sum of consecutive rows */
+    if (k >= VQ_FADM_NSUMS)
+        return;
+    int64_t *out = rows + (size_t)i * VQ_FADM_NSUMS + k;
+    if (sc.dwt_only || i < sc.cm.top || i >= sc.cm.bottom) {
+        *out = 0;
+        return;
     }
-    for (int k = 0; k < VQ_FADM_NSUMS; k++)
-        out[k] = vq_fadm_word(acc[k]);
+    const float *row = terms + (size_t)k * sc.w * sc.h + (size_t)i * sc.w;
+    float acc = 0;
+    for (int j = sc.cm.left; j < sc.cm.right; j++)
+        acc += row[j];
+    *out = vq_fadm_word(acc);
 }
 
 }  // namespace
@@ -126,6 +139,8 @@ extern "C" int vq_fadm_cuda_alloc(VqFadmCuda **out, const VqFadmParams *p, const
     for (int s = 0; s < VQ_ADM_SCALES; s++)
         total += (size_t)p->s[s].w * p->s[s].h * VQ_FADM_NPLANES;
     cudaError_t e = cudaMalloc((void **)&c->arena, total * sizeof(float));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->terms, (size_t)VQ_FADM_NSUMS * p->s[0].w * p->s[0].h * sizeof(float));
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&c->d_tab, sizeof(VqRcpTable));
     if (e == cudaSuccess)
@@ -154,6 +169,7 @@ extern "C" void vq_fadm_cuda_free(VqFadmCuda *c)
     if (!c)
         return;
     cudaFree(c->arena);
+    cudaFree(c->terms);
     cudaFree(c->d_tab);
     free(c);
 }
@@ -179,7 +195,11 @@ extern "C" int vq_fadm_cuda_run(VqFadmCuda *c, VqPlaneView ref, VqPlaneView dis,
                 dec_kernel<<<dim3((dw + 31) / 32, (dh + 7) / 8), blk, 0, st>>>(c->d_tab, c->images[s], sc, p->egl,
                                                                              p->cos_1deg_sq);
         }
-        sums_kernel<<<(sc.h + 63) / 64, 64, 0, st>>>(c->images[s], sc, p->bypass_cm, d_rows + off[s]);
+        const int cw = sc.cm.right - sc.cm.left, ch = sc.cm.bottom - sc.cm.top;
+        if (!sc.dwt_only && cw > 0 && ch > 0)
+            terms_kernel<<<dim3((cw + 31) / 32, (ch + 7) / 8), blk, 0, st>>>(c->images[s], sc, p->bypass_cm,
+                                                                           c->terms);
+        sums_kernel<<<(sc.h * VQ_FADM_NSUMS + 127) / 128, 128, 0, st>>>(c->terms, sc, d_rows + off[s]);
     }
     return (int)cudaGetLastError();
 }

@@ -554,6 +554,12 @@ void FeaturePlan::make_exec_plan()
                 p.cambi_src_tables = cambi_src_tables_.get();
                 p.cambi_src = 1;
             }
+            /* heatmaps_path: the executors also hand over the distorted
+             * pass's c-values; the session writes the files */
+            if (!o.is_default("heatmaps_path")) {
+                cambi_heatmaps_path_ = o.get_str("heatmaps_path");
+                p.cambi_cv = 1;
+            }
             break;
         }
         case FexKind::FloatVif: {

@@ -66,6 +66,8 @@ public:
     const std::vector<std::string> &columns() const { return columns_; }
     int column(const std::string &name) const;      /* -1 if none */
     const VqExecPlan &exec() const { return exec_; }
+    /* cambi's heatmaps_path when given (exec().cambi_cv), else "" */
+    const std::string &cambi_heatmaps_path() const { return cambi_heatmaps_path_; }
     int psnr_planes(const Instance &in) const;
 
 private:
@@ -82,6 +84,7 @@ private:
     VqExecPlan exec_;
     std::unique_ptr<VqCambiTables> cambi_tables_;
     std::unique_ptr<VqCambiTables> cambi_src_tables_;   /* full_ref's source pass */
+    std::string cambi_heatmaps_path_;
     std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
     std::vector<std::unique_ptr<fvif::Setup>> fvif_;     /* exec_.fvif[k]'s tables */
 };

@@ -20,7 +20,8 @@ namespace vq {
 
 namespace {
 
-constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum;
+constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum,
+                  S = OptType::String;
 const char *const eotfs[] = { "bt1886", "pq", nullptr };
 const char *const speed_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
 /* float_adm's rcp (vqcuda's own option): whose RCPSS its divisions reproduce */
@@ -145,7 +146,7 @@ std::vector<FeatureSpec> make_specs()
     });
     /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
      * cambi_full_reference (not in its provided_features: printed without
-     * suffix); heatmaps_path (files) is not an option here */
+     * suffix); heatmaps_path: a string, no FEATURE_PARAM (hostmath/cambi_heatmaps.h) */
     v.push_back(FeatureSpec{
         "cambi", FexKind::Cambi,
         {
@@ -165,6 +166,7 @@ std::vector<FeatureSpec> make_specs()
             { "eotf", nullptr, E, 0, 0, 1, true, true, eotfs },
             { "cambi_eotf", "ceot", E, 0, 0, 1, true, true, eotfs },
             { "cambi_high_res_speedup", "hrs", I, 0, 0, 2160, true, true },
+            { "heatmaps_path", nullptr, S, 0, 0, 0, false, true },
         },
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
         { "cambi_source", "cambi_full_reference" }, "full_ref", true,
@@ -440,6 +442,7 @@ FeatureOptions::FeatureOptions(const FeatureSpec &spec) : spec_(&spec)
 {
     for (const OptionSpec &o : spec.options)
         values_.push_back(o.def);
+    strings_.resize(values_.size());
 }
 
 const OptionSpec *FeatureOptions::find(std::string_view key) const
@@ -486,6 +489,10 @@ void FeatureOptions::set(std::string_view key, std::string_view value, bool leni
             if (v == o->choices[k])
                 dst = k, ok = true;
         break;
+    case OptType::String:   /* opt.c set_option_string: the text as it is */
+        strings_[(size_t)(o - spec_->options.data())] = v;
+        dst = 1, ok = true;
+        break;
     case OptType::Double: { /* opt.c set_option_double */
         double d;
         size_t used;
@@ -504,6 +511,8 @@ void FeatureOptions::set(std::string_view key, std::string_view value, bool leni
 const char *FeatureOptions::get_str(std::string_view key) const
 {
     const OptionSpec *o = find(key);
+    if (o && o->type == OptType::String)
+        return strings_[(size_t)(o - spec_->options.data())].c_str();
     return o && o->choices ? o->choices[(int)values_[(size_t)(o - spec_->options.data())]] : "";
 }
 

@@ -21,7 +21,7 @@
 
 namespace vq {
 
-enum class OptType { Bool, Int, Double, Enum };
+enum class OptType { Bool, Int, Double, Enum, String };
 
 struct OptionSpec {
     const char *name;       /* libvmaf's option name */
@@ -79,7 +79,7 @@ public:
      * a model's dictionaries), else an error.  Throws vq::Error(VQ_EINVAL). */
     void set(std::string_view key, std::string_view value, bool lenient = false);
     double get(std::string_view key) const;
-    /* an Enum option's string */
+    /* an Enum option's string, or a String option's text ("" when unset) */
     const char *get_str(std::string_view key) const;
     bool is_default(std::string_view key) const;
 
@@ -92,13 +92,17 @@ public:
     void check_implemented() const;
 
     const FeatureSpec &spec() const { return *spec_; }
-    bool operator==(const FeatureOptions &o) const { return spec_ == o.spec_ && values_ == o.values_; }
+    bool operator==(const FeatureOptions &o) const
+    {
+        return spec_ == o.spec_ && values_ == o.values_ && strings_ == o.strings_;
+    }
     bool operator!=(const FeatureOptions &o) const { return !(*this == o); }
 
 private:
     const OptionSpec *find(std::string_view key) const;
     const FeatureSpec *spec_;
-    std::vector<double> values_;    /* one per spec option, as double (bool/int exact) */
+    std::vector<double> values_;    /* one per spec option, as double (bool/int exact; String: 1 when set) */
+    std::vector<std::string> strings_;  /* one per spec option: a String option's text */
 };
 
 }  // namespace vq

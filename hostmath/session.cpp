@@ -38,6 +38,7 @@
 #include "scale_filter.h"
 #include "ssim_fold.h"
 #include "cambi_fold.h"
+#include "cambi_heatmaps.h"
 #include "ciede_fold.h"
 #include "float_small_fold.h"
 #include "float_motion_fold.h"
@@ -122,6 +123,9 @@ struct VqSession {
     std::string model_str, feature_str;
     VqFormat fmt;
     std::string err;
+    bool failed = false;                    /* a call failed: heatmaps are not committed */
+    /* cambi's heatmaps_path: temporary files from open() on, renamed at flush */
+    VqCambiHeatmaps *heat = nullptr;
     std::unique_ptr<vq::FeaturePlan> plan;
     std::vector<const char *> names;        /* column names, for results */
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
@@ -177,6 +181,7 @@ struct VqSession {
         vq_cuda_exec_close(&cuda);
         vq_cpu_exec_close(&cpu);
         vq_scale_plan_free(scale);
+        vq_cambi_heatmaps_close(heat);   /* not committed: the temporary files go */
     }
     FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
 
@@ -249,6 +254,14 @@ void VqSession::open()
              "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
              (long long)std::max<int64_t>(0, cfg.score_begin - context), (long long)cfg.first_frame);
     make_scaler();
+    if (plan->exec().cambi_cv) {
+        /* cambi's heatmaps_path: created and checked now, before any frame */
+        char m[1024] = "";
+        const int r = vq_cambi_heatmaps_open(&heat, plan->cambi_heatmaps_path().c_str(),
+                                             &plan->exec().cambi_p, m, sizeof(m));
+        if (r < 0)
+            fail(r, "%s", m);
+    }
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
     set_kinds();
@@ -428,6 +441,9 @@ void VqSession::new_section(const VqFormat &f)
     if (scale)
         fail(VQ_EINVAL, "a rendition of another size than its reference cannot change size");
     const std::vector<std::string> before = plan->columns();
+    if (heat && (f.width != fmt.width || f.height != fmt.height))
+        fail(VQ_EINVAL, "cambi heatmaps_path: the frame size cannot change (%dx%d to %dx%d): the "
+             "heatmap files have one size", fmt.width, fmt.height, f.width, f.height);
     fmt = f;
     dis_w = f.width;
     dis_h = f.height;
@@ -732,6 +748,16 @@ void VqSession::fold(const int64_t *rows, bool scored)
                     const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
                     out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
                     out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
+                }
+                if (heat && ep.cambi_cv) {
+                    /* cambi.c dump_c_values: the distorted pass, frame index */
+                    const float *cv[VQ_CAMBI_SCALES];
+                    for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++)
+                        cv[sc] = (const float *)(rows + ep.cambi_cv_off[sc]);
+                    char m[1024] = "";
+                    const int r = vq_cambi_heatmaps_write(heat, title(n_folded), cv, m, sizeof(m));
+                    if (r < 0)
+                        fail(r, "frame %lld: %s", (long long)n_folded, m);
                 }
                 break;
             case vq::FexKind::FloatPsnr:
@@ -1085,6 +1111,12 @@ void VqSession::flush()
     if (flushed)
         return;
     end_section();
+    if (heat && !failed) {  /* the run ended well: the heatmaps replace the files */
+        char m[1024] = "";
+        const int r = vq_cambi_heatmaps_commit(heat, m, sizeof(m));
+        if (r < 0)
+            fail(r, "%s", m);
+    }
     flushed = true;
     t_end = std::chrono::steady_clock::now();
     if (share && share_member >= 0) {
@@ -1255,6 +1287,15 @@ template <typename F> int guarded(VqSession *s, F &&fn)
     }
 }
 
+/* A failed submit, new section or flush: the run failed, and cambi's
+ * heatmaps (vq_cambi_heatmaps_commit at flush) leave the files as they were. */
+int failing(VqSession *s, int ret)
+{
+    if (ret < 0 && s)
+        s->failed = true;
+    return ret;
+}
+
 }  // namespace
 
 extern "C" {
@@ -1327,27 +1368,27 @@ int vq_session_open(VqSession **out, const VqConfig *cfg, char *errbuf, size_t e
 
 int vq_session_submit(VqSession *s, const VqPicture *ref, const VqPicture *dis)
 {
-    return guarded(s, [&] { s->submit(ref, dis, NAN, false); });
+    return failing(s, guarded(s, [&] { s->submit(ref, dis, NAN, false); }));
 }
 
 int vq_session_submit_at(VqSession *s, const VqPicture *ref, const VqPicture *dis, double time,
                          int keyframe)
 {
-    return guarded(s, [&] { s->submit(ref, dis, time, keyframe != 0); });
+    return failing(s, guarded(s, [&] { s->submit(ref, dis, time, keyframe != 0); }));
 }
 
 int vq_session_new_section(VqSession *s, const VqFormat *fmt)
 {
-    return guarded(s, [&] {
+    return failing(s, guarded(s, [&] {
         if (!fmt)
             fail(VQ_EINVAL, "no format");
         s->new_section(*fmt);
-    });
+    }));
 }
 
 int vq_session_flush(VqSession *s)
 {
-    return guarded(s, [&] { s->flush(); });
+    return failing(s, guarded(s, [&] { s->flush(); }));
 }
 
 int vq_session_receive(VqSession *s, VqFrameResult *out)

@@ -92,6 +92,11 @@ int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambiLayout *l,
  * Call it before the next run on c is enqueued.  0 or a cudaError_t. */
 int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *stream);
 
+/* The same into device memory (dev: p->sw[s] * p->sh[s] floats), e.g. the
+ * frame's row buffer, which then brings them to the host (heatmaps_path).
+ * Call it before the next run on c is enqueued.  0 or a cudaError_t. */
+int vq_cambi_cuda_cvalues_device(VqCambiCuda *c, int s, float *dev, void *stream);
+
 /* Test hook (tests/parity_cambi.cu): the device's pooling in the
  * reference's order alone, on n <= p->sw[0] * p->sh[0] c-values at d_cv
  * (device) with top k and lowest-bit minimum g (vq_cambi_pool_mode's):

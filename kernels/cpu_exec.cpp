@@ -661,6 +661,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                       failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
+    if (score && p->cambi && p->cambi_cv)   /* heatmaps_path: the distorted pass's c-values */
+        for (int s = 0; s < VQ_CAMBI_SCALES; s++)
+            std::memcpy(r + p->cambi_cv_off[s], vq_cambi_cpu_cvalues(e->cambi, s),
+                        (size_t)p->cambi_p.sw[s] * p->cambi_p.sh[s] * sizeof(float));
     *rows = r;
     return VQ_OK;
 }

@@ -1030,6 +1030,15 @@ extern "C" int vq_cambi_cuda_cvalues(VqCambiCuda *c, int s, float *host, void *s
                                 (cudaStream_t)stream);
 }
 
+extern "C" int vq_cambi_cuda_cvalues_device(VqCambiCuda *c, int s, float *dev, void *stream)
+{
+    if (!c || s < 0 || s >= VQ_CAMBI_SCALES || !dev)
+        return (int)cudaErrorInvalidValue;
+    const size_t n = (size_t)c->p.sw[s] * c->p.sh[s];
+    return (int)cudaMemcpyAsync(dev, c->d_cv[s], n * sizeof(float), cudaMemcpyDeviceToDevice,
+                                (cudaStream_t)stream);
+}
+
 extern "C" int vq_cambi_cuda_pool_test(VqCambiCuda *c, const float *d_cv, int n, int k, int g,
                                        int64_t *d_hdr)
 {

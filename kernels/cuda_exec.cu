@@ -581,6 +581,12 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, main),
                         "cambi kernels", err, errlen)) < 0)
             return ret;
+        /* heatmaps_path: the distorted pass's c-values ride in the row buffer */
+        for (int sc = 0; c->cambi && c->cambi_cv && sc < VQ_CAMBI_SCALES; sc++)
+            if ((ret = wrap(vq_cambi_cuda_cvalues_device(e->cambi, sc, (float *)(s->d_rows + c->cambi_cv_off[sc]),
+                                                         main),
+                            "cambi c-values copy", err, errlen)) < 0)
+                return ret;
         /* full_ref: the same kernels with the source pass's parameters on
          * the reference luma (after the distorted pass, on the same stream) */
         if (c->cambi && c->cambi_src &&

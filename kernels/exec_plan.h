@@ -60,6 +60,10 @@ typedef struct VqExecPlan {
     VqCambiParams cambi_src_p;
     VqCambiLayout cambi_src_l;
     const VqCambiTables *cambi_src_tables;  /* host memory, the session's */
+    int cambi_cv;               /* cambi's heatmaps_path: the distorted pass's c-values of scale s
+                                 * (cambi_p.sw[s] x cambi_p.sh[s] floats, raster order, two per
+                                 * word) at word cambi_cv_off[s], on every scored frame */
+    size_t cambi_cv_off[VQ_CAMBI_SCALES];
     int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
     VqCiedeGeom ciede_geom;
     size_t ciede_off;
@@ -180,6 +184,11 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         for (s = 0; s < VQ_ADM_SCALES; s++) {
             p->fadm_off[k][s] = off;
             off += (size_t)p->fadm[k].s[s].h * VQ_FADM_NSUMS;
+        }
+    if (p->cambi && p->cambi_cv)
+        for (s = 0; s < VQ_CAMBI_SCALES; s++) {
+            p->cambi_cv_off[s] = off;
+            off += ((size_t)p->cambi_p.sw[s] * p->cambi_p.sh[s] + 1) / 2;
         }
     p->total = off;
 }

@@ -5,14 +5,19 @@
 #   rcp_table_gen    scripts/rcp_table_gen.c: a CPU's _mm_rcp_ss as a table
 #                    (hostmath/rcp_table_<vendor>.h), or --check FILE
 #   rcp_table_check  the library's table of this CPU's vendor against its RCPSS
+# (not static in a sanitizer build: -static and -fsanitize do not link together)
+set(vq_rcp_static -static)
+if("${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS} ${CMAKE_EXE_LINKER_FLAGS}" MATCHES "-fsanitize")
+  set(vq_rcp_static)
+endif()
 add_executable(rcp_table_gen ${CMAKE_SOURCE_DIR}/scripts/rcp_table_gen.c)
 target_compile_options(rcp_table_gen PRIVATE -O2)
-target_link_options(rcp_table_gen PRIVATE -static)
+target_link_options(rcp_table_gen PRIVATE ${vq_rcp_static})
 add_executable(rcp_table_check ${CMAKE_SOURCE_DIR}/tests/rcp_table_check.cpp
                ${CMAKE_SOURCE_DIR}/hostmath/rcp_select.cpp)
 target_include_directories(rcp_table_check PRIVATE ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
 target_compile_options(rcp_table_check PRIVATE -O2)
-target_link_options(rcp_table_check PRIVATE -static)
+target_link_options(rcp_table_check PRIVATE ${vq_rcp_static})
 add_test(NAME rcp_table_this_cpu COMMAND rcp_table_check)
 set_tests_properties(rcp_table_this_cpu PROPERTIES SKIP_RETURN_CODE 77)
 # a new table (the Intel one replacing its placeholder) reconfigures

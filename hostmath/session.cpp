@@ -516,6 +516,27 @@ void VqSession::views(const VqPicture *p, VqPlaneView v[3], int width, int heigh
     }
 }
 
+/* adm's and float_adm's outputs: adm2, aim, adm3, the four scales; with
+ * debug=true then extract()'s score, score_num, score_den and scores[] */
+template <typename Scores>
+static void put_adm_outputs(const Scores &a, int n_outputs, double *out)
+{
+    out[0] = a.adm2;
+    out[1] = a.aim;
+    out[2] = a.adm3;
+    for (int k = 0; k < 4; k++)
+        out[3 + k] = a.scale[k];
+    if (n_outputs > 7) {
+        out[7] = a.adm2;
+        out[8] = a.num;
+        out[9] = a.den;
+        for (int k = 0; k < 4; k++) {
+            out[10 + 2 * k] = a.num_scale[k];
+            out[11 + 2 * k] = a.den_scale[k];
+        }
+    }
+}
+
 /* Row sums of frame n_folded -> every instance's outputs (motion2/3 of the
  * frame before, once this one's SAD is known). */
 void VqSession::fold(const int64_t *rows, bool scored)
@@ -618,22 +639,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
                                       (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
                 vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
-                out[0] = a.adm2;
-                out[1] = a.aim;
-                out[2] = a.adm3;
-                for (int k = 0; k < 4; k++)
-                    out[3 + k] = a.scale[k];
-                if (in.n_outputs > 7) {
-                    /* debug=true: integer_adm.c extract()'s score, score_num,
-                     * score_den and scores[] */
-                    out[7] = a.adm2;
-                    out[8] = a.num;
-                    out[9] = a.den;
-                    for (int k = 0; k < 4; k++) {
-                        out[10 + 2 * k] = a.num_scale[k];
-                        out[11 + 2 * k] = a.den_scale[k];
-                    }
-                }
+                put_adm_outputs(a, in.n_outputs, out);
                 break;
             }
             case vq::FexKind::FloatAdm: {
@@ -642,22 +648,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
                 if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
                                  sizeof(msg)) < 0)
                     fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
-                out[0] = a.adm2;
-                out[1] = a.aim;
-                out[2] = a.adm3;
-                for (int k = 0; k < 4; k++)
-                    out[3 + k] = a.scale[k];
-                if (in.n_outputs > 7) {
-                    /* debug=true: float_adm.c extract()'s score, score_num,
-                     * score_den and scores[] */
-                    out[7] = a.adm2;
-                    out[8] = a.num;
-                    out[9] = a.den;
-                    for (int k = 0; k < 4; k++) {
-                        out[10 + 2 * k] = a.num_scale[k];
-                        out[11 + 2 * k] = a.den_scale[k];
-                    }
-                }
+                put_adm_outputs(a, in.n_outputs, out);
                 break;
             }
             case vq::FexKind::Psnr: {

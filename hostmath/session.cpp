@@ -11,10 +11,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <thread>
@@ -163,9 +167,59 @@ struct VqSession {
     int64_t seg_closed_first = 0;
     bool flushed = false;
     std::chrono::steady_clock::time_point t_start, t_end;
+    /* VQ_TIMING=1 (docs/performance.md): where the caller's thread spends its
+     * time, printed to stderr at close: the executor's submit, the wait for
+     * a frame's sums, each instance's fold */
+    struct Timing {
+        bool on = false;
+        int64_t frames = 0;
+        double submit = 0, wait = 0, fold = 0;
+        std::vector<double> inst;
+    } timing;
+    static double since(std::chrono::steady_clock::time_point t0)
+    {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    void print_timing() const;
+
+    /* Folds off the caller's thread: the instances whose
+     * fold reads only the plan and the frame's row sums (deferred()) run on
+     * fold workers, several frames at once, from a copy of the rows; the
+     * ordered part (motion, shared reference, psnr's aggregate, ciede's
+     * fallback rows, cambi's heatmaps) stays on the caller's thread.  A
+     * frame is settled (its results can be received) once its job is done;
+     * jobs settle in frame order, and an error thrown in one is thrown again
+     * there.  VQ_FOLD_THREADS sets the workers (0: no deferral). */
+    struct FoldJob {
+        int64_t frame = 0, first = 0;
+        double *v = nullptr;                /* the frame's columns (frames[] does not move them) */
+        std::vector<size_t> insts;
+        std::vector<int64_t> rows;
+        std::vector<double> ms;             /* VQ_TIMING: each instance's fold */
+        std::exception_ptr error;
+        bool done = false;                  /* under fold_mutex */
+    };
+    int fold_threads = 0;
+    std::vector<std::thread> fold_workers;
+    std::mutex fold_mutex;
+    std::condition_variable fold_cv;        /* a job posted, a job done, or the workers told to stop */
+    std::deque<std::shared_ptr<FoldJob>> fold_queue;    /* posted, not yet taken */
+    std::deque<std::shared_ptr<FoldJob>> fold_jobs;     /* posted, not yet settled: frame order */
+    bool fold_stop = false;
+    bool deferred(const vq::Instance &in) const;
+    void fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t first, double *out);
+    void post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows);
+    void fold_worker();
+    void settle(bool wait);
+    void stop_fold_workers();
+    /* frames before this one are folded, their deferred instances included */
+    int64_t n_settled() const { return fold_jobs.empty() ? n_folded : fold_jobs.front()->frame; }
 
     ~VqSession()
     {
+        stop_fold_workers();
+        if (timing.on)
+            print_timing();
         if (share && share_leader) {
             /* what is in flight is folded, so that the members find its rows */
             try {
@@ -228,6 +282,13 @@ struct VqSession {
 
 void VqSession::open()
 {
+    const char *tm = std::getenv("VQ_TIMING");
+    timing.on = tm && *tm && std::strcmp(tm, "0") != 0;
+    /* fold workers: a quarter of the cores, 1 to 4 */
+    const char *ft = std::getenv("VQ_FOLD_THREADS");
+    const unsigned ncores = std::thread::hardware_concurrency();
+    fold_threads = ft && *ft ? std::atoi(ft) : (int)std::min(4u, std::max(1u, ncores / 4));
+    fold_threads = std::max(0, std::min(fold_threads, 16));
     if (cfg.n_subsample < 1)
         cfg.n_subsample = 1;
     /* more threads than a machine can mean only exhaust its processes */
@@ -411,6 +472,7 @@ void VqSession::end_section()
 {
     while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
         collect_cuda();
+    settle(true);
     const int64_t first = sections.back().first_frame;
     for (MotionState &ms : motion) {
         VqMotion2Out o[2];
@@ -541,6 +603,7 @@ static void put_adm_outputs(const Scores &a, int n_outputs, double *out)
  * frame before, once this one's SAD is known). */
 void VqSession::fold(const int64_t *rows, bool scored)
 {
+    const auto t_fold = std::chrono::steady_clock::now();
     const VqExecPlan &ep = plan->exec();
     FrameRec &fr = frame(n_folded);
     const std::vector<vq::Instance> &inst = plan->instances();
@@ -590,201 +653,36 @@ void VqSession::fold(const int64_t *rows, bool scored)
             fr.v[(size_t)in.first_col + (zero ? 2 : 1)] = motion;
         put_fmotion(fs, first, o, n);
     }
+    std::shared_ptr<FoldJob> job;
     if (scored) {
         for (size_t ii = 0; ii < inst.size(); ii++) {
             const vq::Instance &in = inst[ii];
             if (in.n_outputs == 0)  /* null: nothing to write */
                 continue;
-            double *out = &fr.v[(size_t)in.first_col];
-            switch (in.opts.spec().kind) {
-            case vq::FexKind::Vif:
-            {
-                /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0
-                 * the score 0 and, under debug, num 0 and den -1, and leaves
-                 * it out of the sums; scales 1-3 are unchanged (scale 1
-                 * subsamples the frame either way).  The executors' scale-0
-                 * words are then not read. */
-                const bool skip0 = in.opts.get("vif_skip_scale0") != 0;
-                vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
-                if (skip0)
-                    out[0] = 0.0f;
-                if (in.n_outputs > 4) {
-                    /* debug=true: integer_vif.c write_scores(), from the same
-                     * float num/den of each scale */
-                    float num[4], den[4];
-                    for (int k = 0; k < 4; k++)
-                        vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
-                    double score_num, score_den;
-                    if (skip0) {
-                        score_num = (double)num[1] + (double)num[2] + (double)num[3];
-                        score_den = (double)den[1] + (double)den[2] + (double)den[3];
-                        num[0] = 0.0f;
-                        den[0] = -1.0f;
-                    } else {
-                        score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
-                        score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
-                    }
-                    out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
-                    out[5] = score_num;
-                    out[6] = score_den;
-                    for (int k = 0; k < 4; k++) {
-                        out[7 + 2 * k] = num[k];
-                        out[8 + 2 * k] = den[k];
-                    }
+            if (deferred(in)) {     /* on a fold worker, after this frame's ordered part */
+                if (!job) {
+                    job = std::make_shared<FoldJob>();
+                    job->frame = n_folded;
+                    job->first = first;
+                    job->v = fr.v.data();
                 }
-                break;
+                job->insts.push_back(ii);
+                continue;
             }
-            case vq::FexKind::Adm: {
-                VqAdmScores a;
-                const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
-                                      (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
-                vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
-                put_adm_outputs(a, in.n_outputs, out);
-                break;
-            }
-            case vq::FexKind::FloatAdm: {
-                VqFadmScores a;
-                char msg[256] = "";
-                if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
-                                 sizeof(msg)) < 0)
-                    fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
-                put_adm_outputs(a, in.n_outputs, out);
-                break;
-            }
-            case vq::FexKind::Psnr: {
-                PsnrState *ps = nullptr;
-                for (PsnrState &x : psnr)
-                    if (x.inst == (int)ii)
-                        ps = &x;
-                const int np = plan->psnr_planes(in);
-                double p[3], m[3];
-                uint64_t sse[3];
-                vq_psnr_fold_params(&ps->pp, &ep.base, rows, np, p, m, sse);
-                int j = 0;
-                for (int k = 0; k < np; k++) {
-                    out[j++] = p[k];
-                    if (ps->mse)
-                        out[j++] = m[k];
-                }
-                if (ps->apsnr)
-                    for (int k = 0; k < np; k++) {
-                        const unsigned w = (unsigned)(k ? ep.base.cw : ep.base.w);
-                        const unsigned h = (unsigned)(k ? ep.base.ch : ep.base.h);
-                        ps->sse[k] += sse[k];
-                        ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
-                    }
-                break;
-            }
-            case vq::FexKind::PsnrHvs:
-                vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
-                break;
-            case vq::FexKind::FloatSsim:
-            case vq::FexKind::FloatMsSsim: {
-                const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
-                VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
-                                    (int)in.opts.get("clip_db") };
-                VqSsimScores sc;
-                char msg[256] = "";
-                if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
-                    fail(VQ_EINVAL, "frame %lld: %s", (long long)n_folded, msg);
-                /* the score, then its lcs outputs (the registry's debug_outputs) */
-                double v[1 + 3 * VQ_MS_SSIM_SCALES];
-                const int nv = vq_ssim_outputs(&sc, ms, &o, v);
-                if (nv != in.n_outputs)
-                    fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
-                         in.n_outputs, nv);
-                std::copy(v, v + nv, out);
-                break;
-            }
-            case vq::FexKind::Ciede: {
-                char msg[256] = "";
-                const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
-                /* rows that fall back read the executor's pixel words: the CPU
-                 * executor's until its next run, the CUDA executor's (fetched
-                 * from the frame's slot) until the next submit; both come
-                 * after this fold */
-                VqCiedeRowSource src = {};
-                if (use_cuda) {
-                    src.fetch = vq_cuda_exec_ciede_fetch_rows;
-                    src.ctx = cuda;
-                } else {
-                    src.px = vq_cpu_exec_ciede_pixels(cpu);
-                }
-                if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
-                    fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)n_folded, msg);
-                break;
-            }
-            case vq::FexKind::SpeedChroma: {   /* steps 4-7 on the executor's four 1/16 images */
-                const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed[in.exec_index]);
-                const vq::speed::Result res =
-                    vq::speed::frame_from_dec16(sp, (const float *)(rows + ep.speed_off[in.exec_index]));
-                out[0] = res.u;
-                out[1] = res.v;
-                out[2] = res.uv;
-                break;
-            }
-            case vq::FexKind::Cambi:
-                if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
-                    fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
-                         "reference's order, which the executors did not give", (long long)n_folded);
-                out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
-                if (in.n_outputs > 1) {
-                    /* full_ref: cambi.c extract()'s cambi_source, then
-                     * cambi_full_reference from the two unclipped scores */
-                    if (!ep.cambi_src || vq_cambi_fold_needs_cvalues(&ep.cambi_src_p, &ep.cambi_src_l, rows))
-                        fail(VQ_EINVAL, "frame %lld: cambi's source pass %s", (long long)n_folded,
-                             ep.cambi_src ? "needs the c-values in the reference's order, which the "
-                                            "executors did not give" : "was not run");
-                    const double dist = vq_cambi_fold_unclipped(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
-                    const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
-                    out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
-                    out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
-                }
-                if (heat && ep.cambi_cv) {
-                    /* cambi.c dump_c_values: the distorted pass, frame index */
-                    const float *cv[VQ_CAMBI_SCALES];
-                    for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++)
-                        cv[sc] = (const float *)(rows + ep.cambi_cv_off[sc]);
-                    char m[1024] = "";
-                    const int r = vq_cambi_heatmaps_write(heat, title(n_folded), cv, m, sizeof(m));
-                    if (r < 0)
-                        fail(r, "frame %lld: %s", (long long)n_folded, m);
-                }
-                break;
-            case vq::FexKind::FloatPsnr:
-                out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);
-                break;
-            case vq::FexKind::FloatMoment:
-                vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
-                break;
-            case vq::FexKind::FloatAnsnr:
-                vq_float_ansnr_fold(rows + ep.ansnr_off, ep.w, ep.h, fmt.bitdepth, out);
-                break;
-            case vq::FexKind::SpeedTemporal: {
-                /* extract(): 0 at libvmaf's frame 0 (a section's first frame
-                 * here); after it, steps 4-6 on the executor's two images */
-                const int64_t *sec = rows + ep.speed_t_off[in.exec_index];
-                if (n_folded == first) {
-                    out[0] = 0.0;
-                    break;
-                }
-                if (sec[0] != 1)
-                    fail(VQ_EINVAL, "frame %lld: speed_temporal: the executor did not keep the frame before",
-                         (long long)n_folded);
-                const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed_t[in.exec_index]);
-                out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
-                break;
-            }
-            case vq::FexKind::FloatVif:
-                vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
-                               rows + ep.fvif_off[in.exec_index], out);
-                break;
-            case vq::FexKind::Null:
-            case vq::FexKind::Motion:
-            case vq::FexKind::FloatMotion:
-                break;
+            const auto t_inst = std::chrono::steady_clock::now();
+            fold_instance(ii, rows, n_folded, first, &fr.v[(size_t)in.first_col]);
+            if (timing.on) {
+                if (timing.inst.size() < inst.size())
+                    timing.inst.resize(inst.size());
+                timing.inst[ii] += since(t_inst);
             }
         }
+    }
+    if (job)
+        post_fold(std::move(job), rows);
+    if (timing.on) {
+        timing.fold += since(t_fold);
+        timing.frames++;
     }
     n_folded++;
     if (share_member >= 0)
@@ -796,6 +694,331 @@ void VqSession::fold(const int64_t *rows, bool scored)
         motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
     for (const FloatMotionState &fs : fmotion)
         motion_final = std::min(motion_final, first + fs.st.final_count());
+}
+
+/* Which instances fold on a worker: those whose fold reads the plan and
+ * the frame's rows alone (either executor: on the CPU the fold then runs
+ * beside the next frame's rows). */
+bool VqSession::deferred(const vq::Instance &in) const
+{
+    if (fold_threads <= 0)
+        return false;
+    switch (in.opts.spec().kind) {
+    case vq::FexKind::SpeedTemporal:
+    case vq::FexKind::SpeedChroma:
+    case vq::FexKind::PsnrHvs:
+    case vq::FexKind::FloatSsim:
+    case vq::FexKind::FloatMsSsim:
+    case vq::FexKind::FloatVif:
+    case vq::FexKind::FloatAdm:
+    case vq::FexKind::FloatAnsnr:
+    case vq::FexKind::FloatPsnr:
+    case vq::FexKind::FloatMoment:
+        return true;
+    case vq::FexKind::Cambi:
+        return !heat;   /* the heatmaps are written in frame order */
+    default:
+        return false;
+    }
+}
+
+void VqSession::post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows)
+{
+    job->rows.assign(rows, rows + plan->exec().total);
+    if (fold_workers.empty())
+        for (int t = 0; t < fold_threads; t++)
+            fold_workers.emplace_back([this] { fold_worker(); });
+    {
+        std::lock_guard<std::mutex> l(fold_mutex);
+        fold_queue.push_back(job);
+    }
+    fold_jobs.push_back(std::move(job));
+    fold_cv.notify_all();
+    /* a bounded backlog: the caller waits rather than queue without end */
+    settle(false);
+    while (fold_jobs.size() > (size_t)(2 * fold_threads + 1)) {
+        std::shared_ptr<FoldJob> front = fold_jobs.front();
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            fold_cv.wait(l, [&] { return front->done; });
+        }
+        settle(false);
+    }
+}
+
+void VqSession::fold_worker()
+{
+    for (;;) {
+        std::shared_ptr<FoldJob> job;
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            fold_cv.wait(l, [&] { return fold_stop || !fold_queue.empty(); });
+            if (fold_queue.empty())
+                return;
+            job = std::move(fold_queue.front());
+            fold_queue.pop_front();
+        }
+        try {
+            const std::vector<vq::Instance> &inst = plan->instances();
+            for (size_t ii : job->insts) {
+                const auto t0 = std::chrono::steady_clock::now();
+                fold_instance(ii, job->rows.data(), job->frame, job->first, job->v + inst[ii].first_col);
+                if (timing.on)
+                    job->ms.push_back(since(t0));
+            }
+        } catch (...) {
+            job->error = std::current_exception();
+        }
+        {
+            std::lock_guard<std::mutex> l(fold_mutex);
+            job->done = true;
+        }
+        fold_cv.notify_all();
+    }
+}
+
+/* Done jobs leave fold_jobs in frame order (wait: every job); a job's
+ * error is thrown here, on the caller's thread. */
+void VqSession::settle(bool wait)
+{
+    while (!fold_jobs.empty()) {
+        std::shared_ptr<FoldJob> job = fold_jobs.front();
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            if (wait)
+                fold_cv.wait(l, [&] { return job->done; });
+            else if (!job->done)
+                return;
+        }
+        fold_jobs.pop_front();
+        if (timing.on) {
+            if (timing.inst.size() < plan->instances().size())
+                timing.inst.resize(plan->instances().size());
+            for (size_t q = 0; q < job->ms.size(); q++)
+                timing.inst[job->insts[q]] += job->ms[q];
+        }
+        if (job->error) {
+            /* the jobs after it are dropped: the session has failed */
+            while (!fold_jobs.empty()) {
+                std::unique_lock<std::mutex> l(fold_mutex);
+                std::shared_ptr<FoldJob> next = fold_jobs.front();
+                fold_cv.wait(l, [&] { return next->done; });
+                fold_jobs.pop_front();
+            }
+            std::rethrow_exception(job->error);
+        }
+    }
+}
+
+void VqSession::stop_fold_workers()
+{
+    {
+        std::lock_guard<std::mutex> l(fold_mutex);
+        fold_stop = true;
+    }
+    fold_cv.notify_all();
+    for (std::thread &t : fold_workers)
+        t.join();
+    fold_workers.clear();
+    fold_queue.clear();
+    fold_jobs.clear();
+}
+
+/* One instance's per-frame outputs of frame k from its row sums: on the
+ * caller's thread, or (deferred()) on a fold worker, where only the plan and
+ * the rows are read. */
+void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t first, double *out)
+{
+    const VqExecPlan &ep = plan->exec();
+    const vq::Instance &in = plan->instances()[ii];
+    switch (in.opts.spec().kind) {
+    case vq::FexKind::Vif:
+    {
+        /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0
+         * the score 0 and, under debug, num 0 and den -1, and leaves
+         * it out of the sums; scales 1-3 are unchanged (scale 1
+         * subsamples the frame either way).  The executors' scale-0
+         * words are then not read. */
+        const bool skip0 = in.opts.get("vif_skip_scale0") != 0;
+        vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
+        if (skip0)
+            out[0] = 0.0f;
+        if (in.n_outputs > 4) {
+            /* debug=true: integer_vif.c write_scores(), from the same
+             * float num/den of each scale */
+            float num[4], den[4];
+            for (int k = 0; k < 4; k++)
+                vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
+            double score_num, score_den;
+            if (skip0) {
+                score_num = (double)num[1] + (double)num[2] + (double)num[3];
+                score_den = (double)den[1] + (double)den[2] + (double)den[3];
+                num[0] = 0.0f;
+                den[0] = -1.0f;
+            } else {
+                score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
+                score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
+            }
+            out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
+            out[5] = score_num;
+            out[6] = score_den;
+            for (int k = 0; k < 4; k++) {
+                out[7 + 2 * k] = num[k];
+                out[8 + 2 * k] = den[k];
+            }
+        }
+        break;
+    }
+    case vq::FexKind::Adm: {
+        VqAdmScores a;
+        const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
+                              (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
+        vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
+        put_adm_outputs(a, in.n_outputs, out);
+        break;
+    }
+    case vq::FexKind::FloatAdm: {
+        VqFadmScores a;
+        char msg[256] = "";
+        if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
+                         sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
+        put_adm_outputs(a, in.n_outputs, out);
+        break;
+    }
+    case vq::FexKind::Psnr: {
+        PsnrState *ps = nullptr;
+        for (PsnrState &x : psnr)
+            if (x.inst == (int)ii)
+                ps = &x;
+        const int np = plan->psnr_planes(in);
+        double p[3], m[3];
+        uint64_t sse[3];
+        vq_psnr_fold_params(&ps->pp, &ep.base, rows, np, p, m, sse);
+        int j = 0;
+        for (int k = 0; k < np; k++) {
+            out[j++] = p[k];
+            if (ps->mse)
+                out[j++] = m[k];
+        }
+        if (ps->apsnr)
+            for (int k = 0; k < np; k++) {
+                const unsigned w = (unsigned)(k ? ep.base.cw : ep.base.w);
+                const unsigned h = (unsigned)(k ? ep.base.ch : ep.base.h);
+                ps->sse[k] += sse[k];
+                ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
+            }
+        break;
+    }
+    case vq::FexKind::PsnrHvs:
+        vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
+        break;
+    case vq::FexKind::FloatSsim:
+    case vq::FexKind::FloatMsSsim: {
+        const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
+        VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
+                            (int)in.opts.get("clip_db") };
+        VqSsimScores sc;
+        char msg[256] = "";
+        if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
+        /* the score, then its lcs outputs (the registry's debug_outputs) */
+        double v[1 + 3 * VQ_MS_SSIM_SCALES];
+        const int nv = vq_ssim_outputs(&sc, ms, &o, v);
+        if (nv != in.n_outputs)
+            fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
+                 in.n_outputs, nv);
+        std::copy(v, v + nv, out);
+        break;
+    }
+    case vq::FexKind::Ciede: {
+        char msg[256] = "";
+        const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
+        /* rows that fall back read the executor's pixel words: the CPU
+         * executor's until its next run, the CUDA executor's (fetched
+         * from the frame's slot) until the next submit; both come
+         * after this fold */
+        VqCiedeRowSource src = {};
+        if (use_cuda) {
+            src.fetch = vq_cuda_exec_ciede_fetch_rows;
+            src.ctx = cuda;
+        } else {
+            src.px = vq_cpu_exec_ciede_pixels(cpu);
+        }
+        if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)k, msg);
+        break;
+    }
+    case vq::FexKind::SpeedChroma: {   /* steps 4-7 on the executor's four 1/16 images */
+        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed[in.exec_index]);
+        const vq::speed::Result res =
+            vq::speed::frame_from_dec16(sp, (const float *)(rows + ep.speed_off[in.exec_index]));
+        out[0] = res.u;
+        out[1] = res.v;
+        out[2] = res.uv;
+        break;
+    }
+    case vq::FexKind::Cambi:
+        if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
+            fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
+                 "reference's order, which the executors did not give", (long long)k);
+        out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+        if (in.n_outputs > 1) {
+            /* full_ref: cambi.c extract()'s cambi_source, then
+             * cambi_full_reference from the two unclipped scores */
+            if (!ep.cambi_src || vq_cambi_fold_needs_cvalues(&ep.cambi_src_p, &ep.cambi_src_l, rows))
+                fail(VQ_EINVAL, "frame %lld: cambi's source pass %s", (long long)k,
+                     ep.cambi_src ? "needs the c-values in the reference's order, which the "
+                                    "executors did not give" : "was not run");
+            const double dist = vq_cambi_fold_unclipped(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+            const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
+            out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
+            out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
+        }
+        if (heat && ep.cambi_cv) {
+            /* cambi.c dump_c_values: the distorted pass, frame index */
+            const float *cv[VQ_CAMBI_SCALES];
+            for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++)
+                cv[sc] = (const float *)(rows + ep.cambi_cv_off[sc]);
+            char m[1024] = "";
+            const int r = vq_cambi_heatmaps_write(heat, title(k), cv, m, sizeof(m));
+            if (r < 0)
+                fail(r, "frame %lld: %s", (long long)k, m);
+        }
+        break;
+    case vq::FexKind::FloatPsnr:
+        out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);
+        break;
+    case vq::FexKind::FloatMoment:
+        vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
+        break;
+    case vq::FexKind::FloatAnsnr:
+        vq_float_ansnr_fold(rows + ep.ansnr_off, ep.w, ep.h, fmt.bitdepth, out);
+        break;
+    case vq::FexKind::SpeedTemporal: {
+        /* extract(): 0 at libvmaf's frame 0 (a section's first frame
+         * here); after it, steps 4-6 on the executor's two images */
+        const int64_t *sec = rows + ep.speed_t_off[in.exec_index];
+        if (k == first) {
+            out[0] = 0.0;
+            break;
+        }
+        if (sec[0] != 1)
+            fail(VQ_EINVAL, "frame %lld: speed_temporal: the executor did not keep the frame before",
+                 (long long)k);
+        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed_t[in.exec_index]);
+        out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
+        break;
+    }
+    case vq::FexKind::FloatVif:
+        vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
+                       rows + ep.fvif_off[in.exec_index], out);
+        break;
+    case vq::FexKind::Null:
+    case vq::FexKind::Motion:
+    case vq::FexKind::FloatMotion:
+        break;
+    }
 }
 
 /* float_motion's motion2/motion3 made final: into their frames (motion3 is
@@ -1037,10 +1260,27 @@ void VqSession::collect_cuda()
 {
     const int64_t *rows;
     char e[512] = "";
+    const auto t0 = std::chrono::steady_clock::now();
     int ret = vq_cuda_exec_collect(cuda, &rows, e, sizeof(e));
+    if (timing.on)
+        timing.wait += since(t0);
     if (ret < 0)
         fail(ret, "cuda executor: %s", e);
     fold(rows, frame(n_folded).scored);
+}
+
+void VqSession::print_timing() const
+{
+    if (!plan)
+        return;
+    const double n = timing.frames ? (double)timing.frames : 1.0;
+    std::fprintf(stderr, "vqcuda timing: %lld frames folded; per frame: executor submit %.3f ms, wait for the "
+                 "sums %.3f ms, fold %.3f ms\n", (long long)timing.frames, timing.submit / n, timing.wait / n,
+                 timing.fold / n);
+    const std::vector<vq::Instance> &inst = plan->instances();
+    for (size_t i = 0; i < timing.inst.size() && i < inst.size(); i++)
+        std::fprintf(stderr, "vqcuda timing:   fold of %s: %.3f ms per frame\n",
+                     inst[i].opts.spec().name, timing.inst[i] / n);
 }
 
 void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, bool key)
@@ -1076,6 +1316,7 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
     views(dis, d, dis_w, dis_h);
     char e[512] = "";
     int ret;
+    const auto t_submit = std::chrono::steady_clock::now();
     if (!use_cuda) {
         const int64_t *rows;
         if ((ret = vq_cpu_exec_run(cpu, r, d, score, &rows, e, sizeof(e))) < 0) {
@@ -1090,6 +1331,8 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
             frames.pop_back();
             fail(ret, "cuda executor: %s", e);
         }
+        if (timing.on)
+            timing.submit += since(t_submit);
         /* fold the previous frame while this one runs */
         while (vq_cuda_exec_in_flight(cuda) > 1)
             collect_cuda();
@@ -1118,8 +1361,9 @@ void VqSession::flush()
 
 int VqSession::receive(VqFrameResult *out)
 {
+    settle(false);
     const int64_t i = n_received;
-    if (i >= n_folded)
+    if (i >= n_settled())
         return flushed ? VQ_EOF : VQ_EAGAIN;
     /* motion2 of frame i needs frame i+1 (motion3 of frame 0 too; with the
      * five-frame window frames 0 and 1 need frame 2) */
@@ -1152,6 +1396,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         fail(VQ_EINVAL, "no log path");
     while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
         collect_cuda();
+    settle(true);
     std::deque<FrameRec> live;
     std::vector<vq::PoolAcc> live_pool;
     const int64_t live_received = n_received;

@@ -59,7 +59,8 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     run_ctest "$san/libvqcuda" -E 'Golden.*/(dog2160|balle576|dog1080p1|dog1080_self)' -R '^test_|^lib_.*_cpu$|^e2e_(small36x34|odd577x323|birds422p10|checker1080)(\.features)?_cpu$|^e2e_birds720\.(multi|vmaf_b_v0\.6\.3)_cpu$|^e2e_bad_input$|^e2e_noloss$|^e2e_ladder_bicubic_cpu$' || rc=$?
     echo "== sanitizer configuration took $(( $(date +%s) - t0 )) s"
 
-    # ThreadSanitizer: the CPU executor's thread pool and row bands, through vqscore at
+    # ThreadSanitizer: the CPU executor's thread pool and row bands (and three fold
+    # workers: VQ_FOLD_THREADS), through vqscore at
     # 2 and 3 threads on the small pairs (the smallest again and again: batches are short)
     t0=$(date +%s)
     tsan=$build/tsan
@@ -85,7 +86,7 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         odd577x323.fadm_apn2_5) fopt=(-m none -F 'name=float_adm:adm_p_norm=2.5:rcp=amd') ;;
         esac
         for ((k = 0; k < reps; k++)); do
-            if ! VQ_CPU_BANDS=all TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
+            if ! VQ_CPU_BANDS=all VQ_FOLD_THREADS=3 TSAN_OPTIONS=halt_on_error=1 "$tsan/vqscore" -r "$raw/$ref.yuv" -d "$raw/$dis.yuv" -s "$size" \
                     -f "$fmt" -e cpu -t "$threads" "${fopt[@]}" -o "$tsan/$pair.json" >"$tsan/$pair.log" 2>&1 ||
                ! python3 "$root/tests/compare_golden.py" "$tsan/$pair.json" "$root/tests/data/$gdir/$pair.json" \
                     >>"$tsan/$pair.log"; then

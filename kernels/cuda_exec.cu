@@ -80,7 +80,11 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * on side[1], everything else on the main stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, N_SIDE };
+/* the streams a frame's work forks onto beside the main one (VIF, float
+ * VIF, float_ansnr): features with scratch of their own run side by side,
+ * as several of them (ssim's, psnr_hvs's and ciede's ordered sums, cambi's
+ * selection) fill only part of the GPU */
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_HVS, N_SIDE };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
@@ -574,28 +578,29 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                             "float_vif kernels", err, errlen)) < 0)
                 return ret;
         if (c->ssim &&
-            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, main),
+            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, side[SIDE_SSIM]),
                         "ssim kernels", err, errlen)) < 0)
             return ret;
         if (c->cambi &&
-            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, main),
+            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, side[SIDE_CAMBI]),
                         "cambi kernels", err, errlen)) < 0)
             return ret;
         /* heatmaps_path: the distorted pass's c-values ride in the row buffer */
         for (int sc = 0; c->cambi && c->cambi_cv && sc < VQ_CAMBI_SCALES; sc++)
             if ((ret = wrap(vq_cambi_cuda_cvalues_device(e->cambi, sc, (float *)(s->d_rows + c->cambi_cv_off[sc]),
-                                                         main),
+                                                         side[SIDE_CAMBI]),
                             "cambi c-values copy", err, errlen)) < 0)
                 return ret;
         /* full_ref: the same kernels with the source pass's parameters on
-         * the reference luma (after the distorted pass, on the same stream) */
+         * the reference luma (after the distorted pass, on its stream) */
         if (c->cambi && c->cambi_src &&
-            (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, main),
+            (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, side[SIDE_CAMBI]),
                         "cambi source pass kernels", err, errlen)) < 0)
             return ret;
         if (c->ciede &&
             (ret = wrap(vq_ciede_cuda_run(e->ciede, slot_index, ref, dis, &c->ciede_geom,
-                                          s->d_rows + c->ciede_off, main), "ciede kernels", err, errlen)) < 0)
+                                          s->d_rows + c->ciede_off, side[SIDE_CIEDE]), "ciede kernels", err,
+                        errlen)) < 0)
             return ret;
         /* speed_chroma: steps 1-3 of the four chroma planes, the 1/16
          * images into the row buffer (the host runs the rest) */
@@ -645,7 +650,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                 r[k].w = d[k].w = c->plane_w[k];
                 r[k].h = d[k].h = c->plane_h[k];
             }
-            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, main),
+            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, side[SIDE_HVS]),
                             "psnr_hvs kernels", err, errlen)) < 0)
                 return ret;
         }

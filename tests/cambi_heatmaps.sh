@@ -9,16 +9,6 @@ set -u
 vqscore=$1 ff=$2 clips=$3 golden=$4 out=$5 exe=$6
 if [ -z "$ff" ] || [ ! -x "$ff" ]; then echo "SKIP: no ffmpeg to decode the clips"; exit 77; fi
 if [ "$exe" = cuda ] && ! nvidia-smi -L >/dev/null 2>&1; then echo "SKIP: no GPU"; exit 77; fi
-# the CUDA executor refuses heatmaps_path until its device copy has run on a GPU
-# (kernels/exec_plan.h vq_exec_plan_gpu_lacks): the refusal, naming the option
-if [ "$exe" = cuda ]; then
-    rm -rf "$out" && mkdir -p "$out" || exit 1
-    "$ff" -nostdin -v error -i "$clips/balle576_ref.mp4" -vf crop=240:136:400:200 -frames:v 2 -f rawvideo -y "$out/r.yuv" || exit 1
-    msg=$("$vqscore" -r "$out/r.yuv" -d "$out/r.yuv" -s 240x136 -f yuv420p -e cuda -m none \
-          -F "name=cambi:heatmaps_path=$out/heat" -o "$out/r.json" 2>&1)
-    if [ $? -ne 0 ] && echo "$msg" | grep -q heatmaps_path; then echo "ok   refused on the GPU: $msg"; exit 0; fi
-    echo "FAIL: the CUDA executor did not refuse heatmaps_path: $msg"; exit 1
-fi
 threads=1
 if [ "$exe" = cpu3 ]; then exe=cpu threads=3; fi
 rm -rf "$out" && mkdir -p "$out" || exit 1

@@ -1,0 +1,478 @@
+/*
+ * session_fold.cpp - a frame's row sums into every instance's outputs: the ordered
+ * part on the caller's thread (motion, the shared reference, psnr's aggregate,
+ * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 made
+ * final into their frames.
+ */
+#include "session_impl.hpp"
+
+using vq::fail;
+
+/* adm's and float_adm's outputs: adm2, aim, adm3, the four scales; with
+ * debug=true then extract()'s score, score_num, score_den and scores[] */
+template <typename Scores>
+static void put_adm_outputs(const Scores &a, int n_outputs, double *out)
+{
+    out[0] = a.adm2;
+    out[1] = a.aim;
+    out[2] = a.adm3;
+    for (int k = 0; k < 4; k++)
+        out[3 + k] = a.scale[k];
+    if (n_outputs > 7) {
+        out[7] = a.adm2;
+        out[8] = a.num;
+        out[9] = a.den;
+        for (int k = 0; k < 4; k++) {
+            out[10 + 2 * k] = a.num_scale[k];
+            out[11 + 2 * k] = a.den_scale[k];
+        }
+    }
+}
+
+/* Row sums of frame n_folded -> every instance's outputs (motion2/3 of the
+ * frame before, once this one's SAD is known). */
+void VqSession::fold(const int64_t *rows, bool scored)
+{
+    const auto t_fold = std::chrono::steady_clock::now();
+    const VqExecPlan &ep = plan->exec();
+    FrameRec &fr = frame(n_folded);
+    const std::vector<vq::Instance> &inst = plan->instances();
+    const int64_t first = sections.back().first_frame;
+    /* the reference's motion row sums, against frame n-1 and n-2: this
+     * frame's, or the leader's of it */
+    const int64_t *row_sad = rows + ep.base.motion_off;
+    const int64_t *row_sad2 = (ep.motion & VQ_MOTION_LAG2) ? rows + ep.motion_lag2_off : nullptr;
+    if (share_member >= 0) {
+        while (!(row_sad = share->get(n_folded))) {
+            if (!share->pump || !share->pump())
+                fail(VQ_EINVAL, "frame %lld of the shared reference is unknown: the session this one shares "
+                     "it with (share_reference) %s", (long long)n_folded,
+                     share->pump ? "was not given it (give each frame to that one first)"
+                                         : "was closed before it");
+        }
+        row_sad2 = row_sad + ep.base.h;     /* the share keeps both, lag 2 after lag 1 */
+    } else if (share_leader && ep.motion) {
+        share->put(n_folded, row_sad, row_sad2);
+    }
+    for (MotionState &ms : motion) {
+        const vq::Instance &in = inst[(size_t)ms.inst];
+        double s = 0.0;
+        /* frames before the lag have no frame n-lag: 0, as libvmaf */
+        if (n_folded - first >= ms.lag && !in.opts.get("motion_force_zero"))
+            s = vq_motion_sad_score_rows(ms.lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
+                                         in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
+        fr.v[(size_t)in.first_col] = s;
+        if (in.n_outputs > 1)   /* debug=true: VMAF_integer_feature_motion_score, the same score */
+            fr.v[(size_t)in.first_col + 1] = s;
+        VqMotion2Out o[2];
+        const int n = vq_motion2_push(&ms.m2, s, o);
+        put_motion2(ms, first, o, n);
+    }
+    /* float_motion: the SAD of frames n-1 and n (none at the section's
+     * first frame), on every frame whatever n_subsample is */
+    for (FloatMotionState &fs : fmotion) {
+        const vq::Instance &in = inst[(size_t)fs.inst];
+        const bool zero = in.opts.get("motion_force_zero") != 0;
+        double s = 0.0;
+        if (n_folded - first >= 1 && !zero)
+            s = vq::fmotion::score(ep.fmotion[in.exec_index], rows + ep.fmotion_off[in.exec_index]);
+        double motion;
+        vq::fmotion::Out o[1];
+        const int n = fs.st.push(s, &motion, o);
+        if (in.opts.get("debug"))   /* VMAF_feature_motion_score: after motion2 (and motion3 under force_zero) */
+            fr.v[(size_t)in.first_col + (zero ? 2 : 1)] = motion;
+        put_fmotion(fs, first, o, n);
+    }
+    std::shared_ptr<FoldJob> job;
+    if (scored) {
+        for (size_t ii = 0; ii < inst.size(); ii++) {
+            const vq::Instance &in = inst[ii];
+            if (in.n_outputs == 0)  /* null: nothing to write */
+                continue;
+            if (deferred(in)) {     /* on a fold worker, after this frame's ordered part */
+                if (!job) {
+                    job = std::make_shared<FoldJob>();
+                    job->frame = n_folded;
+                    job->first = first;
+                    job->v = fr.v.data();
+                }
+                job->insts.push_back(ii);
+                continue;
+            }
+            const auto t_inst = std::chrono::steady_clock::now();
+            fold_instance(ii, rows, n_folded, first, &fr.v[(size_t)in.first_col]);
+            if (timing.on) {
+                if (timing.inst.size() < inst.size())
+                    timing.inst.resize(inst.size());
+                timing.inst[ii] += since(t_inst);
+            }
+        }
+    }
+    if (job)
+        post_fold(std::move(job), rows);
+    if (timing.on) {
+        timing.fold += since(t_fold);
+        timing.frames++;
+    }
+    n_folded++;
+    if (share_member >= 0)
+        share->consumed(share_member, n_folded);
+    /* motion2 of a frame needs the next one's SAD (frames 0 and 1 with the
+     * five-frame window that of frame 2) */
+    motion_final = n_folded;
+    for (const MotionState &ms : motion)
+        motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
+    for (const FloatMotionState &fs : fmotion)
+        motion_final = std::min(motion_final, first + fs.st.final_count());
+}
+
+/* Which instances fold on a worker: those whose fold reads the plan and
+ * the frame's rows alone (either executor: on the CPU the fold then runs
+ * beside the next frame's rows). */
+bool VqSession::deferred(const vq::Instance &in) const
+{
+    if (fold_threads <= 0)
+        return false;
+    switch (in.opts.spec().kind) {
+    case vq::FexKind::SpeedTemporal:
+    case vq::FexKind::SpeedChroma:
+    case vq::FexKind::PsnrHvs:
+    case vq::FexKind::FloatSsim:
+    case vq::FexKind::FloatMsSsim:
+    case vq::FexKind::FloatVif:
+    case vq::FexKind::FloatAdm:
+    case vq::FexKind::FloatAnsnr:
+    case vq::FexKind::FloatPsnr:
+    case vq::FexKind::FloatMoment:
+        return true;
+    case vq::FexKind::Cambi:
+        return !heat;   /* the heatmaps are written in frame order */
+    default:
+        return false;
+    }
+}
+
+void VqSession::post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows)
+{
+    job->rows.assign(rows, rows + plan->exec().total);
+    if (fold_workers.empty())
+        for (int t = 0; t < fold_threads; t++)
+            fold_workers.emplace_back([this] { fold_worker(); });
+    {
+        std::lock_guard<std::mutex> l(fold_mutex);
+        fold_queue.push_back(job);
+    }
+    fold_jobs.push_back(std::move(job));
+    fold_cv.notify_all();
+    /* a bounded backlog: the caller waits rather than queue without end */
+    settle(false);
+    while (fold_jobs.size() > (size_t)(2 * fold_threads + 1)) {
+        std::shared_ptr<FoldJob> front = fold_jobs.front();
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            fold_cv.wait(l, [&] { return front->done; });
+        }
+        settle(false);
+    }
+}
+
+void VqSession::fold_worker()
+{
+    for (;;) {
+        std::shared_ptr<FoldJob> job;
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            fold_cv.wait(l, [&] { return fold_stop || !fold_queue.empty(); });
+            if (fold_queue.empty())
+                return;
+            job = std::move(fold_queue.front());
+            fold_queue.pop_front();
+        }
+        try {
+            const std::vector<vq::Instance> &inst = plan->instances();
+            for (size_t ii : job->insts) {
+                const auto t0 = std::chrono::steady_clock::now();
+                fold_instance(ii, job->rows.data(), job->frame, job->first, job->v + inst[ii].first_col);
+                if (timing.on)
+                    job->ms.push_back(since(t0));
+            }
+        } catch (...) {
+            job->error = std::current_exception();
+        }
+        {
+            std::lock_guard<std::mutex> l(fold_mutex);
+            job->done = true;
+        }
+        fold_cv.notify_all();
+    }
+}
+
+/* Done jobs leave fold_jobs in frame order (wait: every job); a job's
+ * error is thrown here, on the caller's thread. */
+void VqSession::settle(bool wait)
+{
+    while (!fold_jobs.empty()) {
+        std::shared_ptr<FoldJob> job = fold_jobs.front();
+        {
+            std::unique_lock<std::mutex> l(fold_mutex);
+            if (wait)
+                fold_cv.wait(l, [&] { return job->done; });
+            else if (!job->done)
+                return;
+        }
+        fold_jobs.pop_front();
+        if (timing.on) {
+            if (timing.inst.size() < plan->instances().size())
+                timing.inst.resize(plan->instances().size());
+            for (size_t q = 0; q < job->ms.size(); q++)
+                timing.inst[job->insts[q]] += job->ms[q];
+        }
+        if (job->error) {
+            /* the jobs after it are dropped: the session has failed */
+            while (!fold_jobs.empty()) {
+                std::unique_lock<std::mutex> l(fold_mutex);
+                std::shared_ptr<FoldJob> next = fold_jobs.front();
+                fold_cv.wait(l, [&] { return next->done; });
+                fold_jobs.pop_front();
+            }
+            std::rethrow_exception(job->error);
+        }
+    }
+}
+
+void VqSession::stop_fold_workers()
+{
+    {
+        std::lock_guard<std::mutex> l(fold_mutex);
+        fold_stop = true;
+    }
+    fold_cv.notify_all();
+    for (std::thread &t : fold_workers)
+        t.join();
+    fold_workers.clear();
+    fold_queue.clear();
+    fold_jobs.clear();
+}
+
+/* One instance's per-frame outputs of frame k from its row sums: on the
+ * caller's thread, or (deferred()) on a fold worker, where only the plan and
+ * the rows are read. */
+void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t first, double *out)
+{
+    const VqExecPlan &ep = plan->exec();
+    const vq::Instance &in = plan->instances()[ii];
+    switch (in.opts.spec().kind) {
+    case vq::FexKind::Vif:
+    {
+        /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0
+         * the score 0 and, under debug, num 0 and den -1, and leaves
+         * it out of the sums; scales 1-3 are unchanged (scale 1
+         * subsamples the frame either way).  The executors' scale-0
+         * words are then not read. */
+        const bool skip0 = in.opts.get("vif_skip_scale0") != 0;
+        vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
+        if (skip0)
+            out[0] = 0.0f;
+        if (in.n_outputs > 4) {
+            /* debug=true: integer_vif.c write_scores(), from the same
+             * float num/den of each scale */
+            float num[4], den[4];
+            for (int k = 0; k < 4; k++)
+                vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
+            double score_num, score_den;
+            if (skip0) {
+                score_num = (double)num[1] + (double)num[2] + (double)num[3];
+                score_den = (double)den[1] + (double)den[2] + (double)den[3];
+                num[0] = 0.0f;
+                den[0] = -1.0f;
+            } else {
+                score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
+                score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
+            }
+            out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
+            out[5] = score_num;
+            out[6] = score_den;
+            for (int k = 0; k < 4; k++) {
+                out[7 + 2 * k] = num[k];
+                out[8 + 2 * k] = den[k];
+            }
+        }
+        break;
+    }
+    case vq::FexKind::Adm: {
+        VqAdmScores a;
+        const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
+                              (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
+        vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
+        put_adm_outputs(a, in.n_outputs, out);
+        break;
+    }
+    case vq::FexKind::FloatAdm: {
+        VqFadmScores a;
+        char msg[256] = "";
+        if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
+                         sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
+        put_adm_outputs(a, in.n_outputs, out);
+        break;
+    }
+    case vq::FexKind::Psnr: {
+        PsnrState *ps = nullptr;
+        for (PsnrState &x : psnr)
+            if (x.inst == (int)ii)
+                ps = &x;
+        const int np = plan->psnr_planes(in);
+        double p[3], m[3];
+        uint64_t sse[3];
+        vq_psnr_fold_params(&ps->pp, &ep.base, rows, np, p, m, sse);
+        int j = 0;
+        for (int k = 0; k < np; k++) {
+            out[j++] = p[k];
+            if (ps->mse)
+                out[j++] = m[k];
+        }
+        if (ps->apsnr)
+            for (int k = 0; k < np; k++) {
+                const unsigned w = (unsigned)(k ? ep.base.cw : ep.base.w);
+                const unsigned h = (unsigned)(k ? ep.base.ch : ep.base.h);
+                ps->sse[k] += sse[k];
+                ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
+            }
+        break;
+    }
+    case vq::FexKind::PsnrHvs:
+        vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
+        break;
+    case vq::FexKind::FloatSsim:
+    case vq::FexKind::FloatMsSsim: {
+        const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
+        VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
+                            (int)in.opts.get("clip_db") };
+        VqSsimScores sc;
+        char msg[256] = "";
+        if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
+        /* the score, then its lcs outputs (the registry's debug_outputs) */
+        double v[1 + 3 * VQ_MS_SSIM_SCALES];
+        const int nv = vq_ssim_outputs(&sc, ms, &o, v);
+        if (nv != in.n_outputs)
+            fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
+                 in.n_outputs, nv);
+        std::copy(v, v + nv, out);
+        break;
+    }
+    case vq::FexKind::Ciede: {
+        char msg[256] = "";
+        const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
+        /* rows that fall back read the executor's pixel words: the CPU
+         * executor's until its next run, the CUDA executor's (fetched
+         * from the frame's slot) until the next submit; both come
+         * after this fold */
+        VqCiedeRowSource src = {};
+        if (use_cuda) {
+            src.fetch = vq_cuda_exec_ciede_fetch_rows;
+            src.ctx = cuda;
+        } else {
+            src.px = vq_cpu_exec_ciede_pixels(cpu);
+        }
+        if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
+            fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)k, msg);
+        break;
+    }
+    case vq::FexKind::SpeedChroma: {   /* steps 4-7 on the executor's four 1/16 images */
+        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed[in.exec_index]);
+        const vq::speed::Result res =
+            vq::speed::frame_from_dec16(sp, (const float *)(rows + ep.speed_off[in.exec_index]));
+        out[0] = res.u;
+        out[1] = res.v;
+        out[2] = res.uv;
+        break;
+    }
+    case vq::FexKind::Cambi:
+        if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
+            fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
+                 "reference's order, which the executors did not give", (long long)k);
+        out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+        if (in.n_outputs > 1) {
+            /* full_ref: cambi.c extract()'s cambi_source, then
+             * cambi_full_reference from the two unclipped scores */
+            if (!ep.cambi_src || vq_cambi_fold_needs_cvalues(&ep.cambi_src_p, &ep.cambi_src_l, rows))
+                fail(VQ_EINVAL, "frame %lld: cambi's source pass %s", (long long)k,
+                     ep.cambi_src ? "needs the c-values in the reference's order, which the "
+                                    "executors did not give" : "was not run");
+            const double dist = vq_cambi_fold_unclipped(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
+            const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
+            out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
+            out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
+        }
+        if (heat && ep.cambi_cv) {
+            /* cambi.c dump_c_values: the distorted pass, frame index */
+            const float *cv[VQ_CAMBI_SCALES];
+            for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++)
+                cv[sc] = (const float *)(rows + ep.cambi_cv_off[sc]);
+            char m[1024] = "";
+            const int r = vq_cambi_heatmaps_write(heat, title(k), cv, m, sizeof(m));
+            if (r < 0)
+                fail(r, "frame %lld: %s", (long long)k, m);
+        }
+        break;
+    case vq::FexKind::FloatPsnr:
+        out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);
+        break;
+    case vq::FexKind::FloatMoment:
+        vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
+        break;
+    case vq::FexKind::FloatAnsnr:
+        vq_float_ansnr_fold(rows + ep.ansnr_off, ep.w, ep.h, fmt.bitdepth, out);
+        break;
+    case vq::FexKind::SpeedTemporal: {
+        /* extract(): 0 at libvmaf's frame 0 (a section's first frame
+         * here); after it, steps 4-6 on the executor's two images */
+        const int64_t *sec = rows + ep.speed_t_off[in.exec_index];
+        if (k == first) {
+            out[0] = 0.0;
+            break;
+        }
+        if (sec[0] != 1)
+            fail(VQ_EINVAL, "frame %lld: speed_temporal: the executor did not keep the frame before",
+                 (long long)k);
+        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed_t[in.exec_index]);
+        out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
+        break;
+    }
+    case vq::FexKind::FloatVif:
+        vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
+                       rows + ep.fvif_off[in.exec_index], out);
+        break;
+    case vq::FexKind::Null:
+    case vq::FexKind::Motion:
+    case vq::FexKind::FloatMotion:
+        break;
+    }
+}
+
+/* float_motion's motion2/motion3 made final: into their frames (motion3 is
+ * a flush column, or the one after motion2 under motion_force_zero) */
+void VqSession::put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n)
+{
+    const vq::Instance &in = plan->instances()[(size_t)fs.inst];
+    const bool zero = in.opts.get("motion_force_zero") != 0;
+    const size_t c3 = zero ? (size_t)in.first_col + 1 : (size_t)in.first_flush_col;
+    for (int k = 0; k < n; k++) {
+        frame(first + o[k].index).v[(size_t)in.first_col] = o[k].motion2;
+        frame(first + o[k].index).v[c3] = o[k].motion3;
+    }
+}
+
+/* motion2/motion3 made final: into their frames (section frame numbers from `first`) */
+void VqSession::put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n)
+{
+    const vq::Instance &in = plan->instances()[(size_t)ms.inst];
+    for (int k = 0; k < n; k++) {
+        frame(first + o[k].index).v[(size_t)in.first_flush_col] = o[k].motion2;
+        frame(first + o[k].index).v[(size_t)in.first_flush_col + 1] = o[k].motion3;
+    }
+}
+
+/* The models' scores of frame i (its motion2 is known), and the running pools. */
+/* ---- live output: JSON Lines, each line flushed as it is written ---- */

@@ -1,0 +1,275 @@
+/*
+ * session_impl.hpp - the inside of libvqcuda's session (struct VqSession),
+ * shared by the files that implement it: session.cpp (opening, sections,
+ * executors, submit/receive), session_fold.cpp (row sums into outputs, the
+ * fold workers), session_log.cpp (results, segments, pools, logs and the live
+ * stream) and session_api.cpp (the extern "C" functions of include/vqcuda.h).
+ * Not installed; nothing outside hostmath/ includes it.
+ */
+#ifndef VQ_SESSION_IMPL_HPP
+#define VQ_SESSION_IMPL_HPP
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "vqcuda.h"
+#include "adm_fold.h"
+#include "float_adm_fold.h"
+#include "cpu_exec.h"
+#include "cuda_exec.h"
+#include "feature_plan.hpp"
+#include "log_target.hpp"
+#include "log_writer.hpp"
+#include "motion_fold.h"
+#include "pool.hpp"
+#include "psnr_fold.h"
+#include "psnr_hvs_fold.h"
+#include "ref_share.hpp"
+#include "scale_exec.h"
+#include "scale_filter.h"
+#include "ssim_fold.h"
+#include "cambi_fold.h"
+#include "cambi_heatmaps.h"
+#include "ciede_fold.h"
+#include "float_small_fold.h"
+#include "float_motion_fold.h"
+#include "float_vif_fold.h"
+#include "vif_fold.h"
+#include "vq_error.h"
+
+namespace vq {
+namespace session {
+
+
+struct FrameRec {
+    std::vector<double> v;      /* one per column */
+    bool scored = false;        /* VIF/ADM/PSNR ran (n_subsample, the piece's range) */
+    double time = NAN;          /* seconds, from the caller */
+    bool key = false;           /* the reference frame is a key frame */
+};
+
+/* One segment's pooling, frames added in frame order. */
+struct Segment {
+    int64_t id = -1;
+    int64_t first = 0, last = 0;        /* title frame numbers */
+    double t0 = NAN, t1 = NAN;
+    std::vector<vq::PoolAcc> pool;
+    bool any = false;
+};
+
+struct MotionState {
+    int inst;
+    int lag;            /* its SAD is against frame n-lag (2: five-frame window) */
+    VqMotion2 m2;
+};
+
+/* A float_motion instance: its motion2/motion3 stream (float_motion_fold.h) */
+struct FloatMotionState {
+    int inst;
+    vq::fmotion::Stream st;
+};
+
+/* A psnr instance's run-long state: integer_psnr.c's init() values and, with
+ * enable_apsnr, the SSE and pixel counts summed over the frames scored (for
+ * apsnr_* at the end).  The sums go on across sections. */
+struct PsnrState {
+    int inst;
+    VqPsnrParams pp;
+    bool mse, apsnr;
+    uint64_t sse[3] = { 0, 0, 0 }, n_pixels[3] = { 0, 0, 0 };
+};
+
+/* A run of frames of one size and format, scored as a title of its own. */
+struct Section {
+    int64_t first_frame;
+    VqFormat fmt;
+};
+
+/* the format checks of open() and new_section() */
+void check_size(int w, int h);
+void check_format(const VqFormat &f);
+
+}  // namespace session
+}  // namespace vq
+
+struct VqSession {
+    using FrameRec = vq::session::FrameRec;
+    using Segment = vq::session::Segment;
+    using MotionState = vq::session::MotionState;
+    using FloatMotionState = vq::session::FloatMotionState;
+    using PsnrState = vq::session::PsnrState;
+    using Section = vq::session::Section;
+
+    VqConfig cfg;
+    std::string model_str, feature_str;
+    VqFormat fmt;
+    std::string err;
+    bool failed = false;                    /* a call failed: heatmaps are not committed */
+    /* cambi's heatmaps_path: temporary files from open() on, renamed at flush */
+    VqCambiHeatmaps *heat = nullptr;
+    std::unique_ptr<vq::FeaturePlan> plan;
+    std::vector<const char *> names;        /* column names, for results */
+    std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
+    std::vector<double> result;             /* the last result's values */
+    std::vector<uint16_t> log2_table;
+    std::vector<MotionState> motion;
+    std::vector<FloatMotionState> fmotion;
+    std::vector<PsnrState> psnr;
+    std::vector<Section> sections;
+    int64_t motion_final = 0;               /* frames whose motion2/3 are known */
+    bool use_cuda = false, executor_ready = false;
+    FILE *stream = nullptr;
+    int stream_errno = 0;                   /* the live output's first write error */
+    std::vector<std::pair<double, double>> unpaired;    /* frames passed on unscored: times */
+    VqCudaExec *cuda = nullptr;
+    VqCpuExec *cpu = nullptr;
+    VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
+    /* a ladder (cfg.share_reference): the leader computes the reference's
+     * motion, the members take its row sums from `share` */
+    std::shared_ptr<vq::RefShare> share;
+    bool share_leader = false;
+    int share_member = -1;                  /* >= 0: a member (no motion of its own) */
+    VqExecPlan exec_plan;                   /* plan->exec(), less what a member takes from the leader */
+    int dis_w = 0, dis_h = 0;               /* distorted picture size */
+
+    /* frames[i - base] for base <= i < n_submitted; without keep_frames the
+     * received ones are dropped, so a long job holds a few frames only */
+    std::deque<FrameRec> frames;
+    int64_t base = 0, n_submitted = 0, n_folded = 0, n_received = 0;
+    std::vector<vq::PoolAcc> pool;          /* libvmaf's pooling, per column */
+    Segment seg;                            /* the open segment */
+    int64_t seg_key_count = 0;              /* segments by key frame: key frames seen */
+    std::vector<vq::LogSegment> segments;   /* closed ones (the log keeps them) */
+    std::vector<double> seg_values;         /* the last closed segment's pooled values, for results */
+    int64_t seg_closed_first = 0;
+    bool flushed = false;
+    std::chrono::steady_clock::time_point t_start, t_end;
+    /* VQ_TIMING=1 (docs/performance.md): where the caller's thread spends its
+     * time, printed to stderr at close: the executor's submit, the wait for
+     * a frame's sums, each instance's fold */
+    struct Timing {
+        bool on = false;
+        int64_t frames = 0;
+        double submit = 0, wait = 0, fold = 0;
+        std::vector<double> inst;
+    } timing;
+    static double since(std::chrono::steady_clock::time_point t0)
+    {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    void print_timing() const;
+
+    /* Folds off the caller's thread: the instances whose
+     * fold reads only the plan and the frame's row sums (deferred()) run on
+     * fold workers, several frames at once, from a copy of the rows; the
+     * ordered part (motion, shared reference, psnr's aggregate, ciede's
+     * fallback rows, cambi's heatmaps) stays on the caller's thread.  A
+     * frame is settled (its results can be received) once its job is done;
+     * jobs settle in frame order, and an error thrown in one is thrown again
+     * there.  VQ_FOLD_THREADS sets the workers (0: no deferral). */
+    struct FoldJob {
+        int64_t frame = 0, first = 0;
+        double *v = nullptr;                /* the frame's columns (frames[] does not move them) */
+        std::vector<size_t> insts;
+        std::vector<int64_t> rows;
+        std::vector<double> ms;             /* VQ_TIMING: each instance's fold */
+        std::exception_ptr error;
+        bool done = false;                  /* under fold_mutex */
+    };
+    int fold_threads = 0;
+    std::vector<std::thread> fold_workers;
+    std::mutex fold_mutex;
+    std::condition_variable fold_cv;        /* a job posted, a job done, or the workers told to stop */
+    std::deque<std::shared_ptr<FoldJob>> fold_queue;    /* posted, not yet taken */
+    std::deque<std::shared_ptr<FoldJob>> fold_jobs;     /* posted, not yet settled: frame order */
+    bool fold_stop = false;
+    bool deferred(const vq::Instance &in) const;
+    void fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t first, double *out);
+    void post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows);
+    void fold_worker();
+    void settle(bool wait);
+    void stop_fold_workers();
+    /* frames before this one are folded, their deferred instances included */
+    int64_t n_settled() const { return fold_jobs.empty() ? n_folded : fold_jobs.front()->frame; }
+
+    ~VqSession()
+    {
+        stop_fold_workers();
+        if (timing.on)
+            print_timing();
+        if (share && share_leader) {
+            /* what is in flight is folded, so that the members find its rows */
+            try {
+                while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
+                    collect_cuda();
+            } catch (...) {
+            }
+            share->pump = nullptr;
+            share->device_work = nullptr;
+        }
+        if (share && share_member >= 0)
+            share->leave(share_member);
+        vq_cuda_exec_close(&cuda);
+        vq_cpu_exec_close(&cpu);
+        vq_scale_plan_free(scale);
+        vq_cambi_heatmaps_close(heat);   /* not committed: the temporary files go */
+    }
+    FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
+
+    void open();
+    void join_share(VqSession *leader);
+    void put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n);
+    void put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n);
+    void share_device_work();
+    void make_plan();
+    void end_section();
+    void new_section(const VqFormat &f);
+    void init_executor(bool on_device);
+    void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
+    void make_scaler();
+    /* kinds from the plan: a model's outputs are its consecutive columns */
+    void set_kinds()
+    {
+        kinds.assign(names.size(), (unsigned char)VQ_OUTPUT_FEATURE);
+        for (const vq::ModelUse &m : plan->models())
+            for (int k = 0; k < m.n_outputs; k++)
+                kinds[(size_t)(m.first_col + k)] = (unsigned char)VQ_OUTPUT_MODEL;
+    }
+    void fold(const int64_t *rows, bool scored);
+    bool complete(int64_t i);
+    void submit(const VqPicture *ref, const VqPicture *dis, double time, bool key);
+    void collect_cuda();
+    void flush();
+    int receive(VqFrameResult *out);
+    int64_t title(int64_t i) const { return cfg.first_frame + i; }
+    bool in_range(int64_t i) const
+    {
+        return title(i) >= cfg.score_begin && (!cfg.score_end || title(i) < cfg.score_end);
+    }
+    int64_t segment_of(int64_t i);
+    bool close_segment();
+    void stream_frame(int64_t i, const FrameRec &fr);
+    void stream_segment(const vq::LogSegment &g);
+    void stream_pooled();
+    void stream_put(const std::string &line);
+    void write_log(const char *path, VqLogFormat fmt);
+    std::vector<std::pair<std::string, double>> aggregates() const;
+
+};
+
+#endif /* VQ_SESSION_IMPL_HPP */

@@ -49,7 +49,8 @@ int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables 
  *     s = vq_cambi_cpu_step_select(p, step): if s >= 0, scale s's words
  *         (vq_cambi_cpu_select: one thread; it may run beside the step's rows);
  *     rows [a, b) of vq_cambi_cpu_step_rows(p, step) (0: none), in bands:
- *         vq_cambi_cpu_rows.
+ *         vq_cambi_cpu_rows; at most vq_cambi_cpu_step_most(p, step,
+ *         workers) bands (0: any number).
  * The steps: the 10-bit image, anti-dithering, the flat map, its 7-row sums,
  * the mask; per scale its image, the mode filter, the c-values.
  * vq_cambi_cpu_check first (0, or -1 as vq_cambi_cpu_run); vq_cambi_cpu_bands
@@ -61,6 +62,7 @@ int vq_cambi_cpu_bands(VqCambiCpu *c, int workers);
 int vq_cambi_cpu_check(const VqCambiCpu *c, const VqCambiParams *p, VqPlaneView luma);
 int vq_cambi_cpu_step_rows(const VqCambiParams *p, int step);
 int vq_cambi_cpu_step_select(const VqCambiParams *p, int step);
+int vq_cambi_cpu_step_most(const VqCambiParams *p, int step, int workers);
 void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t, VqPlaneView luma,
                        int step, int row_begin, int row_end);
 void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,

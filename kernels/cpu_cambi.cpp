@@ -174,6 +174,11 @@ inline int counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i
     return vq_cambi_band_row(&p, c->filt[(size_t)i * c->w + j]);
 }
 
+/* integer adds only: the AVX2 clone (GCC's function multiversioning, chosen
+ * at load time by the CPU) gives the same counts, 16 at a time */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void add_row(const VqCambiCpu *c, const VqCambiParams &p, uint16_t *hist, int s, int i, int delta)
 {
     const int sw = p.sw[s], pad = p.pad;
@@ -286,6 +291,15 @@ extern "C" int vq_cambi_cpu_step_select(const VqCambiParams *p, int step)
     return k >= 0 && k % 3 == 0 && k / 3 < VQ_CAMBI_SCALES ? k / 3 : -1;
 }
 
+/* a c-value band first builds its histograms from the 2 pad rows around
+ * its first row: one band per worker keeps that extra work small (with
+ * four per worker, as the other steps, it was up to half of cambi's time) */
+extern "C" int vq_cambi_cpu_step_most(const VqCambiParams *p, int step, int workers)
+{
+    (void)p;
+    return step >= ST_SCALE0 && (step - ST_SCALE0) % 3 == SC_CVALUES ? workers : 0;
+}
+
 extern "C" int vq_cambi_cpu_check(const VqCambiCpu *c, const VqCambiParams *p, VqPlaneView luma)
 {
     return !c || !p || luma.w != p->in_w || luma.h != p->in_h || c->w != p->w || c->h != p->h ? -1 : 0;
@@ -334,11 +348,39 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
                     c->cur[(size_t)i * w + j] = src[(size_t)(2 * i) * w + 2 * j];
         }
         return;
-    case SC_FILT:
-        for (int i = i0; i < i1; i++)
+    case SC_FILT: {
+        /* vq_cambi_mode_at's composition, each row's horizontal modes made
+         * once (three rows rolling) instead of once per output row */
+        const uint16_t *img = c->cur.data();
+        std::vector<uint16_t> buf(3 * (size_t)sw);
+        uint16_t *hm[3] = { &buf[0], &buf[(size_t)sw], &buf[2 * (size_t)sw] };  /* rows i-1, i, i+1 */
+        auto hrow = [&](int r, uint16_t *dst) {
+            const uint16_t *row = img + (size_t)r * w;
             for (int j = 0; j < sw; j++)
-                c->filt[(size_t)i * w + j] = vq_cambi_mode_at(c->cur.data(), w, sw, sh, i, j);
+                dst[j] = vq_cambi_hmode(row, sw, j);
+        };
+        int last = -2;      /* the row i of the modes in hm */
+        for (int i = i0; i < i1; i++) {
+            uint16_t *out = &c->filt[(size_t)i * w];
+            if (i == 0 || i == sh - 1) {    /* kept unfiltered */
+                memcpy(out, img + (size_t)i * w, sizeof(uint16_t) * (size_t)sw);
+                continue;
+            }
+            if (last == i - 1) {
+                std::swap(hm[0], hm[1]);
+                std::swap(hm[1], hm[2]);
+                hrow(i + 1, hm[2]);
+            } else {
+                hrow(i - 1, hm[0]);
+                hrow(i, hm[1]);
+                hrow(i + 1, hm[2]);
+            }
+            last = i;
+            for (int j = 0; j < sw; j++)
+                out[j] = vq_cambi_mode3(hm[0][j], hm[1][j], hm[2][j]);
+        }
         return;
+    }
     default:
         c_value_rows(c, p, t, s, i0, i1);
         return;

@@ -476,7 +476,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             const int sel = vq_cambi_cpu_step_select(cambi_p[k], step);
             if (sel >= 0)
                 e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, (uint8_t)k, (int16_t)sel, 0, 0 });
-            bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step));
+            bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step),
+                  vq_cambi_cpu_step_most(cambi_p[k], step, e->threads));
         }
     for (int q = 0; hvs_bands && q < hvs_planes; q++) {   /* block rows, then the plane's sum */
         bands(e->items[0], kHvsRows, 0, q, vq_psnr_hvs_nblocks(p->plane_h[q]));

@@ -12,6 +12,7 @@
 #include "cambi_fold.h"
 #include "ciede_fold.h"
 #include "float_adm_fold.h"
+#include "module.hpp"
 #include "rcp_select.h"
 #include "vq_error.h"
 
@@ -475,17 +476,36 @@ void FeaturePlan::make_exec_plan()
         }
         case FexKind::FloatPsnr:
         case FexKind::FloatMoment:
-        case FexKind::FloatAnsnr:
             /* float_psnr.c's init: 8, 10, 12, 16 bits (check_format's), else it fails;
-             * psnr.c / moment.c / ansnr.c divide by or multiply with "w * h", an int */
+             * psnr.c / moment.c divide by or multiply with "w * h", an int */
             if ((int64_t)fmt_.width * fmt_.height > INT32_MAX)
                 fail(VQ_EINVAL, "%s: %dx%d frames overflow libvmaf's int w * h", o.spec().name, fmt_.width,
                      fmt_.height);
-            if (o.spec().kind == FexKind::FloatAnsnr)
-                p.ansnr = 1;
-            else
-                p.float_sums = 1;
+            p.float_sums = 1;
             break;
+        case FexKind::Module: {
+            /* a metric module: its tables, its geometry and settings, its section */
+            const Module &m = *o.spec().module;
+            if (p.n_modules >= VQ_EXEC_MAX_MODULES)
+                fail(VQ_EINVAL, "more than %d module instances", VQ_EXEC_MAX_MODULES);
+            VqModuleExec &x = p.module[p.n_modules];
+            x = VqModuleExec{};
+            x.name = o.spec().name;
+            x.cpu = m.cpu;
+            x.cuda = m.cuda;
+            x.g.w = p.w;
+            x.g.h = p.h;
+            x.g.bpc = p.bpc;
+            for (int q = 0; q < 3; q++) {
+                x.g.plane_w[q] = p.plane_w[q];
+                x.g.plane_h[q] = p.plane_h[q];
+            }
+            const std::string why = m.plan(o, fmt_, x.g, x.words);
+            if (!why.empty())
+                fail(VQ_EINVAL, "%s", why.c_str());
+            in.exec_index = p.n_modules++;
+            break;
+        }
         case FexKind::SpeedTemporal: {
             auto st = std::make_unique<speed::Setup>();
             st->opt.kernelscale = o.get("speed_kernelscale");

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "module.hpp"
 #include "vq_error.h"
 
 namespace vq {
@@ -288,15 +289,10 @@ std::vector<FeatureSpec> make_specs()
     /* float_psnr.c, float_moment.c, float_ansnr.c: no options.  What a model
      * may ask for is each extractor's provided_features: float_moment
      * provides "float_moment", a name it never appends (a model naming it
-     * would find no value), so here it provides nothing; float_ansnr
-     * provides "float_ansnr" but not "float_anpsnr". */
+     * would find no value), so here it provides nothing. */
     v.push_back(FeatureSpec{
         "float_psnr", FexKind::FloatPsnr, {},
         { "float_psnr" }, { "float_psnr" }, {},
-    });
-    v.push_back(FeatureSpec{
-        "float_ansnr", FexKind::FloatAnsnr, {},
-        { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {},
     });
     v.push_back(FeatureSpec{
         "float_moment", FexKind::FloatMoment, {},
@@ -321,6 +317,13 @@ std::vector<FeatureSpec> make_specs()
     });
     /* null.c: no options, no outputs */
     v.push_back(FeatureSpec{ "null", FexKind::Null, {}, {}, {}, {} });
+    /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
+    for (const Module *m : modules()) {
+        FeatureSpec s = m->spec;
+        s.kind = FexKind::Module;
+        s.module = m;
+        v.push_back(std::move(s));
+    }
     return v;
 }
 

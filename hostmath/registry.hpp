@@ -33,9 +33,13 @@ struct OptionSpec {
     const char *const *choices = nullptr;   /* Enum: the strings, nullptr-ended (value = index) */
 };
 
+/* Module: a metric module (hostmath/module.hpp), which the engine reaches
+ * through its tables only; the others are wired in by kind. */
 enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma,
-                     FloatPsnr, FloatMoment, FloatAnsnr, SpeedTemporal, Null,
-                     FloatVif, FloatMotion, FloatAdm };
+                     FloatPsnr, FloatMoment, SpeedTemporal, Null,
+                     FloatVif, FloatMotion, FloatAdm, Module };
+
+struct Module;
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */
@@ -53,6 +57,7 @@ struct FeatureSpec {
      * provided_features lack (cambi's full_ref outputs): libvmaf prints them
      * as they are, without alias or option suffix */
     bool debug_outputs_raw = false;
+    const Module *module = nullptr;         /* kind Module: the module (its tables, plan, fold) */
 };
 
 /* every extractor vqcuda implements, in a fixed order */

@@ -141,10 +141,11 @@ bool VqSession::deferred(const vq::Instance &in) const
     case vq::FexKind::FloatMsSsim:
     case vq::FexKind::FloatVif:
     case vq::FexKind::FloatAdm:
-    case vq::FexKind::FloatAnsnr:
     case vq::FexKind::FloatPsnr:
     case vq::FexKind::FloatMoment:
         return true;
+    case vq::FexKind::Module:
+        return in.opts.spec().module->deferrable;
     case vq::FexKind::Cambi:
         return !heat;   /* the heatmaps are written in frame order */
     default:
@@ -422,9 +423,11 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     case vq::FexKind::FloatMoment:
         vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
         break;
-    case vq::FexKind::FloatAnsnr:
-        vq_float_ansnr_fold(rows + ep.ansnr_off, ep.w, ep.h, fmt.bitdepth, out);
+    case vq::FexKind::Module: {
+        const VqModuleExec &x = ep.module[in.exec_index];
+        in.opts.spec().module->fold(x.g, rows + x.off, k - first, out);
         break;
+    }
     case vq::FexKind::SpeedTemporal: {
         /* extract(): 0 at libvmaf's frame 0 (a section's first frame
          * here); after it, steps 4-6 on the executor's two images */

@@ -33,6 +33,7 @@
 #include "cpu_exec.h"
 #include "cuda_exec.h"
 #include "feature_plan.hpp"
+#include "module.hpp"
 #include "log_target.hpp"
 #include "log_writer.hpp"
 #include "motion_fold.h"

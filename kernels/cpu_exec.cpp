@@ -153,10 +153,11 @@ private:
  * whole-feature task (op kTask, a = the task's index).  SSIM's: rows of
  * one of its stages (ssim_exec.h; the stage's index in scale).
  * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
- * CAMBI's: rows of its step (scale), a scale's selection (scale). */
+ * CAMBI's: rows of its step (scale), a scale's selection (scale).  A
+ * module's (kModule): rows of its step (scale) of instance inst. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
-                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kAnsnrConv, kAnsnrRows, kFvif, kFmotion,
-                 kFadmDwt, kFadmDec, kFadmSum };
+                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kFvif, kFmotion,
+                 kFadmDwt, kFadmDec, kFadmSum, kModule };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -199,7 +200,7 @@ struct VqCpuExec {
     std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
     std::vector<int64_t> ciede_px;     /* ciede's pixel words (kernels/ciede_exec.h) */
-    std::vector<float> ansnr_img[2];   /* float_ansnr: the luma planes to float (ref, dis) */
+    void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
     std::vector<uint16_t> prev_luma[2];/* speed_temporal: the previous frame's luma (ref, dis) */
     bool have_prev = false;
     std::vector<Item> items[kSteps];
@@ -227,6 +228,9 @@ struct VqCpuExec {
             vq_fmotion_cpu_free(m);
         if (cambi_src)
             vq_cambi_cpu_free(cambi_src);
+        for (int k = 0; k < plan.n_modules; k++)
+            if (module_scratch[k])
+                plan.module[k].cpu->free(module_scratch[k]);
     }
 };
 
@@ -300,8 +304,9 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         e->rows.assign(plan->total, 0);
         if (plan->ciede)
             e->ciede_px.assign((size_t)plan->w * plan->h, 0);
-        for (int k = 0; plan->ansnr && k < 2; k++)
-            e->ansnr_img[k].assign((size_t)plan->w * plan->h, 0.0f);
+        for (int k = 0; k < plan->n_modules; k++)
+            ok = ok && plan->module[k].cpu->steps <= kSteps &&
+                 plan->module[k].cpu->alloc(&e->module_scratch[k], &plan->module[k].g) == 0;
         for (int k = 0; plan->n_speed_t && k < 2; k++)
             e->prev_luma[k].assign((size_t)plan->w * plan->h, 0);
         for (int k = 0; k < plan->n_vif; k++)
@@ -507,9 +512,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         bands(e->items[0], kFsRows, 0, 0, p->h);
         e->items[1].insert(e->items[1].begin(), Item{ kFsFinish, 0, 0, 0, 0 });
     }
-    if (score && p->ansnr) {        /* the planes to float, then the filtered rows' sums */
-        bands(e->items[0], kAnsnrConv, 0, 0, p->h);
-        bands(e->items[1], kAnsnrRows, 0, 0, p->h);
+    for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps, each in bands */
+        const VqModuleExec &m = p->module[k];
+        for (int s = 0; s < m.cpu->steps && s < kSteps; s++) {
+            const int n = m.cpu->step_rows(&m.g, s);
+            if (n > 0)
+                bands(e->items[s], kModule, k, s, n);
+        }
     }
 
     std::atomic<int> failed{0};
@@ -623,14 +632,11 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             case kFsFinish:
                 vq_fs_cpu_finish(ref[0], dis[0], p->bpc, r + p->float_sums_off);
                 break;
-            case kAnsnrConv:
-                vq_ansnr_cpu_convert_rows(ref[0], dis[0], p->bpc, e->ansnr_img[0].data(), e->ansnr_img[1].data(),
-                                          it.a, it.b);
+            case kModule: {
+                const VqModuleExec &m = p->module[k];
+                m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.scale, it.a, it.b);
                 break;
-            case kAnsnrRows:
-                vq_ansnr_cpu_rows(e->ansnr_img[0].data(), e->ansnr_img[1].data(), p->w, p->h,
-                                  r + p->ansnr_off, it.a, it.b);
-                break;
+            }
             case kFvif:
                 vq_fvif_cpu_rows(e->fvif[k], &p->fvif[k], VqFvifOp{ it.scale >> 4, it.scale & 15, 0 }, ref[0],
                                  dis[0], p->bpc, r + p->fvif_off[k], it.a, it.b);

@@ -81,7 +81,7 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF, float
- * VIF, float_ansnr): features with scratch of their own run side by side,
+ * VIF, the modules): features with scratch of their own run side by side,
  * as several of them (ssim's, psnr_hvs's and ciede's ordered sums, cambi's
  * selection) fill only part of the GPU */
 enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_HVS, N_SIDE };
@@ -134,7 +134,8 @@ struct VqCudaExec {
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
     int ciede_slot;             /* the last collected frame's slot (its pixel words) */
     VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */
-    VqFloatSmallCuda *fsmall;   /* float_psnr / float_moment / float_ansnr (ansnr's float planes) */
+    VqFloatSmallCuda *fsmall;   /* float_psnr / float_moment */
+    void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
     int *have_prev;             /* device: 1 once a frame was kept */
@@ -421,10 +422,13 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         CHECK(cudaMemset(e->have_prev, 0, sizeof(int)));
         CHECK(cudaDeviceSynchronize());   /* before any kernel of a non-blocking stream reads it */
     }
-    if ((p->float_sums || p->ansnr) &&
-        (ret = wrap(vq_fs_cuda_alloc(&e->fsmall, p->w, p->h, p->ansnr), "float_psnr/moment/ansnr alloc", err,
-                    errlen)) < 0)
+    if (p->float_sums &&
+        (ret = wrap(vq_fs_cuda_alloc(&e->fsmall, p->w, p->h, 0), "float_psnr/moment alloc", err, errlen)) < 0)
         return ret;
+    for (int k = 0; k < p->n_modules; k++)
+        if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
+                        errlen)) < 0)
+            return ret;
     for (int k = 0; k < p->n_fvif; k++)
         if ((ret = wrap(vq_fvif_cuda_alloc(&e->fvif[k], &p->fvif[k]), "float_vif alloc", err, errlen)) < 0)
             return ret;
@@ -619,10 +623,13 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             (ret = wrap(vq_fs_cuda_run(e->fsmall, ref[0], dis[0], c->bpc, s->d_rows + c->float_sums_off,
                                        side[SIDE_MOTION_PSNR]), "float_psnr/moment kernels", err, errlen)) < 0)
             return ret;
-        if (c->ansnr &&
-            (ret = wrap(vq_ansnr_cuda_run(e->fsmall, ref[0], dis[0], c->bpc, s->d_rows + c->ansnr_off, main),
-                        "float_ansnr kernels", err, errlen)) < 0)
-            return ret;
+        /* the metric modules, each from its table */
+        for (int k = 0; k < c->n_modules; k++) {
+            const VqModuleExec &m = c->module[k];
+            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, main), m.name,
+                            err, errlen)) < 0)
+                return ret;
+        }
         /* speed_temporal: steps 1-3 of the two luma differences against the
          * kept frame (0 images and flag 0 before there is one) */
         for (int k = 0; k < c->n_speed_t; k++) {
@@ -896,6 +903,9 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
     if (e->ciede) vq_ciede_cuda_free(e->ciede);
     if (e->fsmall) vq_fs_cuda_free(e->fsmall);
+    for (int k = 0; k < e->cfg.plan.n_modules; k++)
+        if (e->module_scratch[k])
+            e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
         vq_speed_cuda_free(e->speed_t[k]);
     for (int k = 0; k < 2; k++)

@@ -26,6 +26,7 @@
 #include "float_vif.h"
 #include "float_motion.h"
 #include "float_adm.h"
+#include "module.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,8 +76,6 @@ typedef struct VqExecPlan {
     size_t speed_off[VQ_EXEC_MAX_INSTANCES];
     int float_sums;             /* float_psnr / float_moment: VQ_FS_WORDS(h) words at float_sums_off */
     size_t float_sums_off;
-    int ansnr;                  /* float_ansnr: VQ_ANSNR_WORDS(h) words at ansnr_off */
-    size_t ansnr_off;
     int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
                                  * words (a flag, the 1/16 images of the luma differences);
                                  * the executors keep the previous frame's luma */
@@ -102,6 +101,8 @@ typedef struct VqExecPlan {
     VqFadmParams fadm[VQ_EXEC_MAX_INSTANCES];
     const VqRcpTable *fadm_rcp[VQ_EXEC_MAX_INSTANCES];  /* host memory, hostmath/rcp_select.cpp's */
     size_t fadm_off[VQ_EXEC_MAX_INSTANCES][VQ_ADM_SCALES];
+    int n_modules;              /* metric modules' instances (module.h): each its own section */
+    VqModuleExec module[VQ_EXEC_MAX_MODULES];
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
@@ -164,10 +165,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->float_sums_off = off;
         off += VQ_FS_WORDS(p->h);
     }
-    if (p->ansnr) {
-        p->ansnr_off = off;
-        off += VQ_ANSNR_WORDS(p->h);
-    }
     for (k = 0; k < p->n_speed_t; k++) {
         p->speed_t_off[k] = off;
         off += vq_speed_temporal_words(p->speed_t_geom[k]);
@@ -190,16 +187,23 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
             p->cambi_cv_off[s] = off;
             off += ((size_t)p->cambi_p.sw[s] * p->cambi_p.sh[s] + 1) / 2;
         }
+    for (k = 0; k < p->n_modules; k++) {
+        p->module[k].off = off;
+        off += p->module[k].words;
+    }
     p->total = off;
 }
 
 /* The first feature of the plan the CUDA executor does not run yet (its
  * extractor's name), or NULL: the CUDA executor refuses such a plan, and a
- * session on host pictures with device=auto takes the CPU for it.  None
- * today: kept for the next feature that lands on the CPU first. */
+ * session on host pictures with device=auto takes the CPU for it: a module
+ * without CUDA tables (none today). */
 static inline const char *vq_exec_plan_gpu_lacks(const VqExecPlan *p)
 {
-    (void)p;
+    int k;
+    for (k = 0; k < p->n_modules; k++)
+        if (!p->module[k].cuda)
+            return p->module[k].name;
     return NULL;
 }
 

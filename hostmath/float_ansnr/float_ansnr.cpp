@@ -1,0 +1,55 @@
+/*
+ * float_ansnr.cpp - the float_ansnr module (hostmath/module.hpp): libvmaf
+ * v3.2.0's float_ansnr extractor (feature/float_ansnr.c, ansnr.c,
+ * ansnr_tools.c), its row work in kernels/float_ansnr/, its fold
+ * (float_small_fold.h: the rows' float sums in row order, then
+ * float_ansnr and float_anpsnr).  docs/float-small.md.
+ */
+#include <cstdint>
+
+#include "module.hpp"
+#include "float_small_exec.h"
+#include "float_small_fold.h"
+
+extern "C" const VqModuleCpu vq_float_ansnr_cpu;
+#if VQ_HAVE_CUDA
+extern "C" const VqModuleCuda vq_float_ansnr_cuda;
+#endif
+
+namespace vq {
+namespace {
+
+std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words)
+{
+    /* ansnr.c divides by and multiplies with "w * h", an int; float_ansnr.c's
+     * init takes 8, 10, 12 and 16 bits (the session's formats) */
+    if ((int64_t)fmt.width * fmt.height > INT32_MAX)
+        return "float_ansnr: " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+               " frames overflow libvmaf's int w * h";
+    words = VQ_ANSNR_WORDS(fmt.height);
+    return "";
+}
+
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+{
+    vq_float_ansnr_fold(section, g.w, g.h, g.bpc, out);
+}
+
+}  // namespace
+
+/* float_ansnr.c: no options; it provides "float_ansnr" (a model may ask for
+ * it) but not "float_anpsnr" */
+extern const Module float_ansnr_module = {
+    FeatureSpec{ "float_ansnr", FexKind::Module, {}, { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {} },
+    &vq_float_ansnr_cpu,
+#if VQ_HAVE_CUDA
+    &vq_float_ansnr_cuda,
+#else
+    nullptr,
+#endif
+    true,
+    plan,
+    fold,
+};
+
+}  // namespace vq

@@ -1,0 +1,45 @@
+/*
+ * module.hpp - a metric module as the engine sees it (docs/adding-a-metric.md):
+ * what libvmaf's extractor is (name, options, outputs: a FeatureSpec), its row
+ * work for the executors (kernels/module.h: the CPU and CUDA tables, in
+ * kernels/<metric>/), how an instance is set up for a format (plan: its
+ * settings and section size, or why the reference would not score it), and
+ * its fold (section -> the frame's outputs, on the host).  hostmath/modules.cpp
+ * names every module; nothing else in the engine names one.
+ */
+#ifndef VQ_MODULE_HPP
+#define VQ_MODULE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vqcuda.h"
+#include "module.h"
+#include "registry.hpp"
+
+namespace vq {
+
+struct Module {
+    FeatureSpec spec;               /* its kind and module are set by the registry */
+    const VqModuleCpu *cpu;
+    const VqModuleCuda *cuda;       /* nullptr: CPU executor only (the CUDA executor refuses it) */
+    /* its fold reads only the plan and the frame's section: it may run on a
+     * fold worker, several frames at once */
+    bool deferrable;
+    /* The instance for this format: g's settings (geometry is filled
+     * already) and the section's words; "" or why the reference would not
+     * score such frames (the session refuses them with it). */
+    std::string (*plan)(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, size_t &words);
+    /* The frame's outputs (the spec's, in order) from its section; frame is
+     * the frame's index within its section of the title (0: the first). */
+    void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);
+};
+
+/* every module, in a fixed order (hostmath/modules.cpp) */
+const std::vector<const Module *> &modules();
+
+}  // namespace vq
+
+#endif /* VQ_MODULE_HPP */

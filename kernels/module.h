@@ -1,0 +1,71 @@
+/*
+ * module.h - a metric module's row work as the executors see it
+ * (docs/adding-a-metric.md).  A module lives in kernels/<metric>/ (its
+ * __host__ __device__ arithmetic, its CPU loops and CUDA kernels, and the two
+ * tables below) and hostmath/<metric>/ (its options, outputs, plan and fold:
+ * hostmath/module.hpp).  The executors name no module: the plan
+ * (exec_plan.h: VqExecPlan.module[]) gives each instance its tables, its
+ * settings and its section of the row buffer, and the executors call the
+ * tables.
+ */
+#ifndef VQ_MODULE_H
+#define VQ_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vq_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What an instance's row work needs to know: the frame's geometry and the
+ * module's own settings (integers its plan hook fills from the options). */
+typedef struct VqModuleGeom {
+    int w, h, bpc;                  /* luma size, bit depth */
+    int plane_w[3], plane_h[3];     /* libvmaf's plane sizes (0: no such plane) */
+    int64_t opt[8];                 /* the module's settings */
+} VqModuleGeom;
+
+/* The CPU executor's side.  scratch: per instance, made once (NULL when the
+ * module needs none).  Steps run one after another on scored frames (step k
+ * starts when every module's step k - 1 has ended); a step's rows [0, n) go
+ * in bands to the executor's threads, any split, concurrently, so rows()
+ * writes only what its rows own.  Every word of the section is written. */
+typedef struct VqModuleCpu {
+    int (*alloc)(void **scratch, const VqModuleGeom *g);    /* 0, or -1 (no memory) */
+    void (*free)(void *scratch);
+    int steps;
+    int (*step_rows)(const VqModuleGeom *g, int step);      /* 0: nothing in that step */
+    void (*rows)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int step, int row_begin, int row_end);
+} VqModuleCpu;
+
+/* The CUDA executor's side: views and section in device memory; enqueue is
+ * asynchronous on stream (a cudaStream_t) and capturable into a graph (no
+ * host wait, nothing allocated); 0 or a cudaError_t. */
+typedef struct VqModuleCuda {
+    int (*alloc)(void **scratch, const VqModuleGeom *g);
+    void (*free)(void *scratch);
+    int (*enqueue)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream);
+} VqModuleCuda;
+
+/* One module instance in the executors' plan. */
+typedef struct VqModuleExec {
+    const char *name;               /* its extractor's name, for messages */
+    const VqModuleCpu *cpu;
+    const VqModuleCuda *cuda;       /* NULL: the CUDA executor does not run it (refused there) */
+    VqModuleGeom g;
+    size_t words;                   /* its section's int64 words per frame */
+    size_t off;                     /* where the section starts (vq_exec_plan_layout) */
+} VqModuleExec;
+
+#define VQ_EXEC_MAX_MODULES 8
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VQ_MODULE_H */

@@ -1,0 +1,80 @@
+// The metric modules (hostmath/module.hpp, hostmath/modules.cpp): each
+// describes itself to the registry, its tables are complete, the plan gives
+// each instance its own section after the others, and the CPU executor runs
+// it from its table alone (the values: every float_ansnr golden, e2e_* and
+// lib_*, through the same tables).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+#include <string>
+
+#include "feature_plan.hpp"
+#include "module.hpp"
+#include "registry.hpp"
+#include "vq_error.h"
+
+TEST(Modules, EachDescribesItselfToTheRegistry)
+{
+    std::set<std::string> names;
+    ASSERT_FALSE(vq::modules().empty());
+    for (const vq::Module *m : vq::modules()) {
+        ASSERT_NE(m, nullptr);
+        const std::string name = m->spec.name;
+        EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
+        const vq::FeatureSpec *s = vq::find_extractor(name);
+        ASSERT_NE(s, nullptr) << name;
+        EXPECT_EQ(s->kind, vq::FexKind::Module) << name;
+        EXPECT_EQ(s->module, m) << name;
+        EXPECT_FALSE(s->outputs.empty()) << name;
+        ASSERT_NE(m->cpu, nullptr) << name;
+        EXPECT_GE(m->cpu->steps, 1) << name;
+        EXPECT_TRUE(m->cpu->alloc && m->cpu->free && m->cpu->step_rows && m->cpu->rows) << name;
+#if VQ_HAVE_CUDA
+        if (m->cuda)
+            EXPECT_TRUE(m->cuda->alloc && m->cuda->free && m->cuda->enqueue) << name;
+#endif
+        EXPECT_TRUE(m->plan && m->fold) << name;
+    }
+    // float_ansnr: libvmaf's names, and a model may ask for float_ansnr only
+    const vq::FeatureSpec *a = vq::find_extractor("float_ansnr");
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(a->outputs.size(), 2u);
+    EXPECT_STREQ(a->outputs[0], "float_ansnr");
+    EXPECT_STREQ(a->outputs[1], "float_anpsnr");
+    EXPECT_EQ(vq::extractor_providing("float_ansnr"), a);
+    EXPECT_EQ(vq::extractor_providing("float_anpsnr"), nullptr);
+}
+
+TEST(Modules, ThePlanGivesAnInstanceItsSection)
+{
+    VqFormat f = {};
+    f.width = 64;
+    f.height = 48;
+    f.bitdepth = 10;
+    f.bytes_per_sample = 2;
+    f.chroma_shift_w = f.chroma_shift_h = 1;
+    f.layout = VQ_LAYOUT_PLANAR;
+    // float_ansnr twice (one instance), beside float_psnr (wired by kind)
+    vq::FeaturePlan p(f, "none", "name=float_ansnr|name=float_psnr|name=float_ansnr", false);
+    const VqExecPlan &e = p.exec();
+    ASSERT_EQ(e.n_modules, 1);
+    const VqModuleExec &m = e.module[0];
+    EXPECT_STREQ(m.name, "float_ansnr");
+    EXPECT_EQ(m.cpu, vq::find_extractor("float_ansnr")->module->cpu);
+    EXPECT_EQ(m.g.w, 64);
+    EXPECT_EQ(m.g.h, 48);
+    EXPECT_EQ(m.g.bpc, 10);
+    EXPECT_EQ(m.g.plane_w[1], 32);
+    EXPECT_EQ(m.words, VQ_ANSNR_WORDS(48));
+    EXPECT_GE(m.off, e.float_sums_off + VQ_FS_WORDS(48));  // after the others' sections
+    EXPECT_EQ(m.off + m.words, e.total);
+    int modules = 0;
+    for (const vq::Instance &in : p.instances())
+        if (in.opts.spec().kind == vq::FexKind::Module) {
+            EXPECT_EQ(in.exec_index, 0);
+            modules++;
+        }
+    EXPECT_EQ(modules, 1);
+    EXPECT_EQ(p.columns(), (std::vector<std::string>{ "float_ansnr", "float_anpsnr", "float_psnr" }));
+}

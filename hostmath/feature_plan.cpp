@@ -474,15 +474,6 @@ void FeaturePlan::make_exec_plan()
             speed_.push_back(std::move(st));
             break;
         }
-        case FexKind::FloatPsnr:
-        case FexKind::FloatMoment:
-            /* float_psnr.c's init: 8, 10, 12, 16 bits (check_format's), else it fails;
-             * psnr.c / moment.c divide by or multiply with "w * h", an int */
-            if ((int64_t)fmt_.width * fmt_.height > INT32_MAX)
-                fail(VQ_EINVAL, "%s: %dx%d frames overflow libvmaf's int w * h", o.spec().name, fmt_.width,
-                     fmt_.height);
-            p.float_sums = 1;
-            break;
         case FexKind::Module: {
             /* a metric module: its tables, its geometry and settings, its section */
             const Module &m = *o.spec().module;
@@ -531,8 +522,6 @@ void FeaturePlan::make_exec_plan()
             speed_.push_back(std::move(st));
             break;
         }
-        case FexKind::Null:
-            break;
         case FexKind::Cambi: {
             if (p.cambi)
                 fail(VQ_EINVAL, "cambi with two option sets in one run is not supported");

@@ -286,18 +286,6 @@ std::vector<FeatureSpec> make_specs()
         "ciede", FexKind::Ciede, {},    /* ciede.c has no options */
         { "ciede2000" }, { "ciede2000" }, {},
     });
-    /* float_psnr.c, float_moment.c, float_ansnr.c: no options.  What a model
-     * may ask for is each extractor's provided_features: float_moment
-     * provides "float_moment", a name it never appends (a model naming it
-     * would find no value), so here it provides nothing. */
-    v.push_back(FeatureSpec{
-        "float_psnr", FexKind::FloatPsnr, {},
-        { "float_psnr" }, { "float_psnr" }, {},
-    });
-    v.push_back(FeatureSpec{
-        "float_moment", FexKind::FloatMoment, {},
-        {}, { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" }, {},
-    });
     /* speed.c's speed_temporal (its own options table: no weight mode, and
      * speed_max_val only renames: the score is not clipped) */
     v.push_back(FeatureSpec{
@@ -315,8 +303,6 @@ std::vector<FeatureSpec> make_specs()
         { "Speed_temporal_feature_speed_temporal_score" },
         {},
     });
-    /* null.c: no options, no outputs */
-    v.push_back(FeatureSpec{ "null", FexKind::Null, {}, {}, {}, {} });
     /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;

@@ -36,7 +36,7 @@ struct OptionSpec {
 /* Module: a metric module (hostmath/module.hpp), which the engine reaches
  * through its tables only; the others are wired in by kind. */
 enum class FexKind { Vif, Adm, Motion, Psnr, PsnrHvs, FloatSsim, FloatMsSsim, Cambi, Ciede, SpeedChroma,
-                     FloatPsnr, FloatMoment, SpeedTemporal, Null,
+                     SpeedTemporal,
                      FloatVif, FloatMotion, FloatAdm, Module };
 
 struct Module;

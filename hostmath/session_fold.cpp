@@ -141,8 +141,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     case vq::FexKind::FloatMsSsim:
     case vq::FexKind::FloatVif:
     case vq::FexKind::FloatAdm:
-    case vq::FexKind::FloatPsnr:
-    case vq::FexKind::FloatMoment:
         return true;
     case vq::FexKind::Module:
         return in.opts.spec().module->deferrable;
@@ -417,12 +415,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
                 fail(r, "frame %lld: %s", (long long)k, m);
         }
         break;
-    case vq::FexKind::FloatPsnr:
-        out[0] = vq_float_psnr_fold(rows + ep.float_sums_off, ep.w, ep.h, fmt.bitdepth);
-        break;
-    case vq::FexKind::FloatMoment:
-        vq_float_moment_fold(rows + ep.float_sums_off, ep.w, ep.h, out);
-        break;
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
         in.opts.spec().module->fold(x.g, rows + x.off, k - first, out);
@@ -447,7 +439,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
                        rows + ep.fvif_off[in.exec_index], out);
         break;
-    case vq::FexKind::Null:
     case vq::FexKind::Motion:
     case vq::FexKind::FloatMotion:
         break;

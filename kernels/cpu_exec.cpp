@@ -156,7 +156,7 @@ private:
  * CAMBI's: rows of its step (scale), a scale's selection (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
-                 kCambiRows, kCambiSel, kFsRows, kFsFinish, kFvif, kFmotion,
+                 kCambiRows, kCambiSel, kFvif, kFmotion,
                  kFadmDwt, kFadmDec, kFadmSum, kModule };
 struct Item {
     uint8_t op, inst;
@@ -508,10 +508,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             }
     for (int q = 0; q < nplanes && q < 3; q++)
         bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
-    if (score && p->float_sums) {   /* exact row sums, then the five doubles on one thread */
-        bands(e->items[0], kFsRows, 0, 0, p->h);
-        e->items[1].insert(e->items[1].begin(), Item{ kFsFinish, 0, 0, 0, 0 });
-    }
     for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps, each in bands */
         const VqModuleExec &m = p->module[k];
         for (int s = 0; s < m.cpu->steps && s < kSteps; s++) {
@@ -625,12 +621,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kCambiSel:
                 vq_cambi_cpu_select(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r);
-                break;
-            case kFsRows:
-                vq_fs_cpu_rows(ref[0], dis[0], p->bpc, r + p->float_sums_off, it.a, it.b);
-                break;
-            case kFsFinish:
-                vq_fs_cpu_finish(ref[0], dis[0], p->bpc, r + p->float_sums_off);
                 break;
             case kModule: {
                 const VqModuleExec &m = p->module[k];

@@ -134,7 +134,6 @@ struct VqCudaExec {
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
     int ciede_slot;             /* the last collected frame's slot (its pixel words) */
     VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */
-    VqFloatSmallCuda *fsmall;   /* float_psnr / float_moment */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
@@ -422,9 +421,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         CHECK(cudaMemset(e->have_prev, 0, sizeof(int)));
         CHECK(cudaDeviceSynchronize());   /* before any kernel of a non-blocking stream reads it */
     }
-    if (p->float_sums &&
-        (ret = wrap(vq_fs_cuda_alloc(&e->fsmall, p->w, p->h, 0), "float_psnr/moment alloc", err, errlen)) < 0)
-        return ret;
     for (int k = 0; k < p->n_modules; k++)
         if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
@@ -618,11 +614,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                 errlen)) < 0)
                     return ret;
         }
-        /* float_psnr / float_moment: exact row sums, then the five doubles */
-        if (c->float_sums &&
-            (ret = wrap(vq_fs_cuda_run(e->fsmall, ref[0], dis[0], c->bpc, s->d_rows + c->float_sums_off,
-                                       side[SIDE_MOTION_PSNR]), "float_psnr/moment kernels", err, errlen)) < 0)
-            return ret;
         /* the metric modules, each from its table */
         for (int k = 0; k < c->n_modules; k++) {
             const VqModuleExec &m = c->module[k];
@@ -902,7 +893,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
     if (e->ciede) vq_ciede_cuda_free(e->ciede);
-    if (e->fsmall) vq_fs_cuda_free(e->fsmall);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);

@@ -74,8 +74,6 @@ typedef struct VqExecPlan {
     const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
     const VqSpeedGeom *speed_geom[VQ_EXEC_MAX_INSTANCES];   /* host memory, the Setup's */
     size_t speed_off[VQ_EXEC_MAX_INSTANCES];
-    int float_sums;             /* float_psnr / float_moment: VQ_FS_WORDS(h) words at float_sums_off */
-    size_t float_sums_off;
     int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
                                  * words (a flag, the 1/16 images of the luma differences);
                                  * the executors keep the previous frame's luma */
@@ -160,10 +158,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     for (k = 0; k < p->n_speed; k++) {
         p->speed_off[k] = off;
         off += vq_speed_words(p->speed_geom[k]);
-    }
-    if (p->float_sums) {
-        p->float_sums_off = off;
-        off += VQ_FS_WORDS(p->h);
     }
     for (k = 0; k < p->n_speed_t; k++) {
         p->speed_t_off[k] = off;

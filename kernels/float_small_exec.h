@@ -1,8 +1,8 @@
 /*
  * float_small_exec.h - the executors of float_psnr / float_moment ("the
  * float sums") and float_ansnr (kernels/float_small.h), and their sections
- * of the row buffer (exec_plan.h: float_sums_off; float_ansnr's is its module's
- * section, kernels/float_ansnr/).
+ * of the row buffer (each its module's section: kernels/float_sums/ for
+ * float_psnr and float_moment, kernels/float_ansnr/).
  *
  * The float sums' section, VQ_FS_WORDS(h) int64 words:
  *   [0, VQ_FS_NSUMS)  the five doubles (their bits) the reference's

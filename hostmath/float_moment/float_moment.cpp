@@ -1,0 +1,56 @@
+/*
+ * float_moment.cpp - the float_moment module (hostmath/module.hpp): libvmaf
+ * v3.2.0's float_moment extractor (feature/float_moment.c, moment.c), its row
+ * work the float sums (kernels/float_sums/), its fold float_small_fold.h's
+ * (each of the four sums / (w h)).  docs/float-small.md.
+ */
+#include <cstdint>
+
+#include "module.hpp"
+#include "float_small_exec.h"
+#include "float_small_fold.h"
+
+extern "C" const VqModuleCpu vq_float_sums_cpu;
+#if VQ_HAVE_CUDA
+extern "C" const VqModuleCuda vq_float_sums_cuda;
+#endif
+
+namespace vq {
+namespace {
+
+std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words)
+{
+    /* moment.c divides by "w * h", an int */
+    if ((int64_t)fmt.width * fmt.height > INT32_MAX)
+        return "float_moment: " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+               " frames overflow libvmaf's int w * h";
+    words = VQ_FS_WORDS(fmt.height);
+    return "";
+}
+
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+{
+    vq_float_moment_fold(section, g.w, g.h, out);
+}
+
+}  // namespace
+
+/* float_moment.c: no options.  It provides "float_moment", a name it never
+ * appends (a model naming it would find no value), so here it provides
+ * nothing. */
+extern const Module float_moment_module = {
+    FeatureSpec{ "float_moment", FexKind::Module, {}, {},
+                 { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" },
+                 {} },
+    &vq_float_sums_cpu,
+#if VQ_HAVE_CUDA
+    &vq_float_sums_cuda,
+#else
+    nullptr,
+#endif
+    true,
+    plan,
+    fold,
+};
+
+}  // namespace vq

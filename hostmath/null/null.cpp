@@ -1,0 +1,53 @@
+/*
+ * null.cpp - the null module (hostmath/module.hpp): libvmaf v3.2.0's null
+ * extractor (feature/null.c): no options, no row work, no outputs.
+ */
+#include "module.hpp"
+
+namespace vq {
+namespace {
+
+int alloc(void **out, const VqModuleGeom *)
+{
+    *out = nullptr;
+    return 0;
+}
+
+void release(void *)
+{
+}
+
+int step_rows(const VqModuleGeom *, int)
+{
+    return 0;
+}
+
+void rows(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *, int64_t *, int, int, int)
+{
+}
+
+int enqueue(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *, int64_t *, void *)
+{
+    return 0;
+}
+
+const VqModuleCpu null_cpu = { alloc, release, 0, step_rows, rows };
+const VqModuleCuda null_cuda = { alloc, release, enqueue };
+
+std::string plan(const FeatureOptions &, const VqFormat &, VqModuleGeom &, size_t &words)
+{
+    words = 0;
+    return "";
+}
+
+void fold(const VqModuleGeom &, const int64_t *, int64_t, double *)
+{
+}
+
+}  // namespace
+
+extern const Module null_module = {
+    FeatureSpec{ "null", FexKind::Module, {}, {}, {}, {} }, &null_cpu, &null_cuda, true, plan, fold,
+};
+
+}  // namespace vq

@@ -448,32 +448,6 @@ void FeaturePlan::make_exec_plan()
             p.ciede = 1;
             break;
         }
-        case FexKind::SpeedChroma: {
-            auto st = std::make_unique<speed::Setup>();
-            st->opt.kernelscale = o.get("speed_kernelscale");
-            st->opt.prescale = o.get("speed_prescale");
-            st->opt.prescale_method = o.get_str("speed_prescale_method");
-            st->opt.sigma_nn = o.get("speed_sigma_nn");
-            st->opt.nn_floor = o.get("speed_nn_floor");
-            st->opt.max_val = o.get("speed_max_val");
-            st->opt.weight_var_mode = (int)o.get("speed_weight_var_mode");
-            st->bpc = fmt_.bitdepth;
-            const bool chroma = fmt_.layout != VQ_LAYOUT_GRAY;
-            const std::string why = speed::check(st->opt, fmt_.width, fmt_.height, fmt_.chroma_shift_w,
-                                                 fmt_.chroma_shift_h, chroma, fmt_.bitdepth);
-            if (!why.empty())
-                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", why.c_str(), fmt_.width, fmt_.height,
-                     fmt_.bitdepth);
-            st->dm = speed::dims(st->opt, fmt_.width, fmt_.height, fmt_.chroma_shift_w, fmt_.chroma_shift_h);
-            if (p.n_speed == VQ_EXEC_MAX_INSTANCES)
-                fail(VQ_EINVAL, "more than %d configurations of speed_chroma", VQ_EXEC_MAX_INSTANCES);
-            speed::fill_geom(*st);
-            in.exec_index = p.n_speed;
-            p.speed_geom[p.n_speed] = &st->geom;
-            p.speed[p.n_speed++] = st.get();
-            speed_.push_back(std::move(st));
-            break;
-        }
         case FexKind::Module: {
             /* a metric module: its tables, its geometry and settings, its section */
             const Module &m = *o.spec().module;
@@ -484,6 +458,7 @@ void FeaturePlan::make_exec_plan()
             x.name = o.spec().name;
             x.cpu = m.cpu;
             x.cuda = m.cuda;
+            x.chroma = m.chroma;
             x.g.w = p.w;
             x.g.h = p.h;
             x.g.bpc = p.bpc;
@@ -491,9 +466,11 @@ void FeaturePlan::make_exec_plan()
                 x.g.plane_w[q] = p.plane_w[q];
                 x.g.plane_h[q] = p.plane_h[q];
             }
-            const std::string why = m.plan(o, fmt_, x.g, x.words);
+            std::shared_ptr<const void> owner;
+            const std::string why = m.plan(o, fmt_, x.g, x.words, owner);
             if (!why.empty())
                 fail(VQ_EINVAL, "%s", why.c_str());
+            module_host_.push_back(std::move(owner));
             in.exec_index = p.n_modules++;
             break;
         }

@@ -87,6 +87,7 @@ private:
     std::string cambi_heatmaps_path_;
     std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
     std::vector<std::unique_ptr<fvif::Setup>> fvif_;     /* exec_.fvif[k]'s tables */
+    std::vector<std::shared_ptr<const void>> module_host_;  /* what exec_.module[k].g.host and fold_host point into */
 };
 
 }  // namespace vq

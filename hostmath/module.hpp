@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,14 @@ struct Module {
     /* its fold reads only the plan and the frame's section: it may run on a
      * fold worker, several frames at once */
     bool deferrable;
+    bool chroma;                    /* its row work reads the chroma planes */
     /* The instance for this format: g's settings (geometry is filled
-     * already) and the section's words; "" or why the reference would not
-     * score such frames (the session refuses them with it). */
-    std::string (*plan)(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, size_t &words);
+     * already), the section's words and, where it needs them, host memory
+     * of its own (tables, set-up) handed over in `owner`, with g.host and
+     * g.fold_host pointing into it; "" or why the reference would not score
+     * such frames (the session refuses them with it). */
+    std::string (*plan)(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, size_t &words,
+                        std::shared_ptr<const void> &owner);
     /* The frame's outputs (the spec's, in order) from its section; frame is
      * the frame's index within its section of the title (0: the first). */
     void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);

@@ -7,18 +7,20 @@
 
 namespace vq {
 
-extern const Module float_psnr_module;      /* hostmath/float_psnr/ */
-extern const Module float_ansnr_module;     /* hostmath/float_ansnr/ */
-extern const Module float_moment_module;    /* hostmath/float_moment/ */
-extern const Module null_module;            /* hostmath/null/ */
+const Module &float_psnr_module();      /* hostmath/float_psnr/ */
+const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
+const Module &float_moment_module();    /* hostmath/float_moment/ */
+const Module &null_module();            /* hostmath/null/ */
+const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
-        &float_psnr_module,
-        &float_ansnr_module,
-        &float_moment_module,
-        &null_module,
+        &float_psnr_module(),
+        &float_ansnr_module(),
+        &float_moment_module(),
+        &null_module(),
+        &speed_chroma_module(),
     };
     return list;
 }

@@ -172,25 +172,6 @@ std::vector<FeatureSpec> make_specs()
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
         { "cambi_source", "cambi_full_reference" }, "full_ref", true,
     });
-    /* speed.c's speed_chroma (options_chroma); speed_prescale_method is a
-     * string there, checked at init: here its four names */
-    v.push_back(FeatureSpec{
-        "speed_chroma", FexKind::SpeedChroma,
-        {
-            { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
-            { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
-            { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, speed_methods },
-            { "speed_sigma_nn", "snn", D, 0.29, 0.1, 2.0, true, true },
-            { "speed_nn_floor", "nnf", D, 0.0, 0.0, 1.0, true, true },
-            { "speed_max_val", "mxv", D, 1000.0, 0.0, 1000.0, true, true },
-            { "speed_weight_var_mode", "wvm", I, 0, 0, 6, true, true },
-        },
-        { "Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
-          "Speed_chroma_feature_speed_chroma_uv_score" },
-        { "Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
-          "Speed_chroma_feature_speed_chroma_uv_score" },
-        {},
-    });
     /* float_vif.c (docs/float-vif.md); vif_prescale_method is a string
      * there, checked at init: here its four names */
     v.push_back(FeatureSpec{

@@ -135,7 +135,6 @@ bool VqSession::deferred(const vq::Instance &in) const
         return false;
     switch (in.opts.spec().kind) {
     case vq::FexKind::SpeedTemporal:
-    case vq::FexKind::SpeedChroma:
     case vq::FexKind::PsnrHvs:
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim:
@@ -376,15 +375,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         }
         if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
             fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)k, msg);
-        break;
-    }
-    case vq::FexKind::SpeedChroma: {   /* steps 4-7 on the executor's four 1/16 images */
-        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed[in.exec_index]);
-        const vq::speed::Result res =
-            vq::speed::frame_from_dec16(sp, (const float *)(rows + ep.speed_off[in.exec_index]));
-        out[0] = res.u;
-        out[1] = res.v;
-        out[2] = res.uv;
         break;
     }
     case vq::FexKind::Cambi:

@@ -407,10 +407,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const int n_ciede = score && p->ciede ? e->threads : 0;
     if (n_ciede)
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_ROW_OFF, 0);
-    const int n_speed = score ? p->n_speed * VQ_SPEED_IMAGES : 0;   /* whole planes, one task each */
     /* speed_temporal: the luma differences against the previous frame, one task per image */
     const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
-    const int n_tasks = n_speed_t + n_speed + n_ciede + n_cambi + n_ssim + n_hvs;
+    const int n_tasks = n_speed_t + n_ciede + n_cambi + n_ssim + n_hvs;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0, n_fadm = score ? p->n_fadm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -512,8 +511,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         const VqModuleExec &m = p->module[k];
         for (int s = 0; s < m.cpu->steps && s < kSteps; s++) {
             const int n = m.cpu->step_rows(&m.g, s);
-            if (n > 0)
+            if (n > 0 && (m.cpu->long_steps >> s & 1u)) {   /* long tasks: first, one each */
+                for (int q = n - 1; q >= 0; q--)
+                    e->items[s].insert(e->items[s].begin(), Item{ kModule, (uint8_t)k, (int16_t)s, q, q + 1 });
+            } else if (n > 0) {
                 bands(e->items[s], kModule, k, s, n);
+            }
         }
     }
 
@@ -534,14 +537,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_speed_t;
-        if (t < n_speed) {  /* speed_chroma: steps 1-3 of one chroma plane, its 1/16 image into the rows */
-            const int k = t / VQ_SPEED_IMAGES, q = t % VQ_SPEED_IMAGES;
-            const VqSpeedGeom *g = p->speed_geom[k];
-            const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };
-            vq_speed_cpu_dec16(g, planes[q], p->bpc, (float *)(r + p->speed_off[k]) + (size_t)q * g->ow * g->oh);
-            return;
-        }
-        t -= n_speed;
         if (t < n_ciede) {
             const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
             vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, e->ciede_px.data(), r0, r1);

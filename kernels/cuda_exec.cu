@@ -81,10 +81,11 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF, float
- * VIF, the modules): features with scratch of their own run side by side,
+ * VIF): features with scratch of their own run side by side (the modules,
+ * one after another, on one of them),
  * as several of them (ssim's, psnr_hvs's and ciede's ordered sums, cambi's
  * selection) fill only part of the GPU */
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_HVS, N_SIDE };
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_HVS, SIDE_MODULES, N_SIDE };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
@@ -133,7 +134,6 @@ struct VqCudaExec {
     VqCiedeCuda *ciede;
     std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
     int ciede_slot;             /* the last collected frame's slot (its pixel words) */
-    VqSpeedCuda *speed[VQ_EXEC_MAX_INSTANCES];   /* per speed_chroma instance: its scratch */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
@@ -403,12 +403,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi_src, &p->cambi_src_p, p->cambi_src_tables),
                     "cambi source pass alloc", err, errlen)) < 0)
         return ret;
-    for (int k = 0; k < p->n_speed; k++)
-        if (!(e->speed[k] = vq_speed_cuda_alloc(p->speed_geom[k]))) {
-            snprintf(err, errlen, "speed_chroma alloc failed (%dx%d chroma)", p->speed_geom[k]->w,
-                     p->speed_geom[k]->h);
-            return VQ_ECUDA;
-        }
     for (int k = 0; k < p->n_speed_t; k++)
         if (!(e->speed_t[k] = vq_speed_cuda_alloc(p->speed_t_geom[k]))) {
             snprintf(err, errlen, "speed_temporal alloc failed (%dx%d)", p->w, p->h);
@@ -441,16 +435,19 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     return VQ_OK;
 }
 
-/* The chroma planes a picture's copy needs: psnr's cb/cr, psnr_hvs, ciede;
+/* The chroma planes a picture's copy needs: psnr's cb/cr, psnr_hvs, ciede,
+ * modules that read them;
  * the reference's for float_motion's motion_add_uv; and the distorted
  * one's for the upscaler. */
 static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
 {
     const VqExecPlan *p = &e->cfg.plan;
-    int fm_uv = 0;
+    int fm_uv = 0, mod_uv = 0;
     for (int k = 0; k < p->n_fmotion; k++)
         fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
-    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || p->n_speed || fm_uv ||
+    for (int k = 0; k < p->n_modules; k++)
+        mod_uv |= p->module[k].chroma;
+    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || fm_uv || mod_uv ||
                          (which == 1 && e->scale));
 }
 
@@ -602,23 +599,11 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                           s->d_rows + c->ciede_off, side[SIDE_CIEDE]), "ciede kernels", err,
                         errlen)) < 0)
             return ret;
-        /* speed_chroma: steps 1-3 of the four chroma planes, the 1/16
-         * images into the row buffer (the host runs the rest) */
-        for (int k = 0; k < c->n_speed; k++) {
-            const size_t n = (size_t)c->speed_geom[k]->ow * c->speed_geom[k]->oh;
-            float *img = (float *)(s->d_rows + c->speed_off[k]);
-            const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };
-            for (int q = 0; q < VQ_SPEED_IMAGES; q++)
-                if ((ret = wrap(vq_speed_cuda_run(e->speed[k], planes[q], c->bpc, img + q * n,
-                                                  side[SIDE_MOTION_PSNR]), "speed_chroma kernels", err,
-                                errlen)) < 0)
-                    return ret;
-        }
         /* the metric modules, each from its table */
         for (int k = 0; k < c->n_modules; k++) {
             const VqModuleExec &m = c->module[k];
-            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, main), m.name,
-                            err, errlen)) < 0)
+            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off,
+                                            side[SIDE_MODULES]), m.name, err, errlen)) < 0)
                 return ret;
         }
         /* speed_temporal: steps 1-3 of the two luma differences against the
@@ -902,7 +887,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         cudaFree(e->prev_luma[k]);
     cudaFree(e->have_prev);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++) {
-        vq_speed_cuda_free(e->speed[k]);
         vq_fvif_cuda_free(e->fvif[k]);
         vq_fmotion_cuda_free(e->fmotion[k]);
         vq_fadm_cuda_free(e->fadm[k]);

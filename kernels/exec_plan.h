@@ -68,12 +68,6 @@ typedef struct VqExecPlan {
     int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
     VqCiedeGeom ciede_geom;
     size_t ciede_off;
-    int n_speed;                /* speed_chroma instances: at speed_off[k] the four 1/16 images of
-                                 * steps 1-3 (ref U, ref V, dis U, dis V; ow * oh floats each,
-                                 * vq_speed_words()); the host's fold runs steps 4-7 on them */
-    const void *speed[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup (speed_chroma.hpp) */
-    const VqSpeedGeom *speed_geom[VQ_EXEC_MAX_INSTANCES];   /* host memory, the Setup's */
-    size_t speed_off[VQ_EXEC_MAX_INSTANCES];
     int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
                                  * words (a flag, the 1/16 images of the luma differences);
                                  * the executors keep the previous frame's luma */
@@ -154,10 +148,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->ciede) {
         p->ciede_off = off;
         off += vq_ciede_buffer_words(p->w, p->h);
-    }
-    for (k = 0; k < p->n_speed; k++) {
-        p->speed_off[k] = off;
-        off += vq_speed_words(p->speed_geom[k]);
     }
     for (k = 0; k < p->n_speed_t; k++) {
         p->speed_t_off[k] = off;

@@ -26,6 +26,11 @@ typedef struct VqModuleGeom {
     int w, h, bpc;                  /* luma size, bit depth */
     int plane_w[3], plane_h[3];     /* libvmaf's plane sizes (0: no such plane) */
     int64_t opt[8];                 /* the module's settings */
+    /* host memory the instance's plan made and owns, read (never written)
+     * while the plan lives: by its tables (a kernels/ type), by its fold
+     * (a hostmath/ type); NULL when it needs none */
+    const void *host;
+    const void *fold_host;
 } VqModuleGeom;
 
 /* The CPU executor's side.  scratch: per instance, made once (NULL when the
@@ -40,6 +45,9 @@ typedef struct VqModuleCpu {
     int (*step_rows)(const VqModuleGeom *g, int step);      /* 0: nothing in that step */
     void (*rows)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
                  int64_t *section, int step, int row_begin, int row_end);
+    /* steps (bit s: step s) whose "rows" are each a long task of its own
+     * (a whole plane): they start first in their step, one per item */
+    unsigned long_steps;
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is
@@ -58,6 +66,7 @@ typedef struct VqModuleExec {
     const VqModuleCpu *cpu;
     const VqModuleCuda *cuda;       /* NULL: the CUDA executor does not run it (refused there) */
     VqModuleGeom g;
+    int chroma;                     /* it reads the chroma planes (the CUDA executor copies them) */
     size_t words;                   /* its section's int64 words per frame */
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */
 } VqModuleExec;

@@ -19,7 +19,8 @@ extern "C" const VqModuleCuda vq_float_ansnr_cuda;
 namespace vq {
 namespace {
 
-std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words)
+std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words,
+                 std::shared_ptr<const void> &)
 {
     /* ansnr.c divides by and multiplies with "w * h", an int; float_ansnr.c's
      * init takes 8, 10, 12 and 16 bits (the session's formats) */
@@ -39,17 +40,24 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
 
 /* float_ansnr.c: no options; it provides "float_ansnr" (a model may ask for
  * it) but not "float_anpsnr" */
-extern const Module float_ansnr_module = {
-    FeatureSpec{ "float_ansnr", FexKind::Module, {}, { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {} },
-    &vq_float_ansnr_cpu,
+/* a function-local static: made at its first use, whatever the order
+ * in which the library's files are initialised */
+const Module &float_ansnr_module()
+{
+    static const Module m = {
+        FeatureSpec{ "float_ansnr", FexKind::Module, {}, { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {} },
+        &vq_float_ansnr_cpu,
 #if VQ_HAVE_CUDA
-    &vq_float_ansnr_cuda,
+        &vq_float_ansnr_cuda,
 #else
-    nullptr,
+        nullptr,
 #endif
-    true,
-    plan,
-    fold,
-};
+        true,
+        false,
+        plan,
+        fold,
+    };
+    return m;
+}
 
 }  // namespace vq

@@ -18,7 +18,8 @@ extern "C" const VqModuleCuda vq_float_sums_cuda;
 namespace vq {
 namespace {
 
-std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words)
+std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words,
+                 std::shared_ptr<const void> &)
 {
     /* moment.c divides by "w * h", an int */
     if ((int64_t)fmt.width * fmt.height > INT32_MAX)
@@ -38,19 +39,26 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
 /* float_moment.c: no options.  It provides "float_moment", a name it never
  * appends (a model naming it would find no value), so here it provides
  * nothing. */
-extern const Module float_moment_module = {
-    FeatureSpec{ "float_moment", FexKind::Module, {}, {},
-                 { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" },
-                 {} },
-    &vq_float_sums_cpu,
+/* a function-local static: made at its first use, whatever the order
+ * in which the library's files are initialised */
+const Module &float_moment_module()
+{
+    static const Module m = {
+        FeatureSpec{ "float_moment", FexKind::Module, {}, {},
+                     { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" },
+                     {} },
+        &vq_float_sums_cpu,
 #if VQ_HAVE_CUDA
-    &vq_float_sums_cuda,
+        &vq_float_sums_cuda,
 #else
-    nullptr,
+        nullptr,
 #endif
-    true,
-    plan,
-    fold,
-};
+        true,
+        false,
+        plan,
+        fold,
+    };
+    return m;
+}
 
 }  // namespace vq

@@ -19,7 +19,8 @@ extern "C" const VqModuleCuda vq_float_sums_cuda;
 namespace vq {
 namespace {
 
-std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words)
+std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, size_t &words,
+                 std::shared_ptr<const void> &)
 {
     /* psnr.c divides by "w * h", an int; float_psnr.c's init takes 8, 10,
      * 12 and 16 bits (the session's formats) */
@@ -38,17 +39,24 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
 }  // namespace
 
 /* float_psnr.c: no options */
-extern const Module float_psnr_module = {
-    FeatureSpec{ "float_psnr", FexKind::Module, {}, { "float_psnr" }, { "float_psnr" }, {} },
-    &vq_float_sums_cpu,
+/* a function-local static: made at its first use, whatever the order
+ * in which the library's files are initialised */
+const Module &float_psnr_module()
+{
+    static const Module m = {
+        FeatureSpec{ "float_psnr", FexKind::Module, {}, { "float_psnr" }, { "float_psnr" }, {} },
+        &vq_float_sums_cpu,
 #if VQ_HAVE_CUDA
-    &vq_float_sums_cuda,
+        &vq_float_sums_cuda,
 #else
-    nullptr,
+        nullptr,
 #endif
-    true,
-    plan,
-    fold,
-};
+        true,
+        false,
+        plan,
+        fold,
+    };
+    return m;
+}
 
 }  // namespace vq

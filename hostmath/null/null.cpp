@@ -34,7 +34,8 @@ int enqueue(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView
 const VqModuleCpu null_cpu = { alloc, release, 0, step_rows, rows };
 const VqModuleCuda null_cuda = { alloc, release, enqueue };
 
-std::string plan(const FeatureOptions &, const VqFormat &, VqModuleGeom &, size_t &words)
+std::string plan(const FeatureOptions &, const VqFormat &, VqModuleGeom &, size_t &words,
+                 std::shared_ptr<const void> &)
 {
     words = 0;
     return "";
@@ -46,8 +47,14 @@ void fold(const VqModuleGeom &, const int64_t *, int64_t, double *)
 
 }  // namespace
 
-extern const Module null_module = {
-    FeatureSpec{ "null", FexKind::Module, {}, {}, {}, {} }, &null_cpu, &null_cuda, true, plan, fold,
-};
+/* a function-local static: made at its first use, whatever the order
+ * in which the library's files are initialised */
+const Module &null_module()
+{
+    static const Module m = {
+        FeatureSpec{ "null", FexKind::Module, {}, {}, {}, {} }, &null_cpu, &null_cuda, true, false, plan, fold,
+    };
+    return m;
+}
 
 }  // namespace vq

@@ -4,6 +4,8 @@
  * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 made
  * final into their frames.
  */
+#include <system_error>
+
 #include "session_impl.hpp"
 
 using vq::fail;
@@ -152,10 +154,25 @@ bool VqSession::deferred(const vq::Instance &in) const
 
 void VqSession::post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows)
 {
+    if (fold_workers.empty()) {
+        /* as many as the system gives (a farm's process may be at its
+         * thread limit): none, and the folds run on this thread */
+        for (int t = 0; t < fold_threads; t++) {
+            try {
+                fold_workers.emplace_back([this] { fold_worker(); });
+            } catch (const std::system_error &) {
+                break;
+            }
+        }
+        if (fold_workers.empty()) {
+            fold_threads = 0;   /* deferred() is false from now on */
+            const std::vector<vq::Instance> &inst = plan->instances();
+            for (size_t ii : job->insts)
+                fold_instance(ii, rows, job->frame, job->first, job->v + inst[ii].first_col);
+            return;
+        }
+    }
     job->rows.assign(rows, rows + plan->exec().total);
-    if (fold_workers.empty())
-        for (int t = 0; t < fold_threads; t++)
-            fold_workers.emplace_back([this] { fold_worker(); });
     {
         std::lock_guard<std::mutex> l(fold_mutex);
         fold_queue.push_back(job);

@@ -175,8 +175,12 @@ inline int counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i
 }
 
 /* integer adds only: the AVX2 clone (GCC's function multiversioning, chosen
- * at load time by the CPU) gives the same counts, 16 at a time */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+ * at load time by the CPU) gives the same counts, 16 at a time.  Not under
+ * the sanitizers: the clone's resolver runs while the program is relocated,
+ * before their runtime exists, and ThreadSanitizer's instrumentation of it
+ * crashes there. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void add_row(const VqCambiCpu *c, const VqCambiParams &p, uint16_t *hist, int s, int i, int delta)

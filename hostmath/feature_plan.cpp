@@ -476,13 +476,7 @@ void FeaturePlan::make_exec_plan()
         }
         case FexKind::SpeedTemporal: {
             auto st = std::make_unique<speed::Setup>();
-            st->opt.kernelscale = o.get("speed_kernelscale");
-            st->opt.prescale = o.get("speed_prescale");
-            st->opt.prescale_method = o.get_str("speed_prescale_method");
-            st->opt.sigma_nn = o.get("speed_sigma_nn");
-            st->opt.nn_floor = o.get("speed_nn_floor");
-            st->opt.max_val = o.get("speed_max_val");
-            st->opt.weight_var_mode = 0;
+            st->opt = speed::shared_options(o);     /* weight_var_mode 0: SpeedTemporalState sets none */
             st->bpc = fmt_.bitdepth;
             const std::string why = speed::temporal_check(st->opt, fmt_.width, fmt_.height, fmt_.bitdepth);
             if (!why.empty())

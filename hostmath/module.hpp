@@ -11,6 +11,7 @@
 #define VQ_MODULE_HPP
 
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,6 +42,16 @@ struct Module {
      * the frame's index within its section of the title (0: the first). */
     void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);
 };
+
+/* "" or the refusal for frames whose w * h overflows the reference's int
+ * (psnr.c, moment.c, ansnr.c divide by or multiply with it) */
+inline std::string int_area_refusal(const char *name, const VqFormat &fmt)
+{
+    if ((int64_t)fmt.width * fmt.height <= INT32_MAX)
+        return "";
+    return std::string(name) + ": " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+           " frames overflow libvmaf's int w * h";
+}
 
 /* every module, in a fixed order (hostmath/modules.cpp) */
 const std::vector<const Module *> &modules();

@@ -843,6 +843,18 @@ std::string temporal_check(const Options &opt, int w, int h, int bpc)
     return "";
 }
 
+Options shared_options(const FeatureOptions &o)
+{
+    Options opt;
+    opt.kernelscale = o.get("speed_kernelscale");
+    opt.prescale = o.get("speed_prescale");
+    opt.prescale_method = o.get_str("speed_prescale_method");
+    opt.sigma_nn = o.get("speed_sigma_nn");
+    opt.nn_floor = o.get("speed_nn_floor");
+    opt.max_val = o.get("speed_max_val");
+    return opt;
+}
+
 double temporal_from_dec16(const Setup &s, const float *images)
 {
     const size_t n = (size_t)s.dm.ow * s.dm.oh;

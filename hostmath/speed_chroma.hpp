@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "registry.hpp"
 #include "speed.h"
 #include "speed_exec.h"
 
@@ -26,6 +27,10 @@ struct Options {
     double max_val = 1000.0;             // speed_max_val (mxv), 0 .. 1000
     int weight_var_mode = 0;             // speed_weight_var_mode (wvm), 0 .. 6
 };
+
+// The six options speed_chroma and speed_temporal share, from an instance's
+// parsed options (weight_var_mode stays 0: speed_temporal has none)
+Options shared_options(const FeatureOptions &o);
 
 // The reference's plane geometry for one chroma plane (speed.c's
 // SpeedDimensions), from the plane's size as init_chroma computes it.

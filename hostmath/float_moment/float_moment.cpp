@@ -22,9 +22,9 @@ std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, si
                  std::shared_ptr<const void> &)
 {
     /* moment.c divides by "w * h", an int */
-    if ((int64_t)fmt.width * fmt.height > INT32_MAX)
-        return "float_moment: " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-               " frames overflow libvmaf's int w * h";
+    const std::string why = int_area_refusal("float_moment", fmt);
+    if (!why.empty())
+        return why;
     words = VQ_FS_WORDS(fmt.height);
     return "";
 }

@@ -24,9 +24,9 @@ std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, si
 {
     /* psnr.c divides by "w * h", an int; float_psnr.c's init takes 8, 10,
      * 12 and 16 bits (the session's formats) */
-    if ((int64_t)fmt.width * fmt.height > INT32_MAX)
-        return "float_psnr: " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-               " frames overflow libvmaf's int w * h";
+    const std::string why = int_area_refusal("float_psnr", fmt);
+    if (!why.empty())
+        return why;
     words = VQ_FS_WORDS(fmt.height);
     return "";
 }

@@ -30,12 +30,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
                  std::shared_ptr<const void> &owner)
 {
     auto st = std::make_shared<speed::Setup>();
-    st->opt.kernelscale = o.get("speed_kernelscale");
-    st->opt.prescale = o.get("speed_prescale");
-    st->opt.prescale_method = o.get_str("speed_prescale_method");
-    st->opt.sigma_nn = o.get("speed_sigma_nn");
-    st->opt.nn_floor = o.get("speed_nn_floor");
-    st->opt.max_val = o.get("speed_max_val");
+    st->opt = speed::shared_options(o);
     st->opt.weight_var_mode = (int)o.get("speed_weight_var_mode");
     st->bpc = fmt.bitdepth;
     const bool chroma = fmt.layout != VQ_LAYOUT_GRAY;

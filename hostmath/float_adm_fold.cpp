@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "adm_params.h"
+#include "glibc_powf_check.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -106,6 +107,7 @@ int vq_fadm_params_init(VqFadmParams *p, int w, int h, int bpc, const VqFadmOpti
     p->egl = o->enhn_gain_limit;
     p->cos_1deg_sq = cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0);
     p->p3 = o->p_norm == 3.0;
+    p->powf_gpu = p->p3 || vq_glibc_powf_agrees((float)o->p_norm, nullptr);
     p->p_normf = (float)o->p_norm;
     p->p_norm = o->p_norm;
     p->bypass_cm = o->bypass_cm;

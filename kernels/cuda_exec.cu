@@ -309,18 +309,12 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     int ret;
     *out = NULL;
     if (const char *lacks = vq_exec_plan_gpu_lacks(&cfg->plan)) {
-        snprintf(err, errlen, "%s is not yet on the GPU (the CPU executor computes it: device=cpu, host "
+        snprintf(err, errlen, "%s is not on the GPU (the CPU executor computes it: device=cpu, host "
                  "frames)", lacks);
         return VQ_EINVAL;
     }
     if (!vq_cuda_available(err, errlen))
         return VQ_ENODEV;
-    for (int k = 0; k < cfg->plan.n_fadm; k++)
-        if (!cfg->plan.fadm[k].p3) {
-            snprintf(err, errlen, "float_adm with adm_p_norm other than 3 is not on the GPU (its per-pixel "
-                     "powf is glibc's, host only): use the CPU executor (device=cpu)");
-            return VQ_EINVAL;
-        }
     e = (VqCudaExec *)calloc(1, sizeof(*e));
     if (!e)
         return VQ_ENOMEM;

@@ -11,18 +11,21 @@
  *        are short: at most ~1000 terms), every row word written (0 outside
  *        the CM rect).
  * Nothing is allocated or copied per frame: run() only enqueues kernels, so
- * it can be captured into a CUDA graph.  adm_p_norm other than 3 (glibc's
- * powf per pixel) is refused at alloc.
+ * it can be captured into a CUDA graph.  adm_p_norm other than 3: glibc's
+ * powf per pixel, as kernels/glibc_powf.h computes it (its tables in device
+ * memory); refused at alloc when the plan found the host's powf different.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "float_adm_exec.h"
+#include "glibc_powf.h"
 
 struct VqFadmCuda {
     VqFadmParams p;
     VqRcpTable *d_tab;
+    VqPowfTables *d_powf;    /* glibc's powf data, for adm_p_norm other than 3 */
     float *arena;
     float *terms;            /* a scale's per-pixel terms: VQ_FADM_NSUMS planes of w x h (scale 0's size) */
     VqFadmImages images[VQ_ADM_SCALES];
@@ -88,11 +91,12 @@ __global__ void dec_kernel(const VqRcpTable *tab, VqFadmImages im, VqFadmScale s
 
 /*
  * The row sums in two steps: every pixel's nine terms (the cube of its
- * value) in parallel, then each (row, sum) added in the reference's order,
+ * value, or glibc's powf of it) in parallel, then each (row, sum) added in the reference's order,
  * j ascending, in float, by one thread: the same terms and the same adds
  * as one thread per row doing both (which left 9 blocks for a 1080p frame).
  */
-__global__ void terms_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, float *terms)
+__global__ void terms_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, int p3, float pf,
+                             const VqPowfTables *__restrict__ pt, float *terms)
 {
     const int j = sc.cm.left + blockIdx.x * blockDim.x + threadIdx.x;
     const int i = sc.cm.top + blockIdx.y * blockDim.y + threadIdx.y;
@@ -103,7 +107,7 @@ __global__ void terms_kernel(VqFadmImages im, VqFadmScale sc, int bypass_cm, flo
     vq_fadm_pixel(&im, &sc, bypass_cm, i, im1, ip1, j, vq_fadm_mirror(j - 1, sc.w), vq_fadm_mirror(j + 1, sc.w), x);
     const size_t plane = (size_t)sc.w * sc.h, at = (size_t)i * sc.w + j;
     for (int k = 0; k < VQ_FADM_NSUMS; k++)
-        terms[k * plane + at] = vq_fadm_cube(x[k]);
+        terms[k * plane + at] = p3 ? vq_fadm_cube(x[k]) : vq_glibc_powf(x[k], pf, pt);
 }
 
 __global__ void sums_kernel(const float *__restrict__ terms, VqFadmScale sc, int64_t *rows)
@@ -129,7 +133,7 @@ __global__ void sums_kernel(const float *__restrict__ terms, VqFadmScale sc, int
 extern "C" int vq_fadm_cuda_alloc(VqFadmCuda **out, const VqFadmParams *p, const VqRcpTable *t)
 {
     *out = NULL;
-    if (!p->p3)
+    if (!p->p3 && !p->powf_gpu)
         return -1;
     VqFadmCuda *c = (VqFadmCuda *)calloc(1, sizeof(*c));
     if (!c)
@@ -145,6 +149,12 @@ extern "C" int vq_fadm_cuda_alloc(VqFadmCuda **out, const VqFadmParams *p, const
         e = cudaMalloc((void **)&c->d_tab, sizeof(VqRcpTable));
     if (e == cudaSuccess)
         e = cudaMemcpy(c->d_tab, t, sizeof(VqRcpTable), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_powf, sizeof(VqPowfTables));
+    if (e == cudaSuccess) {
+        static const VqPowfTables powf_tables = VQ_POWF_TABLES_INIT;
+        e = cudaMemcpy(c->d_powf, &powf_tables, sizeof(VqPowfTables), cudaMemcpyHostToDevice);
+    }
     /* planes the decouple rect leaves unwritten are never read; cleared once
      * all the same, so that nothing reads uninitialised memory */
     if (e == cudaSuccess)
@@ -171,6 +181,7 @@ extern "C" void vq_fadm_cuda_free(VqFadmCuda *c)
     cudaFree(c->arena);
     cudaFree(c->terms);
     cudaFree(c->d_tab);
+    cudaFree(c->d_powf);
     free(c);
 }
 
@@ -197,8 +208,8 @@ extern "C" int vq_fadm_cuda_run(VqFadmCuda *c, VqPlaneView ref, VqPlaneView dis,
         }
         const int cw = sc.cm.right - sc.cm.left, ch = sc.cm.bottom - sc.cm.top;
         if (!sc.dwt_only && cw > 0 && ch > 0)
-            terms_kernel<<<dim3((cw + 31) / 32, (ch + 7) / 8), blk, 0, st>>>(c->images[s], sc, p->bypass_cm,
-                                                                           c->terms);
+            terms_kernel<<<dim3((cw + 31) / 32, (ch + 7) / 8), blk, 0, st>>>(c->images[s], sc, p->bypass_cm, p->p3,
+                                                                           p->p_normf, c->d_powf, c->terms);
         sums_kernel<<<(sc.h * VQ_FADM_NSUMS + 127) / 128, 128, 0, st>>>(c->terms, sc, d_rows + off[s]);
     }
     return (int)cudaGetLastError();

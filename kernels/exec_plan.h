@@ -181,10 +181,14 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
 /* The first feature of the plan the CUDA executor does not run yet (its
  * extractor's name), or NULL: the CUDA executor refuses such a plan, and a
  * session on host pictures with device=auto takes the CPU for it: a module
- * without CUDA tables (none today). */
+ * without CUDA tables (none today), a float_adm whose powf the device cannot
+ * reproduce (the host's libm is not glibc's). */
 static inline const char *vq_exec_plan_gpu_lacks(const VqExecPlan *p)
 {
     int k;
+    for (k = 0; k < p->n_fadm; k++)
+        if (!p->fadm[k].powf_gpu)
+            return "float_adm (adm_p_norm other than 3 with a host powf other than glibc's)";
     for (k = 0; k < p->n_modules; k++)
         if (!p->module[k].cuda)
             return p->module[k].name;

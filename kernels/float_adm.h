@@ -16,7 +16,8 @@
  *      x and flt = (float)(0.0333333351 * |csf|) (a double product).
  *   3. Per pixel of the CM rect: the denominator's |factor * ref|^p, the
  *      contrast-masked numerator of r (threshold from a's csf) and AIM's of
- *      a (threshold from r's csf); p = 3: cubes, else powf (CPU only).
+ *      a (threshold from r's csf); p = 3: cubes, else powf (the device:
+ *      glibc_powf.h's, checked against the host's).
  *      Added per row in float, left to right, as the reference: the row
  *      sums (float bits) go to the row buffer; hostmath/float_adm_fold.cpp
  *      adds the rows in order and takes the powf(x, 1/p).
@@ -51,6 +52,7 @@ typedef struct VqFadmParams {
     double egl;                 /* adm_enhn_gain_limit */
     float cos_1deg_sq;          /* (float)(cos(pi/180) * cos(pi/180)), the angle test */
     int32_t p3;                 /* adm_p_norm == 3.0: cubes; else powf(x, p_normf) per pixel */
+    int32_t powf_gpu;           /* p3, or the host's powf found equal to glibc_powf.h's: the device may run */
     float p_normf;              /* (float)adm_p_norm, powf's exponent */
     double p_norm;              /* adm_p_norm */
     int32_t bypass_cm;          /* adm_bypass_cm: thresholds stay 0 */

@@ -45,8 +45,9 @@ int vq_fadm_cpu_run(VqFadmCpu *c, VqPlaneView ref, VqPlaneView dis, const VqFadm
 typedef struct VqFadmCuda VqFadmCuda;
 
 /* Device scratch for p's sizes and a device copy of the table t (host
- * memory).  0 or a cudaError_t; refuses (-1) what the CUDA executor does
- * not run: adm_p_norm other than 3 (its powf is glibc's, host only). */
+ * memory) and of glibc_powf.h's.  0 or a cudaError_t; refuses (-1) what the
+ * CUDA executor does not run: adm_p_norm other than 3 where the plan found
+ * the host's powf other than glibc_powf.h's (p->powf_gpu 0). */
 int vq_fadm_cuda_alloc(VqFadmCuda **c, const VqFadmParams *p, const VqRcpTable *t);
 void vq_fadm_cuda_free(VqFadmCuda *c);
 /* ref/dis views and d_rows in device memory; stream a cudaStream_t.

@@ -44,9 +44,9 @@ std::string describe(const Case &c)
 {
     char b[512];
     snprintf(b, sizeof(b), "%dx%d %d-bit%s pad %d content %d rcp %s egl %g bcm %d ssz %d sasc %d csf %d nvd %g rdf %d "
-             "f1s0 %g f2s3 %g", c.w, c.h, c.bpc, c.msb ? " msb" : "", c.pad, c.content, c.rcp, c.o.enhn_gain_limit,
+             "f1s0 %g f2s3 %g apn %g", c.w, c.h, c.bpc, c.msb ? " msb" : "", c.pad, c.content, c.rcp, c.o.enhn_gain_limit,
              c.o.bypass_cm, c.o.skip_scale0, c.o.skip_aim_scale, c.o.csf_mode, c.o.norm_view_dist,
-             c.o.ref_display_height, c.o.f1s[0], c.o.f2s[3]);
+             c.o.ref_display_height, c.o.f1s[0], c.o.f2s[3], c.o.p_norm);
     return b;
 }
 
@@ -205,6 +205,10 @@ Case random_case(int k)
         }
         if (c.content == 3 && rnd() % 2)
             c.o.noise_weight = 0.5;
+        if (rnd() % 3 == 0) {   /* glibc's powf per pixel (kernels/glibc_powf.h) */
+            const double apns[] = { 1.0, 2.5, 20.0, 1.0 + (double)(rnd() % 191) * 0.1 };
+            c.o.p_norm = apns[rnd() % 4];
+        }
     }
     return c;
 }

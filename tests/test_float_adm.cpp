@@ -4,7 +4,8 @@
  * refusals; the CPU executor through the session against libvmaf's golden
  * columns (AMD's and Intel's: the table decides which), the same bits at
  * any thread count, and the refusals of what the reference does not
- * define.  The whole golden files run as lib_fadm_* (tests/cmake/float_adm.cmake).
+ * define; glibc's powf as the device computes it (adm_p_norm other than 3)
+ * against the host's.  The whole golden files run as lib_fadm_* (tests/cmake/float_adm.cmake).
  */
 #include <gtest/gtest.h>
 
@@ -23,6 +24,8 @@
 
 #include "adm_params.h"
 #include "float_adm_fold.h"
+#include "glibc_powf.h"
+#include "glibc_powf_check.h"
 #include "rcp_select.h"
 #include "rcp_table.h"
 #include "vqcuda.h"
@@ -207,6 +210,78 @@ TEST(RcpTable, Divs)
     }
     EXPECT_GT(differ, 1000);    /* one Newton step is not a division */
 }
+
+/* ---- glibc's powf (kernels/glibc_powf.h) -------------------------------------- */
+
+#if defined(__GLIBC__) && defined(__x86_64__)
+const VqPowfTables kPowf = VQ_POWF_TABLES_INIT;
+
+/* every 251st float's bits (both signs, subnormals, infinities, NaNs) for
+ * exponents at and between adm_p_norm's ends; all 2^31 non-negative floats
+ * for several exponents run on the H200's host (tests/glibc_powf_gpu.cu) */
+TEST(GlibcPowf, IsTheHostsPowfOnEveryKindOfFloat)
+{
+    const float ys[] = { 1.0f, 1.5f, 2.5f, 3.0f, 4.0f, 7.3f, 19.99f, 20.0f };
+    for (float y : ys) {
+        long n = 0;
+        for (uint64_t b = 0; b <= 0xffffffffull; b += 251, n++) {
+            const float x = from_bits((uint32_t)b), want = powf(x, y), got = vq_glibc_powf(x, y, &kPowf);
+            if (want != want && got != got)
+                continue;
+            ASSERT_EQ(bits(got), bits(want)) << "powf(" << std::hexfloat << x << ", " << y << ")";
+        }
+        EXPECT_GT(n, 17000000);
+    }
+}
+
+/* random exponents over all finite floats (negative, huge, tiny, integers
+ * odd and even against negative x), random x */
+TEST(GlibcPowf, IsTheHostsPowfForAnyExponent)
+{
+    std::mt19937 rng(29);
+    for (int k = 0; k < 4000000; k++) {
+        float y = from_bits((uint32_t)rng());
+        if (k % 4 == 1)
+            y = (float)(int)(rng() % 64) - 32.0f;                  /* integers */
+        else if (k % 4 == 2)
+            y = 1.0f + (float)(rng() % 19000) * 0.001f;            /* adm_p_norm's range */
+        const float x = from_bits((uint32_t)rng());
+        const float want = powf(x, y), got = vq_glibc_powf(x, y, &kPowf);
+        if (want != want && got != got)
+            continue;
+        ASSERT_EQ(bits(got), bits(want)) << "powf(" << std::hexfloat << x << ", " << y << ")";
+    }
+}
+
+/* the check a CUDA plan runs agrees here, and a changed table entry shows in
+ * it (a host whose powf differs is refused) */
+TEST(GlibcPowf, PlanCheck)
+{
+    float x = 0.0f;
+    EXPECT_EQ(vq_glibc_powf_agrees(2.5f, &x), 1);
+    EXPECT_EQ(vq_glibc_powf_agrees(20.0f, &x), 1);
+    EXPECT_EQ(vq_glibc_powf_agrees(1.0f, &x), 1);
+    VqPowfTables t = kPowf;
+    t.log2_poly[4] *= 1.0 + 0x1p-26;   /* log2 off by 2^-26 of itself */
+    int differ = 0;
+    for (uint32_t b = 0x3f000000u; b < 0x40000000u; b += 37)
+        differ += bits(vq_glibc_powf(from_bits(b), 2.5f, &t)) != bits(powf(from_bits(b), 2.5f));
+    EXPECT_GT(differ, 0);
+}
+
+/* adm_p_norm other than 3: the CUDA executor may take it here */
+TEST(GlibcPowf, ParamsLetTheDeviceRunIt)
+{
+    VqFadmOptions o;
+    vq_fadm_options_default(&o);
+    o.p_norm = 2.5;
+    VqFadmParams p;
+    char err[256];
+    ASSERT_EQ(vq_fadm_params_init(&p, 64, 48, 8, &o, VQ_RCP_TABLE, err, sizeof(err)), 0) << err;
+    EXPECT_EQ(p.p3, 0);
+    EXPECT_EQ(p.powf_gpu, 1);
+}
+#endif
 
 /* ---- the parameters --------------------------------------------------------- */
 

@@ -63,3 +63,14 @@ if(VQ_ENABLE_CUDA)
   add_test(NAME gpu_parity_float_adm COMMAND parity_float_adm)
   set_tests_properties(gpu_parity_float_adm PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# glibc's powf as the device computes it (kernels/glibc_powf.h) against the
+# host's on every non-negative float; by hand with more exponents:
+#   glibc_powf_gpu 1 1.5 2.5 7.3 20
+if(VQ_ENABLE_CUDA)
+  add_executable(glibc_powf_gpu ${CMAKE_SOURCE_DIR}/tests/glibc_powf_gpu.cu)
+  target_include_directories(glibc_powf_gpu PRIVATE ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/tests)
+  target_compile_options(glibc_powf_gpu PRIVATE --fmad=false)
+  add_test(NAME gpu_glibc_powf COMMAND glibc_powf_gpu 2.5)
+  set_tests_properties(gpu_glibc_powf PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -494,25 +494,57 @@ __device__ __forceinline__ double pow2(int e)
     return __longlong_as_double((long long)(e + 1023) << 52);
 }
 
-/* inclusive scan over the block in thread order; *excl is the element
- * before (identity for thread 0), *total the block's; sm is reused after */
+/* a warp's shuffle of each element type the scans carry */
+__device__ __forceinline__ unsigned long long shfl_up(unsigned long long v, int o)
+{
+    return __shfl_up_sync(0xffffffffu, v, o);
+}
+__device__ __forceinline__ VqCambiAdd shfl_up(const VqCambiAdd &v, int o)
+{
+    VqCambiAdd r;
+    r.inc[0] = (int64_t)__shfl_up_sync(0xffffffffu, (long long)v.inc[0], o);
+    r.inc[1] = (int64_t)__shfl_up_sync(0xffffffffu, (long long)v.inc[1], o);
+    r.out[0] = __shfl_up_sync(0xffffffffu, v.out[0], o);
+    r.out[1] = __shfl_up_sync(0xffffffffu, v.out[1], o);
+    return r;
+}
+
+constexpr int kPoolWarps = kPoolThreads / 32;
+constexpr int kPoolRun = 8;   /* consecutive elements per thread in the scans' tiles */
+
+/* inclusive scan over the block in thread order (warp shuffles, then the
+ * warps' totals); *excl is the element before (identity for thread 0),
+ * *total the block's; sm (kPoolWarps entries) is free again on return.
+ * op(a, b): a, then b (need not commute). */
 template <typename T, typename Op>
 __device__ __forceinline__ T block_scan(T v, T id, T *sm, Op op, T *excl, T *total)
 {
-    const int t = threadIdx.x;
-    sm[t] = v;
-    __syncthreads();
-    for (int o = 1; o < kPoolThreads; o <<= 1) {
-        T x = sm[t];
-        if (t >= o)
-            x = op(sm[t - o], x);
-        __syncthreads();
-        sm[t] = x;
-        __syncthreads();
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    T x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        const T y = shfl_up(x, o);
+        if (lane >= o)
+            x = op(y, x);
     }
-    const T r = sm[t];
-    *excl = t ? sm[t - 1] : id;
-    *total = sm[kPoolThreads - 1];
+    const T below = shfl_up(x, 1);
+    if (lane == 31)
+        sm[w] = x;
+    __syncthreads();
+    if (w == 0) {
+        T z = lane < kPoolWarps ? sm[lane] : id;
+        for (int o = 1; o < kPoolWarps; o <<= 1) {
+            const T y = shfl_up(z, o);
+            if (lane >= o)
+                z = op(y, z);
+        }
+        if (lane < kPoolWarps)
+            sm[lane] = z;
+    }
+    __syncthreads();
+    const T before_warp = w ? sm[w - 1] : id;
+    *excl = lane ? op(before_warp, below) : before_warp;
+    *total = sm[kPoolWarps - 1];
+    const T r = op(before_warp, x);
     __syncthreads();
     return r;
 }
@@ -553,8 +585,8 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
 {
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
-    __shared__ unsigned long long sm_u64[kPoolThreads];
-    __shared__ VqCambiAdd sm_add[kPoolThreads];
+    __shared__ unsigned long long sm_u64[kPoolWarps];
+    __shared__ VqCambiAdd sm_add[kPoolWarps];
     __shared__ unsigned red[4][kPoolThreads];
     const int G = gridDim.x, b = blockIdx.x, t = threadIdx.x;
     const volatile PoolState *vps = ps;
@@ -622,23 +654,36 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         __syncthreads();
         unsigned carry_le = 0, carry_ge = 0;
         int best = 0;
-        for (int base = c0; base < c1; base += kPoolThreads) {
-            const int p = base + t;
-            const bool valid = p < c1;
-            const uint32_t x = valid ? ld_u32(&a[p]) : 0;
-            const unsigned fl = valid && x <= pivot, fg = valid && x >= pivot;
+        /* tiles of kPoolThreads runs of kPoolRun consecutive elements: a
+         * thread counts its run, one block scan, then the thread walks it */
+        for (int base = c0; base < c1; base += kPoolThreads * kPoolRun) {
+            const int p0 = base + t * kPoolRun;
+            uint32_t xs[kPoolRun];
+            unsigned nl = 0, ng = 0;
+#pragma unroll
+            for (int e = 0; e < kPoolRun; e++) {
+                xs[e] = p0 + e < c1 ? ld_u32(&a[p0 + e]) : 0;
+                nl += p0 + e < c1 && xs[e] <= pivot;
+                ng += p0 + e < c1 && xs[e] >= pivot;
+            }
             unsigned long long excl, total;
-            const unsigned long long incl =
-                block_scan((unsigned long long)fl << 32 | fg, 0ull, sm_u64, AddU64(), &excl, &total);
-            if (valid) {
-                const int cnt_l = (int)(off_le + carry_le + (unsigned)(incl >> 32));
-                const int ge_before = (int)(carry_ge + (unsigned)(incl & 0xffffffffu) - fg);
-                const int cnt_r = (int)(off_ge + chunk_ge) - ge_before;
-                if (fl)
-                    lpos[cnt_l - 1] = p;
-                if (fg)
-                    rpos[cnt_r - 1] = p;
-                best = max(best, min(cnt_l, cnt_r));
+            block_scan((unsigned long long)nl << 32 | ng, 0ull, sm_u64, AddU64(), &excl, &total);
+            unsigned cl = carry_le + (unsigned)(excl >> 32), cg = carry_ge + (unsigned)(excl & 0xffffffffu);
+#pragma unroll
+            for (int e = 0; e < kPoolRun; e++) {
+                const int p = p0 + e;
+                if (p < c1) {
+                    const unsigned fl = xs[e] <= pivot, fg = xs[e] >= pivot;
+                    cl += fl;   /* le in [c0, p] */
+                    const int cnt_l = (int)(off_le + cl);
+                    const int cnt_r = (int)(off_ge + chunk_ge) - (int)cg;   /* ge in [p, right] */
+                    if (fl)
+                        lpos[cnt_l - 1] = p;
+                    if (fg)
+                        rpos[cnt_r - 1] = p;
+                    cg += fg;
+                    best = max(best, min(cnt_l, cnt_r));
+                }
             }
             carry_le += (unsigned)(total >> 32);
             carry_ge += (unsigned)(total & 0xffffffffu);
@@ -699,16 +744,25 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
             off = vq_cambi_sat_add(off, ((volatile unsigned long long *)ps->blk_sat)[q]);
         if (off < two53) {
             unsigned long long carry = off;
-            for (int base = c0; base < c1 && carry < two53; base += kPoolThreads) {
-                const int p = base + t;
-                const bool valid = p < c1;
-                const unsigned long long u = valid ? vq_cambi_units(ld_u32(&a[p]), g) : 0;
-                const unsigned long long incl = block_scan(u, 0ull, sm_u64, SatU64(), &excl, &total);
-                const unsigned long long pp = vq_cambi_sat_add(carry, incl);
-                if (valid && pp >= two53) {
-                    scratch[p] = (long long)(pp - u);   /* the exact prefix before p */
-                    atomicMin(&ps->cross, p);
+            for (int base = c0; base < c1 && carry < two53; base += kPoolThreads * kPoolRun) {
+                const int p0 = base + t * kPoolRun;
+                unsigned long long us[kPoolRun], run = 0;
+#pragma unroll
+                for (int e = 0; e < kPoolRun; e++) {
+                    us[e] = p0 + e < c1 ? vq_cambi_units(ld_u32(&a[p0 + e]), g) : 0;
+                    run = vq_cambi_sat_add(run, us[e]);
                 }
+                const unsigned long long incl = block_scan(run, 0ull, sm_u64, SatU64(), &excl, &total);
+                unsigned long long pp = vq_cambi_sat_add(carry, excl);
+                if (vq_cambi_sat_add(carry, incl) >= two53)
+                    for (int e = 0; e < kPoolRun && p0 + e < c1; e++) {
+                        pp = vq_cambi_sat_add(pp, us[e]);
+                        if (pp >= two53) {   /* this run's first: the exact prefix before it */
+                            scratch[p0 + e] = (long long)(pp - us[e]);
+                            atomicMin(&ps->cross, p0 + e);
+                            break;
+                        }
+                    }
                 carry = vq_cambi_sat_add(carry, total);
             }
         }
@@ -741,11 +795,13 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         const int m = k - next, C = (m + G - 1) / G;
         const int c0 = next + b * C, c1 = min(c0 + C, k);
         VqCambiAdd agg = vq_cambi_add_identity();
-        for (int base = c0; base < c1; base += kPoolThreads) {
-            const int p = base + t;
-            const VqCambiAdd st = p < c1 ? vq_cambi_add_step(ld_u32(&a[p]), eg) : vq_cambi_add_identity();
+        for (int base = c0; base < c1; base += kPoolThreads * kPoolRun) {
+            const int p0 = base + t * kPoolRun;
+            VqCambiAdd run = vq_cambi_add_identity();
+            for (int e = 0; e < kPoolRun && p0 + e < c1; e++)
+                run = vq_cambi_add_compose(run, vq_cambi_add_step(ld_u32(&a[p0 + e]), eg));
             VqCambiAdd excl, total;
-            block_scan(st, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
+            block_scan(run, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
             agg = vq_cambi_add_compose(agg, total);
         }
         if (t == 0) {
@@ -758,18 +814,26 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         const long long sblk = S + pre.inc[p0];
         const int par = pre.out[p0];
         VqCambiAdd carry = vq_cambi_add_identity();
-        for (int base = c0; base < c1; base += kPoolThreads) {
-            const int p = base + t;
-            const bool valid = p < c1;
-            const uint32_t xb = valid ? ld_u32(&a[p]) : 0;
-            const VqCambiAdd st = valid ? vq_cambi_add_step(xb, eg) : vq_cambi_add_identity();
+        for (int base = c0; base < c1; base += kPoolThreads * kPoolRun) {
+            const int p0 = base + t * kPoolRun;
+            uint32_t xs[kPoolRun];
+            VqCambiAdd run = vq_cambi_add_identity();
+            for (int e = 0; e < kPoolRun; e++) {
+                xs[e] = p0 + e < c1 ? ld_u32(&a[p0 + e]) : 0;
+                if (p0 + e < c1)
+                    run = vq_cambi_add_compose(run, vq_cambi_add_step(xs[e], eg));
+            }
             VqCambiAdd excl, total;
-            block_scan(st, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
-            const VqCambiAdd before = vq_cambi_add_compose(carry, excl);
-            const long long sprev = sblk + before.inc[par];
-            if (valid && sprev + vq_cambi_add_floor(xb, eg) >= (long long)two53) {
-                scratch[p] = sprev;
-                atomicMin(&ps->cross, p);
+            block_scan(run, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
+            VqCambiAdd before = vq_cambi_add_compose(carry, excl);
+            for (int e = 0; e < kPoolRun && p0 + e < c1; e++) {
+                const long long sprev = sblk + before.inc[par];
+                if (sprev + vq_cambi_add_floor(xs[e], eg) >= (long long)two53) {
+                    scratch[p0 + e] = sprev;   /* this run's first to leave the binade */
+                    atomicMin(&ps->cross, p0 + e);
+                    break;
+                }
+                before = vq_cambi_add_compose(before, vq_cambi_add_step(xs[e], eg));
             }
             carry = vq_cambi_add_compose(carry, total);
         }

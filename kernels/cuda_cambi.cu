@@ -50,6 +50,8 @@ constexpr int kFindThreads = 1024;
 constexpr int kSelBlocks = 264;     /* histogram passes: grid-stride */
 constexpr int kPoolThreads = 256;   /* the cooperative pooling kernel */
 constexpr int kPoolMaxBlocks = 1024;
+constexpr int kPoolSolo = 8192;     /* partition rounds on at most this many: block 0 alone */
+constexpr int kPoolWindow = 1 << 16;  /* a binade's scan: next / 2 + this past next */
 
 struct SelState {
     uint32_t prefix;   /* the digits of T found so far */
@@ -601,9 +603,22 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
     /* ---- quick_select: partition rounds ---- */
     int left = 0, right = n - 1;
     while (k < n && left < right) {
+        /* a short range: block 0 alone runs the remaining rounds (the same
+         * steps with one chunk, block barriers instead of grid ones); the
+         * others wait at the grid barrier after the loop */
+        const bool solo = right - left + 1 <= kPoolSolo;
+        if (solo && b != 0)
+            break;
+        const int Gr = solo ? 1 : G, br = solo ? 0 : b;
+        const auto sync = [&] {
+            if (solo)
+                __syncthreads();
+            else
+                grid.sync();
+        };
         const uint32_t pivot = ld_u32(&a[k]);
-        const int m = right - left + 1, C = (m + G - 1) / G;
-        const int c0 = left + b * C, c1 = min(c0 + C, right + 1);
+        const int m = right - left + 1, C = (m + Gr - 1) / Gr;
+        const int c0 = left + br * C, c1 = min(c0 + C, right + 1);
         unsigned le = 0, ge = 0;
         for (int p = c0 + t; p < c1; p += kPoolThreads) {
             const uint32_t x = ld_u32(&a[p]);
@@ -621,21 +636,21 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
             __syncthreads();
         }
         if (t == 0) {
-            ps->blk_le[b] = red[0][0];
-            ps->blk_ge[b] = red[1][0];
-            if (b == 0)
+            ps->blk_le[br] = red[0][0];
+            ps->blk_ge[br] = red[1][0];
+            if (br == 0)
                 ps->M = 0;
         }
-        grid.sync();
+        sync();
 
         /* this block's offsets: le before it, ge after it, totals */
         unsigned le_before = 0, le_all = 0, ge_after = 0, ge_all = 0;
-        for (int q = t; q < G; q += kPoolThreads) {
+        for (int q = t; q < Gr; q += kPoolThreads) {
             const unsigned l = vps->blk_le[q], g2 = vps->blk_ge[q];
             le_all += l;
             ge_all += g2;
-            le_before += q < b ? l : 0;
-            ge_after += q > b ? g2 : 0;
+            le_before += q < br ? l : 0;
+            ge_after += q > br ? g2 : 0;
         }
         __syncthreads();
         red[0][t] = le_before;
@@ -650,7 +665,7 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
             __syncthreads();
         }
         const unsigned off_le = red[0][0], tot_le = red[1][0], off_ge = red[2][0], tot_ge = red[3][0];
-        const unsigned chunk_ge = vps->blk_ge[b];
+        const unsigned chunk_ge = vps->blk_ge[br];
         __syncthreads();
         unsigned carry_le = 0, carry_ge = 0;
         int best = 0;
@@ -697,11 +712,11 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         }
         if (t == 0)
             atomicMax(&ps->M, (int)red[0][0]);
-        grid.sync();
+        sync();
 
         /* the M swaps (distinct positions), then where i and j end */
         const int M = vps->M;
-        for (long q = (long)b * kPoolThreads + t; q < M; q += (long)G * kPoolThreads) {
+        for (long q = (long)br * kPoolThreads + t; q < M; q += (long)Gr * kPoolThreads) {
             const int x = ld_i32(&lpos[q]), y = ld_i32(&rpos[q]);
             if (x != y) {
                 const uint32_t u = ld_u32(&a[x]), v = ld_u32(&a[y]);
@@ -718,8 +733,9 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
             left = i;
         if (k < i)
             right = j;
-        grid.sync();
+        sync();
     }
+    grid.sync();   /* block 0's solo rounds, if any, are done */
 
     /* ---- the sum of a[0 .. k-1] in index order ---- */
     const int g = vps->g;
@@ -782,7 +798,10 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         }
         grid.sync();
     }
-    /* one transducer scan per binade of the partial sum */
+    /* one transducer scan per binade of the partial sum, over a window:
+     * the sum about doubles before it leaves its binade, so the next
+     * crossing is near 2 next; where the window holds none, the scan goes
+     * on from its end in the same binade */
     for (;;) {
         const int next = ((volatile PoolState *)ps)->next;
         if (next >= k)
@@ -792,14 +811,15 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         const int eg = (int)((sb >> 52) & 0x7ff) - 1023 - 52;
         const long long S = (long long)((sb & ((1ull << 52) - 1)) | (1ull << 52));
         const int p0 = (int)(S & 1);
-        const int m = k - next, C = (m + G - 1) / G;
-        const int c0 = next + b * C, c1 = min(c0 + C, k);
+        const int end = (int)min((long long)k, (long long)next + next / 2 + kPoolWindow);
+        const int m = end - next, C = (m + G - 1) / G;
+        const int c0 = next + b * C, c1 = min(c0 + C, end);
         VqCambiAdd agg = vq_cambi_add_identity();
         for (int base = c0; base < c1; base += kPoolThreads * kPoolRun) {
-            const int p0 = base + t * kPoolRun;
+            const int r0 = base + t * kPoolRun;
             VqCambiAdd run = vq_cambi_add_identity();
-            for (int e = 0; e < kPoolRun && p0 + e < c1; e++)
-                run = vq_cambi_add_compose(run, vq_cambi_add_step(ld_u32(&a[p0 + e]), eg));
+            for (int e = 0; e < kPoolRun && r0 + e < c1; e++)
+                run = vq_cambi_add_compose(run, vq_cambi_add_step(ld_u32(&a[r0 + e]), eg));
             VqCambiAdd excl, total;
             block_scan(run, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
             agg = vq_cambi_add_compose(agg, total);
@@ -807,7 +827,7 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         if (t == 0) {
             ps->blk_add[b] = agg;
             if (b == 0)
-                ps->cross = k;
+                ps->cross = end;
         }
         grid.sync();
         const VqCambiAdd pre = block_compose((const VqCambiAdd *)ps->blk_add, b, sm_add);
@@ -815,22 +835,22 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         const int par = pre.out[p0];
         VqCambiAdd carry = vq_cambi_add_identity();
         for (int base = c0; base < c1; base += kPoolThreads * kPoolRun) {
-            const int p0 = base + t * kPoolRun;
+            const int r0 = base + t * kPoolRun;
             uint32_t xs[kPoolRun];
             VqCambiAdd run = vq_cambi_add_identity();
             for (int e = 0; e < kPoolRun; e++) {
-                xs[e] = p0 + e < c1 ? ld_u32(&a[p0 + e]) : 0;
-                if (p0 + e < c1)
+                xs[e] = r0 + e < c1 ? ld_u32(&a[r0 + e]) : 0;
+                if (r0 + e < c1)
                     run = vq_cambi_add_compose(run, vq_cambi_add_step(xs[e], eg));
             }
             VqCambiAdd excl, total;
             block_scan(run, vq_cambi_add_identity(), sm_add, Compose(), &excl, &total);
             VqCambiAdd before = vq_cambi_add_compose(carry, excl);
-            for (int e = 0; e < kPoolRun && p0 + e < c1; e++) {
+            for (int e = 0; e < kPoolRun && r0 + e < c1; e++) {
                 const long long sprev = sblk + before.inc[par];
                 if (sprev + vq_cambi_add_floor(xs[e], eg) >= (long long)two53) {
-                    scratch[p0 + e] = sprev;   /* this run's first to leave the binade */
-                    atomicMin(&ps->cross, p0 + e);
+                    scratch[r0 + e] = sprev;   /* this run's first to leave the binade */
+                    atomicMin(&ps->cross, r0 + e);
                     break;
                 }
                 before = vq_cambi_add_compose(before, vq_cambi_add_step(xs[e], eg));
@@ -840,12 +860,12 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
         grid.sync();
         if (b == 0 && t == 0) {
             const int c = vps->cross;
-            if (c >= k) {   /* stays in this binade to the end */
+            if (c >= end) {   /* stays in this binade to the window's end */
                 VqCambiAdd all = vq_cambi_add_identity();
                 for (int q = 0; q < G; q++)
                     all = vq_cambi_add_compose(all, ld_add(&ps->blk_add[q]));
                 ps->s = (double)(S + all.inc[p0]) * pow2(eg);
-                ps->next = k;
+                ps->next = end;
             } else {        /* the addition that leaves the binade, as the reference does it */
                 const double sprev = (double)__ldcg(&scratch[c]) * pow2(eg);
                 ps->s = __dadd_rn(sprev, (double)__uint_as_float(ld_u32(&a[c])));

@@ -7,7 +7,6 @@
 #include "adm_params.h"
 #include "c_locale.h"
 #include "option_string.hpp"
-#include "psnr_hvs_fold.h"
 #include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "ciede_fold.h"
@@ -429,14 +428,6 @@ void FeaturePlan::make_exec_plan()
             if (psnr_planes(in) > p.nplanes)
                 p.nplanes = psnr_planes(in);
             break;
-        case FexKind::PsnrHvs: {
-            char msg[256] = "";
-            if (vq_psnr_hvs_check(fmt_.bitdepth, nplanes, p.plane_w, p.plane_h, msg, sizeof(msg)) < 0)
-                fail(VQ_EINVAL, "psnr_hvs cannot score %dx%d %d-bit frames: %s", fmt_.width,
-                     fmt_.height, fmt_.bitdepth, msg);
-            p.psnr_hvs = 1;
-            break;
-        }
         case FexKind::Ciede: {
             char msg[256] = "";
             if (vq_ciede_check(fmt_.width, fmt_.height, fmt_.bitdepth, fmt_.chroma_shift_w,

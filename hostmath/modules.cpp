@@ -11,6 +11,7 @@ const Module &float_psnr_module();      /* hostmath/float_psnr/ */
 const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
 const Module &float_moment_module();    /* hostmath/float_moment/ */
 const Module &null_module();            /* hostmath/null/ */
+const Module &psnr_hvs_module();        /* hostmath/psnr_hvs/ */
 const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 
 const std::vector<const Module *> &modules()
@@ -20,6 +21,7 @@ const std::vector<const Module *> &modules()
         &float_ansnr_module(),
         &float_moment_module(),
         &null_module(),
+        &psnr_hvs_module(),
         &speed_chroma_module(),
     };
     return list;

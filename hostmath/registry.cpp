@@ -110,12 +110,6 @@ std::vector<FeatureSpec> make_specs()
         { "psnr_y", "psnr_cb", "psnr_cr" },
         {},
     });
-    v.push_back(FeatureSpec{
-        "psnr_hvs", FexKind::PsnrHvs, {},   /* psnr_hvs.c has no options */
-        { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
-        { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
-        {},
-    });
     /* float_ssim.c / float_ms_ssim.c: enable_lcs appends the means of l, c
      * and s (in this order, after the score; ms: l of scales 0..4, then c,
      * then s); enable_db and clip_db change the score only */

@@ -137,7 +137,6 @@ bool VqSession::deferred(const vq::Instance &in) const
         return false;
     switch (in.opts.spec().kind) {
     case vq::FexKind::SpeedTemporal:
-    case vq::FexKind::PsnrHvs:
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim:
     case vq::FexKind::FloatVif:
@@ -355,9 +354,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
             }
         break;
     }
-    case vq::FexKind::PsnrHvs:
-        vq_psnr_hvs_fold(rows + ep.psnr_hvs_off, ep.plane_w, ep.plane_h, fmt.bitdepth, out);
-        break;
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim: {
         const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;

@@ -39,7 +39,6 @@
 #include "motion_fold.h"
 #include "pool.hpp"
 #include "psnr_fold.h"
-#include "psnr_hvs_fold.h"
 #include "ref_share.hpp"
 #include "scale_exec.h"
 #include "scale_filter.h"

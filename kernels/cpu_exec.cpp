@@ -1,7 +1,7 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
  * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
  * and SSIM's stages likewise); each step is a list of work items - row
- * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, psnr_hvs_exec.h, ciede),
+ * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, ciede, the modules' steps),
  * sums that must be added in order on one thread, and features run whole
  * as one task (split_features) - that run on a pool of threads living as
  * long as the executor.  Every item writes only its own rows of the
@@ -32,7 +32,6 @@
 #include "float_adm_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
-#include "psnr_hvs_exec.h"
 #include "scale_exec.h"
 #include "ssim_exec.h"
 #include "vif_exec.h"
@@ -152,10 +151,9 @@ private:
 /* One work item: a row band of one step of one feature instance, or one
  * whole-feature task (op kTask, a = the task's index).  SSIM's: rows of
  * one of its stages (ssim_exec.h; the stage's index in scale).
- * psnr_hvs's: block rows of a plane (scale), then the plane's sum.
  * CAMBI's: rows of its step (scale), a scale's selection (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst. */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim, kHvsRows, kHvsSum,
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
                  kCambiRows, kCambiSel, kFvif, kFmotion,
                  kFadmDwt, kFadmDec, kFadmSum, kModule };
 struct Item {
@@ -192,12 +190,10 @@ struct VqCpuExec {
     std::vector<VqFloatVifCpu *> fvif;
     std::vector<VqFloatMotionCpu *> fmotion;
     VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
-    VqPsnrHvsTables hvs;
     bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
     VqSsimStage ssim_stages[VQ_SSIM_MAX_STAGES];
     int n_ssim_stages = 0;
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
-    std::vector<float> hvs_terms[3];   /* psnr_hvs in bands: each plane's terms */
     std::vector<int64_t> rows;
     std::vector<int64_t> ciede_px;     /* ciede's pixel words (kernels/ciede_exec.h) */
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
@@ -237,18 +233,18 @@ struct VqCpuExec {
 namespace {
 
 /*
- * Which of SSIM, CAMBI and psnr_hvs run in row bands.  In bands a feature
- * spreads over every thread, but SSIM and psnr_hvs then keep their terms
+ * Which of SSIM and CAMBI run in row bands.  In bands a feature
+ * spreads over every thread, but SSIM then keeps its terms
  * and add them on one thread afterwards (more memory traffic), and CAMBI
  * runs 21 steps instead of one task.  As one task each they cost nothing
  * extra and run beside each other and the banded features; that is the
  * better split until a task is longer than the frame's work divided by the
- * threads.  The costs: single-thread nanoseconds per luma pixel (per plane
- * pixel for psnr_hvs) measured on the development machine (AVX-512), only
- * their ratios matter.  VQ_CPU_BANDS=all|none forces either way (tests).
+ * threads.  The costs: single-thread nanoseconds per luma pixel measured on
+ * the development machine (AVX-512), only their ratios matter (the modules,
+ * always in their steps' bands, are not counted).  VQ_CPU_BANDS=all|none forces either way (tests).
  */
 struct Split {
-    bool ssim = false, cambi = false, psnr_hvs = false;
+    bool ssim = false, cambi = false;
 };
 
 Split split_features(const VqExecPlan *p, int threads)
@@ -261,27 +257,18 @@ Split split_features(const VqExecPlan *p, int threads)
         const bool all = env[0] == 'a';
         sp.ssim = all && p->ssim;
         sp.cambi = all && p->cambi;
-        sp.psnr_hvs = all && p->psnr_hvs;
         return sp;
     }
     const double px = (double)p->w * p->h;
-    const int planes = p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
-    double hvs_luma = 0, hvs = 0;
-    for (int q = 0; q < planes; q++) {
-        const double c = 14.5 * p->plane_w[q] * p->plane_h[q];
-        hvs += c;
-        hvs_luma = q ? hvs_luma : c;
-    }
     const bool ms = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_MS_SSIM);
     const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
     const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
     const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
     const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + p->n_fadm * 6.0 + (p->motion ? 0.5 : 0.0)) * px;
-    const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi + hvs;
+    const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi;
     const double fair = total / threads;
     sp.ssim = p->ssim && ssim > fair;
     sp.cambi = p->cambi && cambi > fair;
-    sp.psnr_hvs = planes && hvs_luma > fair;
     return sp;
 }
 
@@ -298,7 +285,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     }
     e->plan = *plan;
     e->log2_table = log2_table;
-    vq_psnr_hvs_tables_init(&e->hvs);
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
@@ -340,9 +326,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0 &&
                  (!e->cambi_src || vq_cambi_cpu_bands(e->cambi_src, e->threads) == 0);
         e->cambi_bands = sp.cambi;
-        for (int q = 0; sp.psnr_hvs && q < (plan->plane_w[1] ? 3 : 1); q++)
-            e->hvs_terms[q].resize((size_t)vq_psnr_hvs_nblocks(plan->plane_w[q]) *
-                                   vq_psnr_hvs_nblocks(plan->plane_h[q]) * 64);
         e->pool.reset(new TaskPool(e->threads));
         if (const int f = e->pool->failed()) {
             /* nothing runs yet: stop cleanly, saying how far it got */
@@ -377,11 +360,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: ciede in bands; cambi, ssim and psnr_hvs per plane whole unless
-     * split_features bands them */
-    const int hvs_planes = score && p->psnr_hvs ? (p->plane_w[1] ? 3 : 1) : 0;
-    const bool hvs_bands = hvs_planes && !e->hvs_terms[0].empty();
-    const int n_hvs = hvs_bands ? 0 : hvs_planes;
+    /* tasks: ciede in bands; cambi and ssim whole unless split_features bands them */
     const int n_ssim = score && p->ssim && !e->ssim_bands ? 1 : 0;
     const bool ssim_bands = score && p->ssim && e->ssim_bands;
     if (ssim_bands && (ref[0].w != p->ssim_geom.w || ref[0].h != p->ssim_geom.h ||
@@ -409,7 +388,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_ROW_OFF, 0);
     /* speed_temporal: the luma differences against the previous frame, one task per image */
     const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
-    const int n_tasks = n_speed_t + n_ciede + n_cambi + n_ssim + n_hvs;
+    const int n_tasks = n_speed_t + n_ciede + n_cambi + n_ssim;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0, n_fadm = score ? p->n_fadm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -483,10 +462,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step),
                   vq_cambi_cpu_step_most(cambi_p[k], step, e->threads));
         }
-    for (int q = 0; hvs_bands && q < hvs_planes; q++) {   /* block rows, then the plane's sum */
-        bands(e->items[0], kHvsRows, 0, q, vq_psnr_hvs_nblocks(p->plane_h[q]));
-        e->items[1].insert(e->items[1].begin(), Item{ kHvsSum, 0, (int16_t)q, 0, 0 });
-    }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
     /* float_vif (scored frames) and float_motion (every frame): their steps'
@@ -549,14 +524,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_cambi;
-        if (t < n_ssim) {
-            if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)
-                failed = 3;
-            return;
-        }
-        t -= n_ssim;
-        r[p->psnr_hvs_off + t] = vq_psnr_hvs_cpu_plane(plane_view(ref[t], p, t), plane_view(dis[t], p, t),
-                                                       t, &e->hvs);
+        if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)   /* t < n_ssim */
+            failed = 3;
     };
     for (int step = 0; step < kSteps; step++) {
         const std::vector<Item> &v = e->items[step];
@@ -601,15 +570,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 if (vq_ssim_cpu_stage_run(e->ssim, &e->ssim_stages[it.scale], ref[0], dis[0], it.a, it.b,
                                           r + p->ssim_off) < 0)
                     failed = 3;
-                break;
-            case kHvsRows:
-                vq_psnr_hvs_cpu_terms_rows(plane_view(ref[it.scale], p, it.scale),
-                                           plane_view(dis[it.scale], p, it.scale), it.scale, &e->hvs,
-                                           e->hvs_terms[it.scale].data(), it.a, it.b);
-                break;
-            case kHvsSum:
-                r[p->psnr_hvs_off + it.scale] =
-                    vq_psnr_hvs_cpu_sum(e->hvs_terms[it.scale].data(), e->hvs_terms[it.scale].size());
                 break;
             case kCambiRows:
                 vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);

@@ -42,7 +42,6 @@
 #include "cuda_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
-#include "psnr_hvs_exec.h"
 #include "scale_exec.h"
 #include "speed_exec.h"
 #include "ssim_exec.h"
@@ -83,9 +82,9 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
 /* the streams a frame's work forks onto beside the main one (VIF, float
  * VIF): features with scratch of their own run side by side (the modules,
  * one after another, on one of them),
- * as several of them (ssim's, psnr_hvs's and ciede's ordered sums, cambi's
+ * as several of them (ssim's and ciede's ordered sums, cambi's
  * selection) fill only part of the GPU */
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_HVS, SIDE_MODULES, N_SIDE };
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_MODULES, N_SIDE };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
@@ -127,7 +126,6 @@ struct VqCudaExec {
     VqMotionCuda *motion;
     VqPsnrCuda *psnr;
     VqScaleCuda *scale;         /* distorted pictures of another size */
-    VqPsnrHvsCuda *psnr_hvs;
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
@@ -379,10 +377,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
-    if (p->psnr_hvs &&
-        (ret = wrap(vq_psnr_hvs_cuda_alloc(&e->psnr_hvs, p->plane_w, p->plane_h), "psnr_hvs alloc", err,
-                    errlen)) < 0)
-        return ret;
     if (p->ssim && (ret = wrap(vq_ssim_cuda_alloc(&e->ssim, &p->ssim_geom), "ssim alloc", err, errlen)) < 0)
         return ret;
     if (p->cambi &&
@@ -429,7 +423,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     return VQ_OK;
 }
 
-/* The chroma planes a picture's copy needs: psnr's cb/cr, psnr_hvs, ciede,
+/* The chroma planes a picture's copy needs: psnr's cb/cr, ciede,
  * modules that read them;
  * the reference's for float_motion's motion_add_uv; and the distorted
  * one's for the upscaler. */
@@ -441,7 +435,7 @@ static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
         fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
     for (int k = 0; k < p->n_modules; k++)
         mod_uv |= p->module[k].chroma;
-    return v[1].data && (p->nplanes == 3 || p->psnr_hvs || p->ciede || fm_uv || mod_uv ||
+    return v[1].data && (p->nplanes == 3 || p->ciede || fm_uv || mod_uv ||
                          (which == 1 && e->scale));
 }
 
@@ -618,18 +612,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                 "speed_temporal kernels", err, errlen)) < 0)
                     return ret;
             }
-        }
-        if (c->psnr_hvs) {
-            VqPlaneView r[3], d[3];
-            for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
-                r[k] = ref[k];
-                d[k] = dis[k];
-                r[k].w = d[k].w = c->plane_w[k];
-                r[k].h = d[k].h = c->plane_h[k];
-            }
-            if ((ret = wrap(vq_psnr_hvs_cuda_run(e->psnr_hvs, r, d, s->d_rows + c->psnr_hvs_off, side[SIDE_HVS]),
-                            "psnr_hvs kernels", err, errlen)) < 0)
-                return ret;
         }
     }
     /* speed_temporal: every frame (scored or not) becomes the next one's
@@ -867,7 +849,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->psnr) vq_psnr_cuda_free(e->psnr);
     if (e->scale) vq_scale_cuda_free(e->scale);
-    if (e->psnr_hvs) vq_psnr_hvs_cuda_free(e->psnr_hvs);
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);

@@ -50,8 +50,6 @@ typedef struct VqExecPlan {
     VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
     /* planes as libvmaf's pictures hold them: chroma w >> ss, h >> ss */
     int plane_w[3], plane_h[3];
-    int psnr_hvs;               /* run psnr_hvs: VQ_PSNR_HVS_WORDS (3) words at psnr_hvs_off */
-    size_t psnr_hvs_off;
     int cambi;                  /* run cambi: cambi_l.total words from cambi_off */
     VqCambiParams cambi_p;
     VqCambiLayout cambi_l;
@@ -128,10 +126,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->motion & VQ_MOTION_LAG2) {
         p->motion_lag2_off = off;
         off += (size_t)b->h;
-    }
-    if (p->psnr_hvs) {
-        p->psnr_hvs_off = off;
-        off += 3;
     }
     if (p->ssim) {
         p->ssim_off = off;

@@ -61,3 +61,83 @@ extern "C" int64_t vq_psnr_hvs_cpu_sum(const float *terms, size_t n)
         ret += terms[i];
     return (int64_t)vq_psnr_hvs_f2u(ret);
 }
+
+/* ---- the module's CPU table (kernels/module.h) -------------------------- */
+
+#include <new>
+#include <vector>
+
+#include "module.h"
+
+namespace {
+
+/* the planes' block terms, kept between the two steps */
+struct HvsCpu {
+    VqPsnrHvsTables t;
+    std::vector<float> terms[3];
+    int block_rows[3];
+};
+
+/* plane q of a view as libvmaf has it (floor-sized chroma) */
+VqPlaneView plane_of(const VqPlaneView v, const VqModuleGeom *g, int q)
+{
+    VqPlaneView r = v;
+    r.w = g->plane_w[q];
+    r.h = g->plane_h[q];
+    return r;
+}
+
+int hvs_alloc(void **out, const VqModuleGeom *g)
+{
+    HvsCpu *c = new (std::nothrow) HvsCpu;
+    *out = c;
+    if (!c)
+        return -1;
+    vq_psnr_hvs_tables_init(&c->t);
+    for (int q = 0; q < 3; q++) {
+        c->block_rows[q] = vq_psnr_hvs_nblocks(g->plane_h[q]);
+        c->terms[q].resize((size_t)vq_psnr_hvs_nblocks(g->plane_w[q]) * c->block_rows[q] * 64);
+    }
+    return 0;
+}
+
+void hvs_free(void *s)
+{
+    delete static_cast<HvsCpu *>(s);
+}
+
+/* step 0: the block rows of the three planes, one after another; step 1:
+ * each plane's sum of its terms in order, a long task per plane */
+int hvs_step_rows(const VqModuleGeom *g, int step)
+{
+    if (step == 1)
+        return 3;
+    if (step != 0)
+        return 0;
+    int n = 0;
+    for (int q = 0; q < 3; q++)
+        n += vq_psnr_hvs_nblocks(g->plane_h[q]);
+    return n;
+}
+
+void hvs_rows(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+              int64_t *section, int step, int r0, int r1)
+{
+    HvsCpu *c = static_cast<HvsCpu *>(s);
+    if (step == 1) {
+        for (int q = r0; q < r1; q++)
+            section[q] = vq_psnr_hvs_cpu_sum(c->terms[q].data(), c->terms[q].size());
+        return;
+    }
+    int first = 0;   /* the plane's first row in the step's numbering */
+    for (int q = 0; q < 3; first += c->block_rows[q], q++) {
+        const int a = r0 > first ? r0 - first : 0, b = r1 - first < c->block_rows[q] ? r1 - first : c->block_rows[q];
+        if (a < b)
+            vq_psnr_hvs_cpu_terms_rows(plane_of(ref[q], g, q), plane_of(dis[q], g, q), q, &c->t,
+                                       c->terms[q].data(), a, b);
+    }
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_psnr_hvs_module_cpu = { hvs_alloc, hvs_free, 2, hvs_step_rows, hvs_rows, 2u };

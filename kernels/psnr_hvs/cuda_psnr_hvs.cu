@@ -360,3 +360,39 @@ extern "C" const float *vq_psnr_hvs_cuda_terms(const VqPsnrHvsCuda *p, int plane
         *count = p->count[plane];
     return p->d_terms + off;
 }
+
+/* ---- the module's CUDA table (kernels/module.h) ------------------------- */
+
+#include "module.h"
+
+namespace {
+
+int hvs_cuda_alloc(void **out, const VqModuleGeom *g)
+{
+    VqPsnrHvsCuda *p = NULL;
+    const int e = vq_psnr_hvs_cuda_alloc(&p, g->plane_w, g->plane_h);
+    *out = p;
+    return e;
+}
+
+void hvs_cuda_free(void *s)
+{
+    vq_psnr_hvs_cuda_free(static_cast<VqPsnrHvsCuda *>(s));
+}
+
+int hvs_enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3], int64_t *d_section,
+                void *stream)
+{
+    VqPlaneView r[3], d[3];
+    for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */
+        r[k] = ref[k];
+        d[k] = dis[k];
+        r[k].w = d[k].w = g->plane_w[k];
+        r[k].h = d[k].h = g->plane_h[k];
+    }
+    return vq_psnr_hvs_cuda_run(static_cast<VqPsnrHvsCuda *>(s), r, d, d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_psnr_hvs_module_cuda = { hvs_cuda_alloc, hvs_cuda_free, hvs_enqueue };

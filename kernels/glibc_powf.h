@@ -17,14 +17,18 @@
  *
  * That this is the host's powf is a claim about the host's libm, not a
  * theorem: vq_glibc_powf_agrees() (hostmath/glibc_powf_check.cpp) compares
- * it with the host's powf before a CUDA session takes such a float_adm, and
- * tests/test_glibc_powf.cpp over millions of inputs (all 2^31 non-negative
- * floats for several exponents on the H200's host, scripts/gpu-check.sh).
+ * it with the host's powf before a CUDA session takes such a float_adm;
+ * test_float_adm's GlibcPowf.* over millions of inputs, and glibc_powf_gpu
+ * (tests/glibc_powf_gpu.cu) on all 2^31 non-negative floats against the
+ * host's powf of the machine with the GPU.
  *
  * The table and polynomial values are those of Arm's optimized-routines
  * (math/powf_log2_data.c, math/exp2f_data.c; MIT OR Apache-2.0 WITH
- * LLVM-exception), which glibc carries unchanged; checked here against
- * libm.so.6's own data by the test above (a different value would show).
+ * LLVM-exception), which glibc carries unchanged (compared entry by entry
+ * with the data Debian 12's libm.so.6 loads; docs/float-adm.md section 9).
+ * fma() is the one libm call here: exactly rounded by definition, so the
+ * same on any host (vq_common.h's rule is about functions libms round
+ * differently).
  */
 #ifndef VQ_GLIBC_POWF_H
 #define VQ_GLIBC_POWF_H

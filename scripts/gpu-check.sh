@@ -86,6 +86,12 @@ for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqpa
     timeout 900 "$lib/$p" >"$out/$p.log" 2>&1
     say "$p exit $?: $(tail -1 "$out/$p.log")"
 done
+# float_adm's adm_p_norm other than 3: the device's copy of glibc's powf
+# against this host's on every non-negative float
+if [ -x "$lib/glibc_powf_gpu" ]; then
+    timeout 600 "$lib/glibc_powf_gpu" 1 1.5 2.5 7.3 20 >"$out/glibc_powf_gpu.log" 2>&1
+    say "glibc_powf_gpu exit $?: $(tr '\n' ' ' <"$out/glibc_powf_gpu.log" | cut -c1-400)"
+fi
 # VIF's wide sums: the device picks doubles or integers (fast fp64 or not);
 # run the formulations it did not pick too, so both are proven on any GPU
 for w in int f64; do

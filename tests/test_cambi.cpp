@@ -818,10 +818,15 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
  * cuda_cambi.cu's cooperative pooling kernel, phase by phase (its grid
  * barriers), block by block with the same chunks; within a block the
  * kernel's tile scans give the running counts and compositions computed
- * here in order.  Returns the sum it writes.
+ * here in order.  Its constants: a partition range of at most kPoolSolo
+ * elements is one chunk (block 0 alone), a binade's scan covers
+ * [next, next + next / 2 + kPoolWindow).  Returns the sum it writes.
  */
-double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
+constexpr int kPoolSolo = 8192, kPoolWindow = 1 << 16;
+
+double emulate_pool_kernel(const float *cv, int n, int k, int g, int G_grid)
 {
+    int G = G_grid;
     std::vector<uint32_t> a(n);
     for (int x = 0; x < n; x++)
         a[x] = vq_cambi_bits(cv[x]);
@@ -829,6 +834,7 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
     std::vector<unsigned> blk_le(G), blk_ge(G);
     int left = 0, right = n - 1;
     while (k < n && left < right) {
+        G = right - left + 1 <= kPoolSolo ? 1 : G_grid;
         const uint32_t pivot = a[k];
         const int m = right - left + 1, C = (m + G - 1) / G;
         for (int b = 0; b < G; b++) {
@@ -879,6 +885,7 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
             right = j;
     }
     /* the sum: exact prefix in units of 2^g up to 2^53 */
+    G = G_grid;
     const uint64_t two53 = 1ull << 53;
     std::vector<int64_t> scratch(n);
     std::vector<uint64_t> blk_sat(G);
@@ -924,14 +931,15 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
         const int eg = (int)((sb >> 52) & 0x7ff) - 1023 - 52;
         const int64_t S = (int64_t)((sb & ((1ull << 52) - 1)) | (1ull << 52));
         const int p0 = (int)(S & 1);
-        const int m = k - next;
+        const int end = (int)std::min<long long>(k, (long long)next + next / 2 + kPoolWindow);
+        const int m = end - next;
         C = (m + G - 1) / G;
         for (int b = 0; b < G; b++) {
             blk_add[b] = vq_cambi_add_identity();
-            for (int p = next + b * C; p < std::min(next + b * C + C, k); p++)
+            for (int p = next + b * C; p < std::min(next + b * C + C, end); p++)
                 blk_add[b] = vq_cambi_add_compose(blk_add[b], vq_cambi_add_step(a[p], eg));
         }
-        cross = k;
+        cross = end;
         for (int b = 0; b < G; b++) {
             VqCambiAdd pre = vq_cambi_add_identity();
             for (int q = 0; q < b; q++)
@@ -939,7 +947,7 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
             const int64_t sblk = S + pre.inc[p0];
             const int par = pre.out[p0];
             VqCambiAdd before = vq_cambi_add_identity();
-            for (int p = next + b * C; p < std::min(next + b * C + C, k); p++) {
+            for (int p = next + b * C; p < std::min(next + b * C + C, end); p++) {
                 const int64_t sprev = sblk + before.inc[par];
                 if (sprev + vq_cambi_add_floor(a[p], eg) >= (int64_t)two53) {
                     scratch[p] = sprev;
@@ -948,12 +956,12 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G)
                 before = vq_cambi_add_compose(before, vq_cambi_add_step(a[p], eg));
             }
         }
-        if (cross >= k) {
+        if (cross >= end) {   /* no crossing in the window: on from its end, same binade */
             VqCambiAdd all = vq_cambi_add_identity();
             for (int q = 0; q < G; q++)
                 all = vq_cambi_add_compose(all, blk_add[q]);
             s = std::ldexp((double)(S + all.inc[p0]), eg);
-            next = k;
+            next = end;
         } else {
             s = std::ldexp((double)scratch[cross], eg) + (double)vq_cambi_float_from_bits(a[cross]);
             next = cross + 1;

@@ -24,6 +24,7 @@
 
 #include "cambi.h"
 #include "cambi_exec.h"
+#include "simd/cpu_simd.h"
 
 struct VqCambiCpu {
     int w, h, band, maxw;
@@ -54,7 +55,7 @@ extern "C" VqCambiCpu *vq_cambi_cpu_alloc(const VqCambiParams *p)
         c->zd.resize(n);
         c->mask0.resize(n);
         c->colsum.resize(n);
-        c->hist.emplace_back((size_t)p->band_size * p->sw[0]);
+        c->hist.emplace_back((size_t)p->band_size * p->sw[0] + 2);   /* + 2: the SIMD gathers read pairs */
         c->hist_free.push_back(0);
         for (int s = 0; s < VQ_CAMBI_SCALES; s++)
             c->cv[s].resize((size_t)p->sw[s] * p->sh[s]);
@@ -205,6 +206,8 @@ void c_value_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t,
     BandHist bh(c);
     uint16_t *hist = bh.data();
     float *cv = c->cv[s].data();
+    const VqCpuSimd *simd = vq_cpu_simd();
+    std::vector<uint8_t> act((size_t)sw);
     std::fill(hist, hist + (size_t)p.band_size * sw, 0);
     const int first = std::max(0, i0 - pad);   /* the band's first counted row */
     for (int i = first; i < std::min(i0 + pad, sh); i++)
@@ -214,12 +217,10 @@ void c_value_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t,
             add_row(c, p, hist, s, i + pad, 1);
         if (i - pad - 1 >= first)
             add_row(c, p, hist, s, i - pad - 1, -1);
-        for (int j = 0; j < sw; j++) {
-            float v = 0.0f;
-            if (mask_at(c, p, s, i, j))
-                v = vq_cambi_c_value(&p, t->recip, c->filt[(size_t)i * c->w + j], &hist[j], sw);
-            cv[(size_t)i * sw + j] = v;
-        }
+        for (int j = 0; j < sw; j++)
+            act[(size_t)j] = mask_at(c, p, s, i, j);
+        simd->cambi_cvalue_row(&p, t->recip, &c->filt[(size_t)i * c->w], act.data(), hist, sw, sw,
+                               &cv[(size_t)i * sw]);
     }
 }
 
@@ -358,10 +359,13 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
         const uint16_t *img = c->cur.data();
         std::vector<uint16_t> buf(3 * (size_t)sw);
         uint16_t *hm[3] = { &buf[0], &buf[(size_t)sw], &buf[2 * (size_t)sw] };  /* rows i-1, i, i+1 */
-        auto hrow = [&](int r, uint16_t *dst) {
+        const VqCpuSimd *simd = vq_cpu_simd();
+        auto hrow = [&](int r, uint16_t *dst) {   /* vq_cambi_hmode of every column */
             const uint16_t *row = img + (size_t)r * w;
-            for (int j = 0; j < sw; j++)
-                dst[j] = vq_cambi_hmode(row, sw, j);
+            dst[0] = row[0];
+            dst[sw - 1] = row[sw - 1];
+            if (sw > 2)
+                simd->cambi_mode3_row(row, row + 1, row + 2, sw - 2, dst + 1);
         };
         int last = -2;      /* the row i of the modes in hm */
         for (int i = i0; i < i1; i++) {
@@ -380,8 +384,7 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
                 hrow(i + 1, hm[2]);
             }
             last = i;
-            for (int j = 0; j < sw; j++)
-                out[j] = vq_cambi_mode3(hm[0][j], hm[1][j], hm[2][j]);
+            simd->cambi_mode3_row(hm[0], hm[1], hm[2], sw, out);
         }
         return;
     }
@@ -389,6 +392,22 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
         c_value_rows(c, p, t, s, i0, i1);
         return;
     }
+}
+
+/* modes of three, column by column (cpu_simd.h's plain entry) */
+extern "C" void vq_cambi_mode3_row_plain(const uint16_t *a, const uint16_t *b, const uint16_t *c, int n,
+                                         uint16_t *out)
+{
+    for (int j = 0; j < n; j++)
+        out[j] = vq_cambi_mode3(a[j], b[j], c[j]);
+}
+
+/* the c-values of a row, column by column (cpu_simd.h's plain entry) */
+extern "C" void vq_cambi_cvalue_row_plain(const VqCambiParams *p, const float *recip, const uint16_t *vals,
+                                          const uint8_t *act, const uint16_t *hist, int sw, int n, float *out)
+{
+    for (int j = 0; j < n; j++)
+        out[j] = act[j] ? vq_cambi_c_value(p, recip, vals[j], &hist[j], sw) : 0.0f;
 }
 
 extern "C" void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,

@@ -20,6 +20,8 @@
 #include "adm_exec.h"
 #include "adm.h"
 #include "adm_params.h"
+#include "cambi.h"
+#include "cambi_fold.h"
 #include "cpu_bands.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -144,6 +146,13 @@ int rand_layout(std::mt19937 &rng, int bpc, bool lsb16_only)
 
 const int kBpc[] = { 8, 10, 12, 16 };
 
+uint32_t bits_of(float f)
+{
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof(b));
+    return b;
+}
+
 }  // namespace
 
 /* Each SIMD table the CPU supports against plain; none but plain: skipped. */
@@ -248,6 +257,68 @@ TEST_F(CheckCpuRows, MotionAndPsnrRows)
                     << t->name << " motion bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
                 ASSERT_EQ(plain->psnr_row(a.v, b.v, i, w, bpc), t->psnr_row(a.v, b.v, i, w, bpc))
                     << t->name << " psnr bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
+            }
+        }
+    }
+}
+
+/* CAMBI's rows: the mode of three (values from a small range, so that
+ * equal pairs occur) and the c-values of random histograms, masks and
+ * values at the band's edges, for the options' diff and threshold sets */
+TEST_F(CheckCpuRows, CambiRows)
+{
+    std::mt19937 rng(seed() ^ 11);
+    for (const VqCpuSimd *t : ts) {
+        for (int it = 0; it < 200; it++) {
+            const int n = 1 + (int)(rng() % 300), range = 1 + (int)(rng() % 6);
+            std::vector<uint16_t> a(n), b(n), c(n), o0(n), o1(n);
+            for (int j = 0; j < n; j++) {
+                a[j] = (uint16_t)(rng() % range + (rng() % 50 == 0 ? 60000 : 0));
+                b[j] = (uint16_t)(rng() % range);
+                c[j] = (uint16_t)(rng() % range);
+            }
+            plain->cambi_mode3_row(a.data(), b.data(), c.data(), n, o0.data());
+            t->cambi_mode3_row(a.data(), b.data(), c.data(), n, o1.data());
+            ASSERT_EQ(o0, o1) << t->name << " mode3 n " << n;
+        }
+        for (int it = 0; it < 60; it++) {
+            VqCambiOptions o;
+            vq_cambi_default_options(&o);
+            const int bpc = it % 3 == 0 ? 10 : 8;
+            if (it % 4 == 1)
+                o.cambi_vis_lum_threshold = 0.06;
+            if (it % 5 == 2)
+                o.max_log_contrast = (int)(rng() % 6);
+            VqCambiParams p;
+            std::vector<VqCambiTables> tab(1);
+            char msg[256];
+            if (vq_cambi_setup(&o, 320, 240, bpc, 0, &p, tab.data(), msg, sizeof(msg)) != 0)
+                continue;   /* options the setup refuses (a TVI table libvmaf reads outside of) */
+            const int sw = 17 + (int)(rng() % 300), n = sw;
+            std::vector<uint16_t> hist((size_t)p.band_size * sw + 2), vals(n);
+            const int cmax = 1 + (int)(rng() % 2000);
+            for (auto &h : hist)
+                h = (uint16_t)(rng() % 3 == 0 ? 0 : rng() % (unsigned)cmax);
+            std::vector<uint8_t> act(n);
+            for (int j = 0; j < n; j++) {
+                act[j] = rng() % 4 != 0;
+                /* inside the band mostly, its edges and outside sometimes */
+                const int r = (int)(rng() % 10);
+                const int v = r == 0 ? p.band_base - 1 - (int)(rng() % 3) : r == 1 ? p.band_base + p.band_size + (int)(rng() % 3)
+                            : r == 2 ? p.band_base + (int)(rng() % 3) : r == 3 ? p.band_base + p.band_size - 1 - (int)(rng() % 3)
+                            : p.band_base + (int)(rng() % (unsigned)p.band_size);
+                vals[j] = (uint16_t)(v < 0 ? 0 : v);
+            }
+            std::vector<float> f0(n), f1(n);
+            plain->cambi_cvalue_row(&p, tab[0].recip, vals.data(), act.data(), hist.data(), sw, n, f0.data());
+            t->cambi_cvalue_row(&p, tab[0].recip, vals.data(), act.data(), hist.data(), sw, n, f1.data());
+            int nonzero = 0;
+            for (int j = 0; j < n; j++) {
+                ASSERT_EQ(bits_of(f0[j]), bits_of(f1[j])) << t->name << " c-value column " << j << " of " << n;
+                nonzero += f0[j] != 0.0f;
+            }
+            if (p.band_size > 1) {
+                EXPECT_GT(nonzero, 0) << "the case scored nothing";
             }
         }
     }

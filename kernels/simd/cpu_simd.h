@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "adm_params.h"
+#include "cambi.h"
 #include "vq_common.h"
 
 #ifdef __cplusplus
@@ -57,6 +58,13 @@ typedef struct VqCpuSimd {
      * the contrast-masking inputs */
     void (*adm_decouple_row)(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
                              const VqAdmParams *p, int scale, int32_t *const *out);
+    /* CAMBI c-values of one row, columns [0, n): out[j] = 0 where act[j] is
+     * 0, else vq_cambi_c_value of vals[j] with the counts hist[u * sw + j]
+     * (hist readable one uint16 past its last count: a gather reads pairs) */
+    void (*cambi_cvalue_row)(const VqCambiParams *p, const float *recip, const uint16_t *vals, const uint8_t *act,
+                             const uint16_t *hist, int sw, int n, float *out);
+    /* CAMBI's mode filter: out[j] = vq_cambi_mode3(a[j], b[j], c[j]), j < n */
+    void (*cambi_mode3_row)(const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, uint16_t *out);
 } VqCpuSimd;
 
 /* the table in use (never NULL) */
@@ -86,6 +94,10 @@ void vq_adm_sums_row_plain(const int32_t *const *in, const int32_t *ref_h, const
                            uint64_t *sum);
 void vq_adm_decouple_row_plain(const int32_t *const *ref, const int32_t *const *dis, int j0, int j1,
                                const VqAdmParams *p, int scale, int32_t *const *out);
+/* cpu_cambi.cpp */
+void vq_cambi_cvalue_row_plain(const VqCambiParams *p, const float *recip, const uint16_t *vals,
+                               const uint8_t *act, const uint16_t *hist, int sw, int n, float *out);
+void vq_cambi_mode3_row_plain(const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, uint16_t *out);
 
 #ifdef __cplusplus
 }

@@ -45,9 +45,13 @@ int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables 
 /*
  * The same pass in steps, each over rows that may run in bands on several
  * threads (a step starts when the one before it has ended):
- *   for step = 0 .. VQ_CAMBI_CPU_STEPS - 1:
- *     s = vq_cambi_cpu_step_select(p, step): if s >= 0, scale s's words
- *         (vq_cambi_cpu_select: one thread; it may run beside the step's rows);
+ *   for step = 0 .. VQ_CAMBI_CPU_STEPS - 1, beside each other:
+ *     s = vq_cambi_cpu_step_select(p, step): if s >= 0, scale s's T
+ *         (vq_cambi_cpu_select: one thread);
+ *     s = vq_cambi_cpu_step_words(p, step): if s >= 0, scale s's row words,
+ *         rows [a, b) of p->sh[s] in bands (vq_cambi_cpu_words);
+ *     s = vq_cambi_cpu_step_decide(p, step): if s >= 0, scale s's pooling
+ *         decision and header words (vq_cambi_cpu_decide: one thread);
  *     rows [a, b) of vq_cambi_cpu_step_rows(p, step) (0: none), in bands:
  *         vq_cambi_cpu_rows; at most vq_cambi_cpu_step_most(p, step,
  *         workers) bands (0: any number).
@@ -57,15 +61,20 @@ int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables 
  * gives `workers` bands running at once their histograms (band_size x width
  * 16-bit counts each).  The words equal vq_cambi_cpu_run's, bit for bit.
  */
-#define VQ_CAMBI_CPU_STEPS (5 + 3 * VQ_CAMBI_SCALES + 1)
+#define VQ_CAMBI_CPU_STEPS (5 + 3 * VQ_CAMBI_SCALES + 3)
 int vq_cambi_cpu_bands(VqCambiCpu *c, int workers);
 int vq_cambi_cpu_check(const VqCambiCpu *c, const VqCambiParams *p, VqPlaneView luma);
 int vq_cambi_cpu_step_rows(const VqCambiParams *p, int step);
 int vq_cambi_cpu_step_select(const VqCambiParams *p, int step);
+int vq_cambi_cpu_step_words(const VqCambiParams *p, int step);
+int vq_cambi_cpu_step_decide(const VqCambiParams *p, int step);
 int vq_cambi_cpu_step_most(const VqCambiParams *p, int step, int workers);
 void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t, VqPlaneView luma,
                        int step, int row_begin, int row_end);
-void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s);
+void vq_cambi_cpu_words(const VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+                        int64_t *words, int row_begin, int row_end);
+void vq_cambi_cpu_decide(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
                          int64_t *words);
 
 /* Scale s's c-values of the last run (p->sw[s] x p->sh[s]); valid until

@@ -36,7 +36,8 @@ struct VqCambiCpu {
     std::vector<int> hist_free;
     std::mutex hist_m;
     std::vector<float> cv[VQ_CAMBI_SCALES];
-    std::vector<uint32_t> sel;                 /* selection scratch */
+    std::vector<uint32_t> sel;                 /* selection scratch: the scale's c-value bits */
+    uint32_t tb[VQ_CAMBI_SCALES] = {};         /* each scale's T (its select step) */
     std::vector<float> pool;                   /* the reference's quick_select, on a copy */
 };
 
@@ -221,28 +222,32 @@ void c_value_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t,
             act[(size_t)j] = mask_at(c, p, s, i, j);
         simd->cambi_cvalue_row(&p, t->recip, &c->filt[(size_t)i * c->w], act.data(), hist, sw, sw,
                                &cv[(size_t)i * sw]);
+        uint32_t *bits = &c->sel[(size_t)i * sw];   /* the selection's input */
+        for (int j = 0; j < sw; j++)
+            bits[j] = vq_cambi_bits(cv[(size_t)i * sw + j]);
     }
 }
 
-/* T = the k-th largest c-value; per row: count, 2^-32 sum and lowest-bit
- * minimum of the values above T; the pooling mode, and with it the
- * reference's own sum when the rows cannot give it */
-void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambiLayout *l,
-                     int64_t *words)
+/* T = the k-th largest c-value of scale s (its bits, written by the
+ * c-value rows into sel), kept for the row words */
+void select_t(VqCambiCpu *c, const VqCambiParams &p, int s)
 {
-    const int sw = p.sw[s], sh = p.sh[s];
-    const size_t n = (size_t)sw * sh;
+    const size_t n = (size_t)p.sw[s] * p.sh[s];
     const int k = p.topk_count[s];
-    const float *cv = c->cv[s].data();
     uint32_t *b = c->sel.data();
-    for (size_t x = 0; x < n; x++)
-        b[x] = vq_cambi_bits(cv[x]);
     std::nth_element(b, b + (k - 1), b + n, std::greater<uint32_t>());
-    const uint32_t tb = b[k - 1];
-    int64_t total_cnt = 0;
-    uint64_t sum_hi = 0, sum_lo = 0;
-    int total_min = VQ_CAMBI_NONE_EXP;
-    for (int i = 0; i < sh; i++) {
+    c->tb[s] = b[k - 1];
+}
+
+/* per row of [i0, i1): count, 2^-32 sum and lowest-bit minimum of the
+ * values above T */
+void row_words(const VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambiLayout *l, int64_t *words,
+               int i0, int i1)
+{
+    const int sw = p.sw[s];
+    const uint32_t tb = c->tb[s];
+    const float *cv = c->cv[s].data();
+    for (int i = i0; i < i1; i++) {
         int64_t cnt = 0;
         uint64_t sum = 0;
         int minexp = VQ_CAMBI_NONE_EXP;
@@ -258,15 +263,33 @@ void selection_words(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambi
         rw[VQ_CAMBI_ROW_COUNT] = cnt;
         rw[VQ_CAMBI_ROW_SUM] = (int64_t)sum;
         rw[VQ_CAMBI_ROW_MINEXP] = minexp;
-        total_cnt += cnt;
+    }
+}
+
+/* the rows' totals; the pooling mode, and with it the reference's own sum
+ * when the rows cannot give it; the scale's header words */
+void decide(VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambiLayout *l, int64_t *words)
+{
+    const int sh = p.sh[s];
+    const size_t n = (size_t)p.sw[s] * sh;
+    const int k = p.topk_count[s];
+    const uint32_t tb = c->tb[s];
+    int64_t total_cnt = 0;
+    uint64_t sum_hi = 0, sum_lo = 0;
+    int total_min = VQ_CAMBI_NONE_EXP;
+    for (int i = 0; i < sh; i++) {
+        const int64_t *rw = words + l->row_off[s] + (size_t)i * VQ_CAMBI_ROW_WORDS;
+        const uint64_t sum = (uint64_t)rw[VQ_CAMBI_ROW_SUM];
+        total_cnt += rw[VQ_CAMBI_ROW_COUNT];
         sum_lo += sum;
         sum_hi += sum_lo < sum;
-        total_min = std::min(total_min, minexp);
+        total_min = std::min(total_min, (int)rw[VQ_CAMBI_ROW_MINEXP]);
     }
     int g = 0;
     const int mode = vq_cambi_pool_mode(tb, total_cnt, sum_hi, sum_lo, total_min, k, (int)n, &g);
     double ref_sum = 0.0;
     if (mode == VQ_CAMBI_POOL_EXECUTOR) {
+        const float *cv = c->cv[s].data();
         std::vector<float> &a = c->pool;
         a.assign(cv, cv + n);
         ref_sum = vq_cambi_topk_sum_ref(a.data(), (int)n, k);
@@ -289,11 +312,31 @@ extern "C" int vq_cambi_cpu_step_rows(const VqCambiParams *p, int step)
     return s < VQ_CAMBI_SCALES ? p->sh[s] : 0;
 }
 
+/* scale s's c-values end in step ST_SCALE0 + 3 s + SC_CVALUES; its T is
+ * chosen in the next step (one thread), its row words in bands in the one
+ * after, its header in the third (one thread) */
+static int after_cvalues(int step, int k)
+{
+    const int d = step - ST_SCALE0 - SC_CVALUES - k;
+    return d >= 0 && d % 3 == 0 && d / 3 < VQ_CAMBI_SCALES ? d / 3 : -1;
+}
+
 extern "C" int vq_cambi_cpu_step_select(const VqCambiParams *p, int step)
 {
     (void)p;
-    const int k = step - ST_SCALE0 - SC_CVALUES - 1;   /* scale s's c-values end in the step before */
-    return k >= 0 && k % 3 == 0 && k / 3 < VQ_CAMBI_SCALES ? k / 3 : -1;
+    return after_cvalues(step, 1);
+}
+
+extern "C" int vq_cambi_cpu_step_words(const VqCambiParams *p, int step)
+{
+    (void)p;
+    return after_cvalues(step, 2);
+}
+
+extern "C" int vq_cambi_cpu_step_decide(const VqCambiParams *p, int step)
+{
+    (void)p;
+    return after_cvalues(step, 3);
 }
 
 /* a c-value band first builds its histograms from the 2 pad rows around
@@ -410,10 +453,21 @@ extern "C" void vq_cambi_cvalue_row_plain(const VqCambiParams *p, const float *r
         out[j] = act[j] ? vq_cambi_c_value(p, recip, vals[j], &hist[j], sw) : 0.0f;
 }
 
-extern "C" void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+extern "C" void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s)
+{
+    select_t(c, *p, s);
+}
+
+extern "C" void vq_cambi_cpu_words(const VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
+                                   int64_t *words, int row_begin, int row_end)
+{
+    row_words(c, *p, s, l, words, row_begin, row_end);
+}
+
+extern "C" void vq_cambi_cpu_decide(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
                                     int64_t *words)
 {
-    selection_words(c, *p, s, l, words);
+    decide(c, *p, s, l, words);
 }
 
 extern "C" int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t,
@@ -422,9 +476,13 @@ extern "C" int vq_cambi_cpu_run(VqCambiCpu *c, const VqCambiParams *p, const VqC
     if (vq_cambi_cpu_check(c, p, luma) < 0)
         return -1;
     for (int step = 0; step < VQ_CAMBI_CPU_STEPS; step++) {
-        const int s = vq_cambi_cpu_step_select(p, step);
+        int s = vq_cambi_cpu_step_select(p, step);
         if (s >= 0)
-            vq_cambi_cpu_select(c, p, s, l, words);
+            vq_cambi_cpu_select(c, p, s);
+        if ((s = vq_cambi_cpu_step_words(p, step)) >= 0)
+            vq_cambi_cpu_words(c, p, s, l, words, 0, p->sh[s]);
+        if ((s = vq_cambi_cpu_step_decide(p, step)) >= 0)
+            vq_cambi_cpu_decide(c, p, s, l, words);
         const int rows = vq_cambi_cpu_step_rows(p, step);
         if (rows > 0)
             vq_cambi_cpu_rows(c, p, t, luma, step, 0, rows);

@@ -151,10 +151,11 @@ private:
 /* One work item: a row band of one step of one feature instance, or one
  * whole-feature task (op kTask, a = the task's index).  SSIM's: rows of
  * one of its stages (ssim_exec.h; the stage's index in scale).
- * CAMBI's: rows of its step (scale), a scale's selection (scale).  A
+ * CAMBI's: rows of its step (scale), a scale's selection, row words (in
+ * bands) and pooling decision (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
-                 kCambiRows, kCambiSel, kFvif, kFmotion,
+                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFvif, kFmotion,
                  kFadmDwt, kFadmDec, kFadmSum, kModule };
 struct Item {
     uint8_t op, inst;
@@ -459,6 +460,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             const int sel = vq_cambi_cpu_step_select(cambi_p[k], step);
             if (sel >= 0)
                 e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, (uint8_t)k, (int16_t)sel, 0, 0 });
+            const int dec = vq_cambi_cpu_step_decide(cambi_p[k], step);
+            if (dec >= 0)
+                e->items[step].insert(e->items[step].begin(), Item{ kCambiDecide, (uint8_t)k, (int16_t)dec, 0, 0 });
+            const int wsc = vq_cambi_cpu_step_words(cambi_p[k], step);
+            if (wsc >= 0)
+                bands(e->items[step], kCambiWords, k, wsc, cambi_p[k]->sh[wsc]);
             bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step),
                   vq_cambi_cpu_step_most(cambi_p[k], step, e->threads));
         }
@@ -575,7 +582,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);
                 break;
             case kCambiSel:
-                vq_cambi_cpu_select(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r);
+                vq_cambi_cpu_select(cambi_c[k], cambi_p[k], it.scale);
+                break;
+            case kCambiWords:
+                vq_cambi_cpu_words(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r, it.a, it.b);
+                break;
+            case kCambiDecide:
+                vq_cambi_cpu_decide(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r);
                 break;
             case kModule: {
                 const VqModuleExec &m = p->module[k];

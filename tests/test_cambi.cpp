@@ -739,27 +739,39 @@ TEST(CambiCpu, BandsEqualTheWholeRun)
         ASSERT_EQ(vq_cambi_cpu_bands(banded, kWorkers), 0);
         ASSERT_EQ(vq_cambi_cpu_check(banded, &s.p, v), 0);
         for (int step = 0; step < VQ_CAMBI_CPU_STEPS; step++) {
-            struct It { int sel, a, b; };
+            struct It { int kind, sc, a, b; };   /* kind 0 rows, 1 select, 2 words, 3 decide */
             std::vector<It> items;
-            const int sel = vq_cambi_cpu_step_select(&s.p, step);
+            const int sel = vq_cambi_cpu_step_select(&s.p, step), dec = vq_cambi_cpu_step_decide(&s.p, step);
+            const int wsc = vq_cambi_cpu_step_words(&s.p, step);
             if (sel >= 0)
-                items.push_back(It{ sel, 0, 0 });
-            const int rows = vq_cambi_cpu_step_rows(&s.p, step);
-            std::vector<int> cut = { 0, rows };
-            for (int k = 0; rows > 0 && k < (int)(rng() % 7); k++)
-                cut.push_back((int)(rng() % (unsigned)(rows + 1)));
-            std::sort(cut.begin(), cut.end());
-            for (size_t k = 0; rows > 0 && k + 1 < cut.size(); k++)
-                items.push_back(It{ -1, cut[k], cut[k + 1] });
+                items.push_back(It{ 1, sel, 0, 0 });
+            if (dec >= 0)
+                items.push_back(It{ 3, dec, 0, 0 });
+            auto cut_into = [&](int kind, int sc, int rows) {
+                std::vector<int> cut = { 0, rows };
+                for (int k = 0; rows > 0 && k < (int)(rng() % 7); k++)
+                    cut.push_back((int)(rng() % (unsigned)(rows + 1)));
+                std::sort(cut.begin(), cut.end());
+                for (size_t k = 0; rows > 0 && k + 1 < cut.size(); k++)
+                    items.push_back(It{ kind, sc, cut[k], cut[k + 1] });
+            };
+            if (wsc >= 0)
+                cut_into(2, wsc, s.p.sh[wsc]);
+            cut_into(0, -1, vq_cambi_cpu_step_rows(&s.p, step));
             std::atomic<size_t> next{ 0 };
             std::vector<std::thread> th;
             for (int t = 0; t < kWorkers; t++)
                 th.emplace_back([&] {
                     for (size_t k; (k = next++) < items.size();) {
-                        if (items[k].sel >= 0)
-                            vq_cambi_cpu_select(banded, &s.p, items[k].sel, &s.l, got.data());
+                        const It &it = items[k];
+                        if (it.kind == 1)
+                            vq_cambi_cpu_select(banded, &s.p, it.sc);
+                        else if (it.kind == 2)
+                            vq_cambi_cpu_words(banded, &s.p, it.sc, &s.l, got.data(), it.a, it.b);
+                        else if (it.kind == 3)
+                            vq_cambi_cpu_decide(banded, &s.p, it.sc, &s.l, got.data());
                         else
-                            vq_cambi_cpu_rows(banded, &s.p, s.t.data(), v, step, items[k].a, items[k].b);
+                            vq_cambi_cpu_rows(banded, &s.p, s.t.data(), v, step, it.a, it.b);
                     }
                 });
             for (auto &t : th)

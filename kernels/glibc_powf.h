@@ -34,7 +34,6 @@
 #define VQ_GLIBC_POWF_H
 
 #include <stdint.h>
-#include <string.h>
 #if !defined(__CUDA_ARCH__)
 #include <math.h>
 #endif
@@ -85,50 +84,6 @@ VQ_HD double vq_powf_fma(double a, double b, double c)
 #endif
 }
 
-VQ_HD uint32_t vq_powf_f32_bits(float x)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#else
-    uint32_t b;
-    memcpy(&b, &x, sizeof(b));
-    return b;
-#endif
-}
-
-VQ_HD float vq_powf_f32(uint32_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(b);
-#else
-    float x;
-    memcpy(&x, &b, sizeof(x));
-    return x;
-#endif
-}
-
-VQ_HD uint64_t vq_powf_f64_bits(double x)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(x);
-#else
-    uint64_t b;
-    memcpy(&b, &x, sizeof(b));
-    return b;
-#endif
-}
-
-VQ_HD double vq_powf_f64(uint64_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)b);
-#else
-    double x;
-    memcpy(&x, &b, sizeof(x));
-    return x;
-#endif
-}
-
 /* the bits of a signalling NaN */
 VQ_HD int vq_powf_signalling(uint32_t ix)
 {
@@ -158,7 +113,7 @@ VQ_HD double vq_powf_log2(uint32_t ix, const VqPowfTables *t)
     const int i = (int)((off >> 19) % 16);
     const uint32_t top = off & 0xff800000u;
     const int k = (int)((int32_t)top >> 23);
-    const double z = (double)vq_powf_f32(ix - top);
+    const double z = (double)vq_f32_from_bits(ix - top);
     const double r = vq_powf_fma(z, t->invc[i], -1.0);      /* z / c - 1 */
     const double y0 = t->logc[i] + (double)k;
     const double *A = t->log2_poly;
@@ -176,11 +131,11 @@ VQ_HD float vq_powf_exp2(double xd, uint64_t sign_bias, const VqPowfTables *t)
 {
     const double shift = 0x1.8p+52 / 32;
     double kd = xd + shift;                 /* k / 32 in the low bits */
-    const uint64_t ki = vq_powf_f64_bits(kd);
+    const uint64_t ki = vq_f64_bits(kd);
     kd -= shift;
     const double r = xd - kd;               /* in [-1/64, 1/64] */
     const uint64_t s_bits = t->exp2_tab[ki % 32] + ((ki + sign_bias) << 47);
-    const double s = vq_powf_f64(s_bits);
+    const double s = vq_f64_from_bits(s_bits);
     const double *C = t->exp2_poly;
     const double z = vq_powf_fma(C[0], r, C[1]);
     const double r2 = r * r;
@@ -193,8 +148,8 @@ VQ_HD float vq_powf_exp2(double xd, uint64_t sign_bias, const VqPowfTables *t)
 VQ_HD float vq_glibc_powf(float x, float y, const VqPowfTables *t)
 {
     uint64_t sign_bias = 0;
-    uint32_t ix = vq_powf_f32_bits(x);
-    const uint32_t iy = vq_powf_f32_bits(y);
+    uint32_t ix = vq_f32_bits(x);
+    const uint32_t iy = vq_f32_bits(y);
     const int y_zero_inf_nan = 2u * iy - 1u >= 2u * 0x7f800000u - 1u;
     if (ix - 0x00800000u >= 0x7f800000u - 0x00800000u || y_zero_inf_nan) {
         if (y_zero_inf_nan) {
@@ -225,19 +180,19 @@ VQ_HD float vq_glibc_powf(float x, float y, const VqPowfTables *t)
             ix &= 0x7fffffffu;
         }
         if (ix < 0x00800000u) {              /* subnormal: normalised, exponent below range */
-            ix = vq_powf_f32_bits(vq_powf_f32(ix) * 0x1p23f) & 0x7fffffffu;
+            ix = vq_f32_bits(vq_f32_from_bits(ix) * 0x1p23f) & 0x7fffffffu;
             ix -= 23u << 23;
         }
     }
     const double ylogx = (double)y * vq_powf_log2(ix, t);
-    if ((vq_powf_f64_bits(ylogx) >> 47 & 0xffff) >= (vq_powf_f64_bits(126.0) >> 47)) {
+    if ((vq_f64_bits(ylogx) >> 47 & 0xffff) >= (vq_f64_bits(126.0) >> 47)) {
         const uint32_t sign = sign_bias ? 0x80000000u : 0u;
         if (ylogx > 0x1.fffffffd1d571p+6)
-            return vq_powf_f32(sign | 0x7f800000u);   /* overflow: infinity */
+            return vq_f32_from_bits(sign | 0x7f800000u);   /* overflow: infinity */
         if (ylogx <= -150.0)
-            return vq_powf_f32(sign);                 /* underflow: zero */
+            return vq_f32_from_bits(sign);                 /* underflow: zero */
         if (ylogx < -149.0)
-            return vq_powf_f32(sign | 1u);            /* the least subnormal */
+            return vq_f32_from_bits(sign | 1u);            /* the least subnormal */
         /* (0x1.fffffffa3aae2p+6, 0x1.fffffffd1d571p+6]: round-to-nearest goes on */
     }
     return vq_powf_exp2(ylogx, sign_bias, t);

@@ -49,28 +49,6 @@ typedef struct VqRcpTable {
     uint32_t sp_e[VQ_RCP_MAX_SPECIAL], sp_start[VQ_RCP_MAX_SPECIAL], sp_bits[VQ_RCP_MAX_SPECIAL];
 } VqRcpTable;
 
-VQ_HD uint32_t vq_f32_bits(float x)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#else
-    uint32_t b;
-    memcpy(&b, &x, sizeof(b));
-    return b;
-#endif
-}
-
-VQ_HD float vq_f32_from_bits(uint32_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(b);
-#else
-    float x;
-    memcpy(&x, &b, sizeof(x));
-    return x;
-#endif
-}
-
 /* RCPSS of the bits b, as the table's CPU computes it */
 VQ_HD uint32_t vq_rcp_bits(const VqRcpTable *t, uint32_t b)
 {

@@ -244,20 +244,6 @@ typedef struct VqSeqRow {
 #define VQ_SEQ_TERM_LIMIT_LOG2 48 /* |d| < 2^48: no int64 sum of 2^14 terms overflows */
 #define VQ_SEQ_SEG 128            /* terms per segment summary (the GPU's slow rows) */
 
-VQ_HD uint64_t vq_f64_bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof(b));
-    return b;
-}
-
-VQ_HD double vq_f64_from_bits(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof(x));
-    return x;
-}
-
 /* 2^k for -1022 <= k <= 1023 (a normal double) */
 VQ_HD double vq_pow2(int k)
 {

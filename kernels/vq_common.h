@@ -12,12 +12,50 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__CUDACC__)
 #define VQ_HD __host__ __device__ __forceinline__
 #else
 #define VQ_HD static inline
 #endif
+
+/* the bits of a float / double and back (IEEE layout, no conversion) */
+VQ_HD uint32_t vq_f32_bits(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(x);
+#else
+    uint32_t b;
+    memcpy(&b, &x, sizeof(b));
+    return b;
+#endif
+}
+
+VQ_HD float vq_f32_from_bits(uint32_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(b);
+#else
+    float x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+#endif
+}
+
+VQ_HD uint64_t vq_f64_bits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof(b));
+    return b;
+}
+
+VQ_HD double vq_f64_from_bits(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
 
 /*
  * A read-only view of one plane, as the decoder left it (or one of our own

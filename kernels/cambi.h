@@ -306,11 +306,15 @@ VQ_HD int vq_cambi_lowbit_exp(uint32_t b)
     int x = e ? e - 150 : -149;
     if (e)
         m |= 0x800000u;
+#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
+    return x + __builtin_ctz(m);    /* the loop's count, at once (m != 0) */
+#else
     while (!(m & 1u)) {
         m >>= 1;
         x++;
     }
     return x;
+#endif
 }
 
 /* value * 2^32 as an integer: exact when vq_cambi_lowbit_exp(b) >= -32

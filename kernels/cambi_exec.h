@@ -72,6 +72,8 @@ int vq_cambi_cpu_step_most(const VqCambiParams *p, int step, int workers);
 void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *p, const VqCambiTables *t, VqPlaneView luma,
                        int step, int row_begin, int row_end);
 void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s);
+/* one row's words of vq_cambi_cpu_words: n c-values, T's bits; out[VQ_CAMBI_ROW_*] */
+void vq_cambi_row_words(const float *cv, int n, uint32_t tb, int64_t *out);
 void vq_cambi_cpu_words(const VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,
                         int64_t *words, int row_begin, int row_end);
 void vq_cambi_cpu_decide(VqCambiCpu *c, const VqCambiParams *p, int s, const VqCambiLayout *l,

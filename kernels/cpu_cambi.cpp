@@ -31,12 +31,15 @@ struct VqCambiCpu {
     std::vector<uint16_t> img10, pre;          /* step 1, step 2 (w x h) */
     std::vector<uint16_t> cur, filt;           /* the scale's image before / after the mode */
     std::vector<uint8_t> zd, mask0;            /* flat map, scale-0 mask */
+    std::vector<uint8_t> msk;                  /* the scale's mask, when it is not mask0 */
     std::vector<uint16_t> colsum;              /* 7-row sums of zd */
     std::vector<std::vector<uint16_t>> hist;   /* band x sw, one per band running at once */
+    std::vector<std::vector<int16_t>> rows;    /* (2 pad + 2) x sw: the window's rows' band rows, per band */
     std::vector<int> hist_free;
     std::mutex hist_m;
     std::vector<float> cv[VQ_CAMBI_SCALES];
     std::vector<uint32_t> sel;                 /* selection scratch: the scale's c-value bits */
+    std::vector<uint32_t> nz[VQ_CAMBI_SCALES]; /* per row: the c-values that are not 0 */
     uint32_t tb[VQ_CAMBI_SCALES] = {};         /* each scale's T (its select step) */
     std::vector<float> pool;                   /* the reference's quick_select, on a copy */
 };
@@ -55,11 +58,16 @@ extern "C" VqCambiCpu *vq_cambi_cpu_alloc(const VqCambiParams *p)
         c->filt.resize(n);
         c->zd.resize(n);
         c->mask0.resize(n);
+        c->msk.resize(n);
         c->colsum.resize(n);
-        c->hist.emplace_back((size_t)p->band_size * p->sw[0] + 2);   /* + 2: the SIMD gathers read pairs */
+        /* + 1 row: the pixels not counted go there, unread; + 2: the SIMD gathers read pairs */
+        c->hist.emplace_back((size_t)(p->band_size + 1) * p->sw[0] + 2);
+        c->rows.emplace_back((size_t)(2 * p->pad + 2) * p->sw[0]);
         c->hist_free.push_back(0);
-        for (int s = 0; s < VQ_CAMBI_SCALES; s++)
+        for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
             c->cv[s].resize((size_t)p->sw[s] * p->sh[s]);
+            c->nz[s].resize((size_t)p->sh[s]);
+        }
         c->sel.resize((size_t)p->sw[0] * p->sh[0]);
         return c;
     } catch (...) {
@@ -82,6 +90,7 @@ extern "C" int vq_cambi_cpu_bands(VqCambiCpu *c, int workers)
     try {
         while ((int)c->hist.size() < workers) {
             c->hist.emplace_back(c->hist[0].size());
+            c->rows.emplace_back(c->rows[0].size());
             c->hist_free.push_back((int)c->hist.size() - 1);
         }
     } catch (...) {
@@ -112,18 +121,48 @@ public:
         c_->hist_free.push_back(k_);
     }
     uint16_t *data() { return c_->hist[k_].data(); }
+    int16_t *rows() { return c_->rows[k_].data(); }
 
 private:
     VqCambiCpu *c_;
     int k_;
 };
 
+/* Integer loops the compiler vectorises: an AVX2 clone beside the default
+ * one (GCC's function multiversioning, chosen at load time by the CPU),
+ * which gives the same integers.  Not under the sanitizers: the clone's
+ * resolver runs while the program is relocated, before their runtime
+ * exists, and ThreadSanitizer's instrumentation of it crashes there. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define VQ_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define VQ_CLONES_AVX2
+#endif
+
 /* step ST_LOAD: the 10-bit image (into pre when there is no anti-dithering) */
+VQ_CLONES_AVX2
 void load_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, VqPlaneView luma, int i0,
                int i1)
 {
     const int w = p.w;
     uint16_t *dst = p.antidither ? c->img10.data() : c->pre.data();
+    if (!p.resize && luma.step == 1) {
+        /* vq_cambi_load10 without the index tables, a row at a time */
+        for (int i = i0; i < i1; i++) {
+            const uint8_t *row = luma.data + (ptrdiff_t)i * luma.pitch;
+            uint16_t *d = dst + (size_t)i * w;
+            if (luma.bytes == 1) {
+                for (int j = 0; j < w; j++)
+                    d[j] = vq_cambi_to10(row[j], p.in_bpc);
+            } else {
+                const uint16_t *r16 = (const uint16_t *)row;
+                for (int j = 0; j < w; j++)
+                    d[j] = vq_cambi_to10((uint32_t)(r16[j] >> luma.shift), p.in_bpc);
+            }
+        }
+        return;
+    }
     for (int i = i0; i < i1; i++)
         for (int j = 0; j < w; j++)
             dst[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t->x_idx, t->y_idx, i, j);
@@ -145,58 +184,116 @@ void colsum_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
     }
 }
 
+VQ_CLONES_AVX2
 void mask_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
 {
     const int w = p.w, r = VQ_CAMBI_MASK_FILTER >> 1;
+    const uint32_t mi = (uint32_t)p.mask_index;
     for (int i = i0; i < i1; i++) {
         const uint16_t *cs = &c->colsum[(size_t)i * w];
-        uint32_t sum = 0;
-        for (int j = 0; j < std::min(r, w); j++)
-            sum += cs[j];
-        for (int j = 0; j < w; j++) {
-            if (j + r < w)
-                sum += cs[j + r];
-            if (j - r - 1 >= 0)
-                sum -= cs[j - r - 1];
-            c->mask0[(size_t)i * w + j] = sum > (uint32_t)p.mask_index;
+        uint8_t *m = &c->mask0[(size_t)i * w];
+        /* each column's sum of the 2 r + 1 columns around it (clipped):
+         * the ones with all of them inside the image straight (the
+         * compiler vectorises it), the ones at the edges by the clip */
+        auto clipped = [&](int j) {
+            uint32_t sum = 0;
+            for (int k = std::max(0, j - r); k <= std::min(w - 1, j + r); k++)
+                sum += cs[k];
+            return (uint8_t)(sum > mi);
+        };
+        const int a = std::min(r, w), b = std::max(a, w - r);
+        for (int j = 0; j < a; j++)
+            m[j] = clipped(j);
+        for (int j = a; j < b; j++) {
+            uint32_t sum = 0;
+            for (int k = -r; k <= r; k++)
+                sum += cs[j + k];
+            m[j] = (uint8_t)(sum > mi);
         }
+        for (int j = b; j < w; j++)
+            m[j] = clipped(j);
     }
 }
 
-inline bool mask_at(const VqCambiCpu *c, const VqCambiParams &p, int s, int i, int j)
+/* step ST_ZD: vq_cambi_zero_deriv of rows [i0, i1), the columns but the
+ * last without its edge tests (so that the compiler vectorises them) */
+VQ_CLONES_AVX2
+void zd_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
 {
-    return c->mask0[((size_t)i << p.sshift[s]) * c->w + ((size_t)j << p.sshift[s])];
+    const int w = p.w, h = p.h;
+    const uint16_t *pre = c->pre.data();
+    for (int i = i0; i < i1; i++) {
+        const uint16_t *r = pre + (size_t)i * w;
+        uint8_t *z = &c->zd[(size_t)i * w];
+        if (i < h - 1) {
+            const uint16_t *d = r + w;
+            for (int j = 0; j < w - 1; j++)
+                z[j] = (uint8_t)((r[j] == r[j + 1]) & (r[j] == d[j]));
+        } else {
+            for (int j = 0; j < w - 1; j++)
+                z[j] = (uint8_t)(r[j] == r[j + 1]);
+        }
+        z[w - 1] = (uint8_t)vq_cambi_zero_deriv(pre, w, w, h, i, w - 1);
+    }
 }
 
-/* histogram row of the scale's pixel (i, j), or -1 when not counted */
-inline int counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i, int j)
+/* row i of scale s's mask: mask0 at (i << sshift, j << sshift), 0 or 1 */
+inline const uint8_t *mask_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i)
 {
-    if (!mask_at(c, p, s, i, j))
-        return -1;
-    return vq_cambi_band_row(&p, c->filt[(size_t)i * c->w + j]);
+    return (p.sshift[s] ? c->msk.data() : c->mask0.data()) + (size_t)i * c->w;
+}
+
+/* the histogram rows of row i's pixels (band_size: not counted, a row no
+ * c-value reads); without branches, the mask being as good as random to a
+ * predictor */
+VQ_CLONES_AVX2
+void counted_row(const VqCambiCpu *c, const VqCambiParams &p, int s, int i, int16_t *out)
+{
+    const int sw = p.sw[s];
+    const uint8_t *m = mask_row(c, p, s, i);
+    const uint16_t *f = &c->filt[(size_t)i * c->w];
+    const int base = p.band_base, nb = p.band_size;
+    for (int j = 0; j < sw; j++) {
+        /* vq_cambi_band_row, as selects the compiler vectorises */
+        const int r = (int)f[j] - base;
+        const int in = (m[j] != 0) & (r >= 0) & (r < nb);
+        out[j] = (int16_t)(in ? r : nb);
+    }
 }
 
 /* integer adds only: the AVX2 clone (GCC's function multiversioning, chosen
- * at load time by the CPU) gives the same counts, 16 at a time.  Not under
- * the sanitizers: the clone's resolver runs while the program is relocated,
- * before their runtime exists, and ThreadSanitizer's instrumentation of it
- * crashes there. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && \
-    !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void add_row(const VqCambiCpu *c, const VqCambiParams &p, uint16_t *hist, int s, int i, int delta)
+ * at load time by the CPU) gives the same counts, 16 at a time. */
+VQ_CLONES_AVX2
+void add_row(const VqCambiParams &p, uint16_t *hist, int s, const int16_t *u_row, int delta)
 {
     const int sw = p.sw[s], pad = p.pad;
-    for (int j = 0; j < sw; j++) {
-        const int u = counted_row(c, p, s, i, j);
-        if (u < 0)
-            continue;
+    for (int j = 0; j < sw;) {
+        /* a run of pixels j .. j1 - 1 in one band row: column k counts the
+         * run's pixels within pad of it, in one pass (a range per pixel
+         * would stall on the overlapping loads and stores); the pixels not
+         * counted go to the unread row, so no branch tells them apart */
+        const int u = u_row[j];
+        int j1 = j + 1;
+        while (j1 < sw && u_row[j1] == u)
+            j1++;
         uint16_t *hr = &hist[(size_t)u * sw];
-        const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, sw);
-        for (int k = lo; k < hi; k++)
-            hr[k] = (uint16_t)(hr[k] + delta);
+        const int lo = std::max(j - pad, 0), hi = std::min(j1 + pad, sw), last = j1 - 1;
+        for (int k = lo; k < hi; k++) {
+            const int n = std::min(k + pad, last) - std::max(k - pad, j) + 1;
+            hr[k] = (uint16_t)(hr[k] + delta * n);
+        }
+        j = j1;
     }
+}
+
+/* the values whose bits are not all 0 */
+VQ_CLONES_AVX2
+uint32_t count_nonzero(const float *v, int n)
+{
+    uint32_t cnt = 0;
+    for (int j = 0; j < n; j++)
+        cnt += vq_cambi_bits(v[j]) != 0;
+    return cnt;
 }
 
 /* c-values of rows [i0, i1) of scale s: the band's histograms start from
@@ -206,35 +303,47 @@ void c_value_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t,
     const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
     BandHist bh(c);
     uint16_t *hist = bh.data();
+    int16_t *ring = bh.rows();      /* row r's band rows at (r % nr) * sw */
+    const int nr = 2 * pad + 2;
+    auto ring_row = [&](int r) { return ring + (size_t)(r % nr) * sw; };
     float *cv = c->cv[s].data();
     const VqCpuSimd *simd = vq_cpu_simd();
-    std::vector<uint8_t> act((size_t)sw);
     std::fill(hist, hist + (size_t)p.band_size * sw, 0);
     const int first = std::max(0, i0 - pad);   /* the band's first counted row */
-    for (int i = first; i < std::min(i0 + pad, sh); i++)
-        add_row(c, p, hist, s, i, 1);
+    for (int i = first; i < std::min(i0 + pad, sh); i++) {
+        counted_row(c, p, s, i, ring_row(i));
+        add_row(p, hist, s, ring_row(i), 1);
+    }
     for (int i = i0; i < i1; i++) {
-        if (i + pad < sh)
-            add_row(c, p, hist, s, i + pad, 1);
-        if (i - pad - 1 >= first)
-            add_row(c, p, hist, s, i - pad - 1, -1);
-        for (int j = 0; j < sw; j++)
-            act[(size_t)j] = mask_at(c, p, s, i, j);
-        simd->cambi_cvalue_row(&p, t->recip, &c->filt[(size_t)i * c->w], act.data(), hist, sw, sw,
+        if (i - pad - 1 >= first)   /* before its ring row is reused */
+            add_row(p, hist, s, ring_row(i - pad - 1), -1);
+        if (i + pad < sh) {
+            counted_row(c, p, s, i + pad, ring_row(i + pad));
+            add_row(p, hist, s, ring_row(i + pad), 1);
+        }
+        simd->cambi_cvalue_row(&p, t->recip, &c->filt[(size_t)i * c->w], mask_row(c, p, s, i), hist, sw, sw,
                                &cv[(size_t)i * sw]);
-        uint32_t *bits = &c->sel[(size_t)i * sw];   /* the selection's input */
-        for (int j = 0; j < sw; j++)
-            bits[j] = vq_cambi_bits(cv[(size_t)i * sw + j]);
+        c->nz[s][(size_t)i] = count_nonzero(&cv[(size_t)i * sw], sw);
     }
 }
 
-/* T = the k-th largest c-value of scale s (its bits, written by the
- * c-value rows into sel), kept for the row words */
+/* T = the k-th largest c-value of scale s (by their bits), kept for the
+ * row words.  When fewer than k are above 0 (banding's usual case: with
+ * the default topk of 0.6 most pixels have none), T is 0 without a
+ * selection; else nth_element on a copy. */
 void select_t(VqCambiCpu *c, const VqCambiParams &p, int s)
 {
     const size_t n = (size_t)p.sw[s] * p.sh[s];
     const int k = p.topk_count[s];
+    uint64_t nonzero = 0;
+    for (int i = 0; i < p.sh[s]; i++)
+        nonzero += c->nz[s][(size_t)i];
+    if (nonzero < (uint64_t)k) {
+        c->tb[s] = 0;
+        return;
+    }
     uint32_t *b = c->sel.data();
+    memcpy(b, c->cv[s].data(), sizeof(float) * n);
     std::nth_element(b, b + (k - 1), b + n, std::greater<uint32_t>());
     c->tb[s] = b[k - 1];
 }
@@ -245,25 +354,9 @@ void row_words(const VqCambiCpu *c, const VqCambiParams &p, int s, const VqCambi
                int i0, int i1)
 {
     const int sw = p.sw[s];
-    const uint32_t tb = c->tb[s];
     const float *cv = c->cv[s].data();
-    for (int i = i0; i < i1; i++) {
-        int64_t cnt = 0;
-        uint64_t sum = 0;
-        int minexp = VQ_CAMBI_NONE_EXP;
-        for (int j = 0; j < sw; j++) {
-            const uint32_t x = vq_cambi_bits(cv[(size_t)i * sw + j]);
-            if (x > tb) {
-                cnt++;
-                sum += vq_cambi_fixed32(x);
-                minexp = std::min(minexp, vq_cambi_lowbit_exp(x));
-            }
-        }
-        int64_t *rw = words + l->row_off[s] + (size_t)i * VQ_CAMBI_ROW_WORDS;
-        rw[VQ_CAMBI_ROW_COUNT] = cnt;
-        rw[VQ_CAMBI_ROW_SUM] = (int64_t)sum;
-        rw[VQ_CAMBI_ROW_MINEXP] = minexp;
-    }
+    for (int i = i0; i < i1; i++)
+        vq_cambi_row_words(&cv[(size_t)i * sw], sw, c->tb[s], words + l->row_off[s] + (size_t)i * VQ_CAMBI_ROW_WORDS);
 }
 
 /* the rows' totals; the pooling mode, and with it the reference's own sum
@@ -368,9 +461,7 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
                 c->pre[(size_t)i * w + j] = vq_cambi_antidither_at(c->img10.data(), w, w, h, i, j);
         return;
     case ST_ZD:
-        for (int i = i0; i < i1; i++)
-            for (int j = 0; j < w; j++)
-                c->zd[(size_t)i * w + j] = (uint8_t)vq_cambi_zero_deriv(c->pre.data(), w, w, h, i, j);
+        zd_rows(c, p, i0, i1);
         return;
     case ST_COLSUM:
         colsum_rows(c, p, i0, i1);
@@ -387,19 +478,23 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
         /* the scale's image: scale 0 is the preprocessed image (decimated
          * once more with the speed-up), then each scale the filtered one of
          * the scale above, decimated */
-        if (s == 0 && !p.high_res_speedup) {
-            memcpy(&c->cur[(size_t)i0 * w], &c->pre[(size_t)i0 * w], sizeof(uint16_t) * (size_t)(i1 - i0) * w);
-        } else {
+        if (s > 0 || p.high_res_speedup) {     /* else the mode filter reads pre */
             const uint16_t *src = s == 0 ? c->pre.data() : c->filt.data();
             for (int i = i0; i < i1; i++)
                 for (int j = 0; j < sw; j++)
                     c->cur[(size_t)i * w + j] = src[(size_t)(2 * i) * w + 2 * j];
         }
+        if (p.sshift[s]) {  /* the scale's mask, read by its c-values */
+            const int sh = p.sshift[s];
+            for (int i = i0; i < i1; i++)
+                for (int j = 0; j < sw; j++)
+                    c->msk[(size_t)i * w + j] = c->mask0[((size_t)i << sh) * w + ((size_t)j << sh)];
+        }
         return;
     case SC_FILT: {
         /* vq_cambi_mode_at's composition, each row's horizontal modes made
          * once (three rows rolling) instead of once per output row */
-        const uint16_t *img = c->cur.data();
+        const uint16_t *img = s == 0 && !p.high_res_speedup ? c->pre.data() : c->cur.data();
         std::vector<uint16_t> buf(3 * (size_t)sw);
         uint16_t *hm[3] = { &buf[0], &buf[(size_t)sw], &buf[2 * (size_t)sw] };  /* rows i-1, i, i+1 */
         const VqCpuSimd *simd = vq_cpu_simd();
@@ -451,6 +546,48 @@ extern "C" void vq_cambi_cvalue_row_plain(const VqCambiParams *p, const float *r
 {
     for (int j = 0; j < n; j++)
         out[j] = act[j] ? vq_cambi_c_value(p, recip, vals[j], &hist[j], sw) : 0.0f;
+}
+
+/*
+ * A row's words: the count of the values above T (by their bits), the sum
+ * of vq_cambi_fixed32 over them and the minimum of vq_cambi_lowbit_exp
+ * (VQ_CAMBI_NONE_EXP if none).  Those two as selects the compiler
+ * vectorises, without branches (which values pass is as good as random):
+ * the lowest set bit m & -m is a power of two below 2^24, so its float's
+ * exponent is its log2; the shifts are clamped where vq_cambi_fixed32 does
+ * not shift.  test_cambi's RowWords compares them over every exponent.
+ */
+extern "C" VQ_CLONES_AVX2 void vq_cambi_row_words(const float *cv, int n, uint32_t tb, int64_t *out)
+{
+    int64_t cnt = 0;
+    uint64_t sum = 0;
+    int minexp = VQ_CAMBI_NONE_EXP;
+    for (int j = 0; j < n; j++) {
+        const uint32_t b = vq_cambi_bits(cv[j]);
+        const uint32_t in = b > tb;
+        const int e = (int)(b >> 23);
+        const uint32_t m = (b & 0x7fffffu) | (0x800000u & (0u - (uint32_t)(e != 0)));
+        const int base = e - 150 + (e == 0);
+        /* vq_cambi_lowbit_exp (m != 0 when b != 0) */
+        const uint32_t low = m & (0u - m);
+        const int lowexp = base + (int)(vq_cambi_bits((float)(int32_t)low) >> 23) - 127;
+        /* vq_cambi_fixed32: m << sh (all ones from sh = 40), m >> -sh (0
+         * from -sh = 64), 0 for b = 0 */
+        const int sh = base + 32;
+        const int shl = std::max(0, std::min(sh, 63)), shr = std::max(0, std::min(-sh, 63));
+        const uint64_t left = ((uint64_t)m << shl) | (0 - (uint64_t)(sh >= 40));
+        const uint64_t right = ((uint64_t)m >> shr) & (0 - (uint64_t)(sh > -64));
+        const uint64_t pos = 0 - (uint64_t)(sh >= 0);
+        const uint64_t fixed = ((left & pos) | (right & ~pos)) & (0 - (uint64_t)(b != 0));
+        cnt += in;
+        sum += fixed & (0 - (uint64_t)in);
+        /* a value that does not pass goes above the initial minimum
+         * (lowexp is within -276 .. 128, b = 0 included): never counted */
+        minexp = std::min(minexp, lowexp + (int)((1u - in) << 11));
+    }
+    out[VQ_CAMBI_ROW_COUNT] = cnt;
+    out[VQ_CAMBI_ROW_SUM] = (int64_t)sum;
+    out[VQ_CAMBI_ROW_MINEXP] = minexp;
 }
 
 extern "C" void vq_cambi_cpu_select(VqCambiCpu *c, const VqCambiParams *p, int s)

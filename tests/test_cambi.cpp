@@ -249,6 +249,43 @@ TEST(CambiStages, LowbitAndFixed)
     EXPECT_EQ((double)vq_cambi_fixed32(vq_cambi_bits(t)), std::ldexp((double)t, 32));
 }
 
+/* The CPU's row words (selects the compiler vectorises) equal the count,
+ * vq_cambi_fixed32 sum and vq_cambi_lowbit_exp minimum taken one by one:
+ * every exponent with mantissas 0, 1, all ones and random ones, against T
+ * of 0, of values inside the row and of the largest bits. */
+TEST(CambiCpu, RowWords)
+{
+    std::mt19937 rng(29);
+    std::vector<uint32_t> bits;
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t m : { 0u, 1u, 0x7fffffu, 0x400000u, (uint32_t)rng() & 0x7fffffu, (uint32_t)rng() & 0x7fffffu })
+            bits.push_back(e << 23 | m);
+    for (int i = 0; i < 4000; i++)      /* c-value-like: 0 often, else below 2^14 */
+        bits.push_back(i % 3 ? 0u : vq_cambi_bits((float)(rng() % 100000) / 7.0f));
+    std::shuffle(bits.begin(), bits.end(), rng);
+    std::vector<float> row(bits.size());
+    for (size_t j = 0; j < bits.size(); j++)
+        memcpy(&row[j], &bits[j], sizeof(float));
+    for (uint32_t tb : { 0u, bits[17], bits[400], bits[2000], 0x46000000u, 0x7fffffffu, 0xffffffffu }) {
+        for (int n : { 0, 1, 31, 257, (int)row.size() }) {
+            int64_t cnt = 0;
+            uint64_t sum = 0;
+            int minexp = VQ_CAMBI_NONE_EXP;
+            for (int j = 0; j < n; j++)
+                if (bits[(size_t)j] > tb) {
+                    cnt++;
+                    sum += vq_cambi_fixed32(bits[(size_t)j]);
+                    minexp = std::min(minexp, vq_cambi_lowbit_exp(bits[(size_t)j]));
+                }
+            int64_t out[VQ_CAMBI_ROW_WORDS] = {};
+            vq_cambi_row_words(row.data(), n, tb, out);
+            EXPECT_EQ(out[VQ_CAMBI_ROW_COUNT], cnt) << tb << " " << n;
+            EXPECT_EQ((uint64_t)out[VQ_CAMBI_ROW_SUM], sum) << tb << " " << n;
+            EXPECT_EQ(out[VQ_CAMBI_ROW_MINEXP], minexp) << tb << " " << n;
+        }
+    }
+}
+
 /* The fold's top-k mean (exact-sum shortcut) equals the reference's
  * quick_select + sequential sum, on c-value-like data. */
 TEST(CambiFold, WordsEqualQuickSelect)

@@ -1,11 +1,15 @@
 /*
- * model_impl.hpp - what a loaded model holds (model.cpp), and the form of
+ * model_impl.hpp - what a loaded model holds (read by model_load.cpp and
+ * model_svm.cpp, used by model.cpp), and the form of
  * the generated built-in tables (model_builtin_tables.cpp).
  */
 #ifndef VQ_MODEL_IMPL_HPP
 #define VQ_MODEL_IMPL_HPP
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.hpp"
@@ -78,6 +82,11 @@ struct Impl {
     bool collection = false;
 };
 
+/* the loaders: a model file's text (model_load.cpp), its libsvm text
+ * (model_svm.cpp); vq::Error on what libvmaf could not predict with */
+std::unique_ptr<Impl> load_json(std::string_view text, unsigned flags);
+void parse_svm(const std::string &text, Svm *svm);
+
 /* Model's private parts, for the loaders (and the tests) */
 struct Access {
     static std::unique_ptr<Model> make(std::unique_ptr<Impl> impl)
@@ -130,6 +139,9 @@ extern const uint32_t builtin_row_start[];     /* row r starts at builtin_nodes[
 extern const unsigned builtin_n_rows;
 extern const BuiltinModel builtin_models[];
 extern const unsigned builtin_n_models;
+
+/* a built-in model with the load flags applied (model_load.cpp) */
+std::unique_ptr<Impl> load_builtin(const BuiltinModel &bm, unsigned flags);
 
 }  // namespace model_detail
 }  // namespace vq

@@ -35,6 +35,7 @@
 #include "framesync.h"
 #include "video.h"
 #include "libavfilter/version.h"
+#include "vf_vqcuda.h"
 
 /* FFmpeg 7.1 (libavfilter 10) and 8.x/9.x (11, 12): from libavfilter 11 a
  * filter is defined as an FFFilter whose public part (name, description,
@@ -56,147 +57,6 @@
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->cu, x)
 #endif
-
-/* pairing: frames of one time only, or libvmaf's (framesync's) pairing */
-enum { PAIRING_TIMESTAMP, PAIRING_FRAMESYNC };
-
-/* log_fmt "auto": from log_path's extension, else libvmaf's default (xml) */
-#define LOG_FMT_AUTO -1
-
-#define MAX_RENDITIONS 16
-
-/* A distorted frame waiting for its scores.  The reference (and the other
- * renditions' frames) are kept too, so that every picture stays alive while
- * the library may still read it. */
-typedef struct PendingFrame {
-    AVFrame *dist;
-    AVFrame *keep[MAX_RENDITIONS];  /* [0]: the reference, [k]: rendition k+1 */
-    int64_t index;              /* submission number; -1: not scored */
-    unsigned waiting;           /* sessions whose result is still to come (bits) */
-} PendingFrame;
-
-/* Frames not yet paired, in arrival order. */
-typedef struct FrameList {
-    AVFrame **f;
-    int n, cap;
-} FrameList;
-
-static int list_push(FrameList *l, AVFrame *f)
-{
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        AVFrame **n = av_realloc_array(l->f, cap, sizeof(*n));
-        if (!n) {
-            av_frame_free(&f);
-            return AVERROR(ENOMEM);
-        }
-        l->f = n;
-        l->cap = cap;
-    }
-    l->f[l->n++] = f;
-    return 0;
-}
-
-static AVFrame *list_pop(FrameList *l)
-{
-    AVFrame *f;
-    if (!l->n)
-        return NULL;
-    f = l->f[0];
-    memmove(l->f, l->f + 1, (l->n - 1) * sizeof(*l->f));
-    l->n--;
-    return f;
-}
-
-static void list_free(FrameList *l)
-{
-    while (l->n)
-        av_frame_free(&l->f[--l->n]);
-    av_freep(&l->f);
-    l->cap = 0;
-}
-
-/* The frames waiting, in output order (a few at a time). */
-typedef struct PendingQueue {
-    PendingFrame *f;
-    size_t head, count, cap;
-} PendingQueue;
-
-typedef struct VQCUDAContext {
-    const AVClass *class;
-    FFFrameSync fs;
-
-    /* options */
-    char *log_path;
-    int log_fmt;
-    int pool;
-    int metadata;               /* METADATA_*: which values go on the frames */
-    char *model_cfg;
-    char *feature_cfg;
-    int n_subsample;
-    int n_threads;
-    int device;
-    int psnr;
-    int bitdepth;
-    int nb_renditions_opt;      /* option inputs: renditions + the reference */
-    int scaler;
-    int pairing;                /* PAIRING_* */
-    int segment_frames;
-    double segment_duration;
-    int segment_mode;
-    char *segment_path;
-    char *stream_path;
-    char *score_frames;
-    int64_t score_begin, score_end;
-    int score_context;          /* frames a piece is given before A */
-    FILE *stream;
-    double ref_time;            /* of the frame being submitted */
-    int ref_key;
-
-    int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
-    int64_t cpu_filter_ns;      /* this thread's CPU time in activate() */
-    int64_t cpu_lib_ns;         /* of which in libvqcuda's submit, receive and flush */
-    VqSession *session;         /* rendition 1 (input 0) */
-    VqSession *extra[MAX_RENDITIONS];   /* renditions 2.. (inputs 1 ..), a session each */
-    int64_t extra_submitted[MAX_RENDITIONS];
-    int extra_ended[MAX_RENDITIONS];
-    const AVFrame *last_rend[MAX_RENDITIONS];
-    int64_t last_rend_pts[MAX_RENDITIONS];
-    int dis_w, dis_h;           /* rendition 1's size (the reference's, or smaller) */
-    int extra_w[MAX_RENDITIONS], extra_h[MAX_RENDITIONS];
-    VqFormat format;
-    enum AVPixelFormat sw_format;   /* of the frames being scored */
-    PendingQueue pending;
-    /* frames a re-created graph took over from the one before (FFmpeg drops
-     * the frames still inside a graph it re-creates): [0] main, [1] reference */
-    FrameList stash[2];
-    int64_t nb_submitted;
-    int64_t nb_scored;          /* results received */
-    int64_t nb_unpaired;        /* distorted frames without a new reference, or one of their time */
-    int64_t nb_untimed;         /* of which: the reference frame was of another time */
-    int64_t nb_mismatched;      /* pairs whose two frames differ in size or format */
-    int transition;             /* re-initialised with inputs of two sizes: score nothing */
-    int carried;                /* the session came from the instance before a re-init */
-    int log_written;
-    int log_error;
-    int main_ended;             /* an event repeated the last distorted frame */
-    int main_longer;            /* main frames left when framesync ended */
-    int flushed;
-    int eof_sent;
-    int closing;                /* in uninit: results are dropped, not sent */
-    int event_ran;
-
-    /* the last reference frame scored, to see it repeated */
-    const AVFrame *last_ref;
-    int64_t last_ref_pts;
-    int64_t last_main_pts;      /* framesync's pts of the last main frame an event had */
-
-#if CONFIG_CUDA
-    AVBufferRef *hw_frames_ref; /* keeps the device alive until uninit */
-    AVCUDADeviceContext *hwctx;
-    CudaFunctions *cu;
-#endif
-} VQCUDAContext;
 
 /* session of rendition k (0-based), or NULL */
 static VqSession *rend_session(VQCUDAContext *s, int k)
@@ -267,96 +127,6 @@ static int check_log_path(AVFilterContext *ctx, const char *opt, const char *pat
         return AVERROR(EIO);
     }
     return 0;
-}
-
-/*
- * FFmpeg re-creates the filter graph when an input's frame size or format
- * changes (unless -reinit_filter 0).  The session of the instance that goes
- * away is kept here, under its log path, and the next instance with that
- * path carries it on: frame numbers, pools and the log continue, and the
- * frames after the change are a new section.  One process, one map.
- */
-typedef struct Carried {
-    char *log_path;
-    VqSession *session;
-    int64_t nb_submitted, nb_scored, nb_mismatched;
-    VqFormat format;
-    enum AVPixelFormat sw_format;
-    int dis_w, dis_h;
-    FrameList stash[2];         /* frames the graph held, unpaired, per input */
-    FILE *stream;               /* stream_path, still open: the session writes to it */
-    PendingQueue pending;       /* frames scored or in flight, not yet passed on */
-    struct Carried *next;
-} Carried;
-
-static AVMutex carried_lock = AV_MUTEX_INITIALIZER;
-static Carried *carried;
-
-static void carry_put(VQCUDAContext *s)
-{
-    Carried *c = av_mallocz(sizeof(*c));
-
-    if (!c || !(c->log_path = av_strdup(s->log_path))) {
-        av_free(c);
-        vq_session_close(&s->session);
-        return;
-    }
-    c->session       = s->session;
-    c->nb_submitted  = s->nb_submitted;
-    c->nb_scored     = s->nb_scored;
-    c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
-    c->format        = s->format;
-    c->sw_format     = s->sw_format;
-    c->dis_w         = s->dis_w;
-    c->dis_h         = s->dis_h;
-    c->stash[0]      = s->stash[0];
-    c->stash[1]      = s->stash[1];
-    c->stream        = s->stream;
-    s->stream        = NULL;
-    c->pending       = s->pending;
-    memset(&s->pending, 0, sizeof(s->pending));
-    memset(s->stash, 0, sizeof(s->stash));
-    s->session = NULL;
-    ff_mutex_lock(&carried_lock);
-    c->next = carried;
-    carried = c;
-    ff_mutex_unlock(&carried_lock);
-}
-
-static int carry_take(VQCUDAContext *s)
-{
-    Carried **p, *c = NULL;
-
-    ff_mutex_lock(&carried_lock);
-    for (p = &carried; *p; p = &(*p)->next)
-        if (!strcmp((*p)->log_path, s->log_path)) {
-            c = *p;
-            *p = c->next;
-            break;
-        }
-    ff_mutex_unlock(&carried_lock);
-    if (!c)
-        return 0;
-    s->session       = c->session;
-    s->nb_submitted  = c->nb_submitted;
-    s->nb_scored     = c->nb_scored;
-    s->nb_mismatched = c->nb_mismatched;
-    s->format        = c->format;
-    s->sw_format     = c->sw_format;
-    s->dis_w         = c->dis_w;
-    s->dis_h         = c->dis_h;
-    s->stash[0]      = c->stash[0];
-    s->stash[1]      = c->stash[1];
-    s->stream        = c->stream;
-    if (c->pending.count) {
-        av_freep(&s->pending.f);
-        s->pending = c->pending;
-    } else {
-        av_free(c->pending.f);
-    }
-    av_free(c->log_path);
-    av_free(c);
-    return 1;
 }
 
 /* the title frame a piece's first frame is: score_context frames before
@@ -576,7 +346,7 @@ static int queue_frame(AVFilterContext *ctx, PendingFrame *p)
 }
 
 /* a frame passed on unscored, in its place in the order */
-static int pass_frame(AVFilterContext *ctx, AVFrame *dist)
+int ff_vqcuda_pass_frame(AVFilterContext *ctx, AVFrame *dist)
 {
     PendingFrame p = { .dist = dist, .index = -1 };
     int ret = queue_frame(ctx, &p);
@@ -1016,7 +786,7 @@ static double frame_time(AVFilterContext *ctx, const AVFrame *ref)
 
 /* A main frame (owned) and its reference frame (borrowed): scored, or
  * passed on unscored when they cannot be paired. */
-static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
+int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
 {
     VQCUDAContext *s = ctx->priv;
     VqPicture pic_ref, pic_dist;
@@ -1030,7 +800,7 @@ static int handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
             av_frame_free(&dist);
             return ret;
         }
-        return pass_frame(ctx, dist);
+        return ff_vqcuda_pass_frame(ctx, dist);
     }
     if (dist->color_range != ref->color_range && !s->nb_submitted)
         av_log(ctx, AV_LOG_WARNING, "main and reference use different color "
@@ -1089,7 +859,7 @@ static int pass_unpaired(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref
     s->nb_unpaired++;
     if (s->session)
         vq_session_note_unpaired(s->session, t, tr);
-    return pass_frame(ctx, dist);
+    return ff_vqcuda_pass_frame(ctx, dist);
 }
 
 static int do_vqcuda(FFFrameSync *fs)
@@ -1121,7 +891,7 @@ static int do_vqcuda(FFFrameSync *fs)
     /* No reference yet, or the last one again (shorter or slower reference):
      * score only frames that have a reference frame of their own. */
     if (ctx->is_disabled)
-        return pass_frame(ctx, dist);
+        return ff_vqcuda_pass_frame(ctx, dist);
     if (!ref || (ref == s->last_ref && fs->in[ri].pts == s->last_ref_pts))
         return pass_unpaired(ctx, dist, NULL);
     /* framesync gives the reference frame current at the main frame's time:
@@ -1130,153 +900,7 @@ static int do_vqcuda(FFFrameSync *fs)
         return pass_unpaired(ctx, dist, ref);
     s->last_ref     = ref;
     s->last_ref_pts = fs->in[ri].pts;
-    return handle_pair(ctx, dist, ref);
-}
-
-/* The input has ended (all its frames consumed), without acknowledging the
- * status: framesync, which runs after, must still see it. */
-static int input_ended(AVFilterLink *l)
-{
-    return !ff_inlink_queued_frames(l) && ff_link_internal(l)->status_in;
-}
-
-/*
- * Frames taken over from a graph FFmpeg re-created (and, while the inputs
- * have two sizes, every frame that comes): paired here by timestamp, before
- * framesync sees any frame, so that none is lost at the change.  1 while
- * more frames are needed to pair them, 0 when the stash is empty.
- */
-static int drain_stash(AVFilterContext *ctx)
-{
-    VQCUDAContext *s = ctx->priv;
-    AVFilterLink *in[2] = { ctx->inputs[0], ctx->inputs[s->nb_rend] };
-    int ret;
-
-    while (s->transition) {
-        /* inputs of two sizes: keep every frame for the graph FFmpeg makes
-         * when the other input changes too; at an input's end there is none */
-        int got = 0;
-        for (int i = 0; i < 2; i++) {
-            AVFrame *f = NULL;
-            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
-                return ret;
-            if (ret > 0) {
-                if ((ret = list_push(&s->stash[i], f)) < 0)
-                    return ret;
-                got = 1;
-            } else if (input_ended(in[i])) {
-                s->transition = 0;
-            }
-        }
-        if (!s->transition)
-            break;
-        if (!got) {
-            ff_inlink_request_frame(in[0]);
-            ff_inlink_request_frame(in[1]);
-            return 1;
-        }
-    }
-
-    while (s->stash[0].n || s->stash[1].n) {
-        AVFrame *d, *r;
-        int c;
-        for (int i = 0; i < 2; i++) {
-            AVFrame *f = NULL;
-            if (s->stash[i].n)
-                continue;
-            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
-                return ret;
-            if (ret > 0) {
-                if ((ret = list_push(&s->stash[i], f)) < 0)
-                    return ret;
-                continue;
-            }
-            if (input_ended(in[i])) {
-                /* one input has no frame for the other's: they go unpaired */
-                {
-                    AVFrame *x;
-                    while ((x = list_pop(&s->stash[!i]))) {
-                        s->nb_mismatched++;
-                        if (i == 1) {
-                            x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
-                            if ((ret = pass_frame(ctx, x)) < 0)
-                                return ret;
-                        } else {
-                            av_frame_free(&x);
-                        }
-                    }
-                }
-                return 0;
-            }
-            ff_inlink_request_frame(in[i]);
-            return 1;
-        }
-        d = s->stash[0].f[0];
-        r = s->stash[1].f[0];
-        c = av_compare_ts(d->pts, in[0]->time_base, r->pts, in[1]->time_base);
-        if (c > 0) {                /* a reference frame no main frame pairs with */
-            av_frame_free(&r);
-            list_pop(&s->stash[1]);
-            continue;
-        }
-        list_pop(&s->stash[0]);
-        if (c < 0 && s->session)    /* listed in the log */
-            vq_session_note_unpaired(s->session, d->pts * av_q2d(in[0]->time_base), NAN);
-        d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
-        if (c < 0) {                /* a main frame with no reference frame of its time */
-            s->nb_unpaired++;
-            if ((ret = pass_frame(ctx, d)) < 0)
-                return ret;
-            continue;
-        }
-        list_pop(&s->stash[1]);
-        ret = handle_pair(ctx, d, r);
-        av_frame_free(&r);
-        if (ret < 0)
-            return ret;
-    }
-    return 0;
-}
-
-/* What the graph still holds and has not scored: framesync's next frames
- * and the frames queued on the inputs, kept for the graph FFmpeg makes next. */
-static int collect_leftovers(AVFilterContext *ctx)
-{
-    VQCUDAContext *s = ctx->priv;
-    const int idx[2] = { 0, s->nb_rend };
-    int ret;
-
-    for (int i = 0; i < 2; i++) {
-        FFFrameSyncIn *in = s->fs.in ? &s->fs.in[idx[i]] : NULL;
-        int64_t done = i ? s->last_ref_pts : s->last_main_pts;
-        AVFrame *f;
-        /* the current frame, if no event has had it yet, and the next one;
-         * framesync keeps their pts in its own time base: back to the link's */
-        if (in && in->frame && (done == AV_NOPTS_VALUE || in->pts > done)) {
-            in->frame->pts = av_rescale_q(in->frame->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
-            if ((ret = list_push(&s->stash[i], in->frame)) < 0)
-                return ret;
-            in->frame = NULL;
-        }
-        if (in && in->have_next && in->frame_next) {
-            in->frame_next->pts = av_rescale_q(in->frame_next->pts, s->fs.time_base,
-                                               ctx->inputs[idx[i]]->time_base);
-            if ((ret = list_push(&s->stash[i], in->frame_next)) < 0)
-                return ret;
-            in->frame_next = NULL;
-            in->have_next = 0;
-        }
-        while ((ret = ff_inlink_consume_frame(ctx->inputs[idx[i]], &f)) > 0)
-            if ((ret = list_push(&s->stash[i], f)) < 0)
-                return ret;
-    }
-    av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %d main and %d reference frames "
-           "not yet scored: they go to the next one\n", s->stash[0].n, s->stash[1].n);
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < s->stash[i].n; j++)
-            av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, s->stash[i].f[j]->pts,
-                   s->stash[i].f[j]->width, s->stash[i].f[j]->height);
-    return 0;
+    return ff_vqcuda_handle_pair(ctx, dist, ref);
 }
 
 /* The pixel formats the library reads, and how its planes are laid out. */
@@ -1572,7 +1196,7 @@ static int config_output(AVFilterLink *outlink)
     enum AVPixelFormat sw_format = mainlink->format;
     int ret;
 
-    if (s->nb_rend == 1 && s->log_path && !s->session && carry_take(s)) {
+    if (s->nb_rend == 1 && s->log_path && !s->session && ff_vqcuda_carry_take(s)) {
         s->carried = 1;
         av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
                "was re-created\n", s->log_path);
@@ -1697,7 +1321,7 @@ static int activate_frames(AVFilterContext *ctx)
     if (s->stash[0].n || s->stash[1].n || s->transition) {
         /* frames from the graph before a re-creation go first; with inputs
          * of two sizes, every frame waits for the next graph */
-        if ((ret = drain_stash(ctx)) != 0)
+        if ((ret = ff_vqcuda_drain_stash(ctx)) != 0)
             return ret < 0 ? ret : 0;
     }
     ret = ff_framesync_activate(&s->fs);
@@ -1758,7 +1382,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
 
     if (carry)
-        collect_leftovers(ctx);
+        ff_vqcuda_collect_leftovers(ctx);
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
 
@@ -1788,7 +1412,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (s->session) {
         int pushed = cuda_push(ctx) >= 0;
         if (carry)
-            carry_put(s);
+            ff_vqcuda_carry_put(s);
         else
             vq_session_close(&s->session);
         for (int k = 1; k < MAX_RENDITIONS; k++)
@@ -1798,8 +1422,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     release_frames(ctx);   /* closing: frees them */
     av_freep(&s->pending.f);
-    list_free(&s->stash[0]);
-    list_free(&s->stash[1]);
+    ff_vqcuda_list_free(&s->stash[0]);
+    ff_vqcuda_list_free(&s->stash[1]);
     if (s->stream)
         fclose(s->stream);
     s->stream = NULL;

@@ -325,7 +325,10 @@ prepare_ffmpeg() {
     cp "$PATCH" "$applied"
 
     # one copy of the filter source: the repo's
-    ln -sfn "$REPO/filter/vf_vqcuda.c" "$FFSRC/libavfilter/vf_vqcuda.c"
+    local f
+    for f in vf_vqcuda.c vf_vqcuda.h vf_vqcuda_reinit.c; do
+        ln -sfn "$REPO/filter/$f" "$FFSRC/libavfilter/$f"
+    done
 }
 
 configure_ffmpeg() {

@@ -1,0 +1,293 @@
+/*
+ * vqcuda filter: the carry-over when FFmpeg re-creates the filter graph (a
+ * change of an input's frame size or format, unless -reinit_filter 0).
+ * What the instance that goes away holds - its libvqcuda session, the
+ * frames in flight and the frames not yet paired - is kept under its log
+ * path; the next instance with that path takes it over and pairs the kept
+ * frames by timestamp before framesync sees any frame, so that none is lost
+ * at the change.  FFmpeg glue only, in one place: it reads framesync's
+ * per-input state (no API gives the frames it holds).
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "libavutil/mathematics.h"
+#include "libavutil/mem.h"
+#include "libavutil/thread.h"
+#include "avfilter_internal.h"
+#include "filters.h"
+#include "vf_vqcuda.h"
+
+static int list_push(FrameList *l, AVFrame *f)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        AVFrame **n = av_realloc_array(l->f, cap, sizeof(*n));
+        if (!n) {
+            av_frame_free(&f);
+            return AVERROR(ENOMEM);
+        }
+        l->f = n;
+        l->cap = cap;
+    }
+    l->f[l->n++] = f;
+    return 0;
+}
+
+static AVFrame *list_pop(FrameList *l)
+{
+    AVFrame *f;
+    if (!l->n)
+        return NULL;
+    f = l->f[0];
+    memmove(l->f, l->f + 1, (l->n - 1) * sizeof(*l->f));
+    l->n--;
+    return f;
+}
+
+void ff_vqcuda_list_free(FrameList *l)
+{
+    while (l->n)
+        av_frame_free(&l->f[--l->n]);
+    av_freep(&l->f);
+    l->cap = 0;
+}
+
+/*
+ * FFmpeg re-creates the filter graph when an input's frame size or format
+ * changes (unless -reinit_filter 0).  The session of the instance that goes
+ * away is kept here, under its log path, and the next instance with that
+ * path carries it on: frame numbers, pools and the log continue, and the
+ * frames after the change are a new section.  One process, one map.
+ */
+typedef struct Carried {
+    char *log_path;
+    VqSession *session;
+    int64_t nb_submitted, nb_scored, nb_mismatched;
+    VqFormat format;
+    enum AVPixelFormat sw_format;
+    int dis_w, dis_h;
+    FrameList stash[2];         /* frames the graph held, unpaired, per input */
+    FILE *stream;               /* stream_path, still open: the session writes to it */
+    PendingQueue pending;       /* frames scored or in flight, not yet passed on */
+    struct Carried *next;
+} Carried;
+
+static AVMutex carried_lock = AV_MUTEX_INITIALIZER;
+static Carried *carried;
+
+void ff_vqcuda_carry_put(VQCUDAContext *s)
+{
+    Carried *c = av_mallocz(sizeof(*c));
+
+    if (!c || !(c->log_path = av_strdup(s->log_path))) {
+        av_free(c);
+        vq_session_close(&s->session);
+        return;
+    }
+    c->session       = s->session;
+    c->nb_submitted  = s->nb_submitted;
+    c->nb_scored     = s->nb_scored;
+    c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
+    c->format        = s->format;
+    c->sw_format     = s->sw_format;
+    c->dis_w         = s->dis_w;
+    c->dis_h         = s->dis_h;
+    c->stash[0]      = s->stash[0];
+    c->stash[1]      = s->stash[1];
+    c->stream        = s->stream;
+    s->stream        = NULL;
+    c->pending       = s->pending;
+    memset(&s->pending, 0, sizeof(s->pending));
+    memset(s->stash, 0, sizeof(s->stash));
+    s->session = NULL;
+    ff_mutex_lock(&carried_lock);
+    c->next = carried;
+    carried = c;
+    ff_mutex_unlock(&carried_lock);
+}
+
+int ff_vqcuda_carry_take(VQCUDAContext *s)
+{
+    Carried **p, *c = NULL;
+
+    ff_mutex_lock(&carried_lock);
+    for (p = &carried; *p; p = &(*p)->next)
+        if (!strcmp((*p)->log_path, s->log_path)) {
+            c = *p;
+            *p = c->next;
+            break;
+        }
+    ff_mutex_unlock(&carried_lock);
+    if (!c)
+        return 0;
+    s->session       = c->session;
+    s->nb_submitted  = c->nb_submitted;
+    s->nb_scored     = c->nb_scored;
+    s->nb_mismatched = c->nb_mismatched;
+    s->format        = c->format;
+    s->sw_format     = c->sw_format;
+    s->dis_w         = c->dis_w;
+    s->dis_h         = c->dis_h;
+    s->stash[0]      = c->stash[0];
+    s->stash[1]      = c->stash[1];
+    s->stream        = c->stream;
+    if (c->pending.count) {
+        av_freep(&s->pending.f);
+        s->pending = c->pending;
+    } else {
+        av_free(c->pending.f);
+    }
+    av_free(c->log_path);
+    av_free(c);
+    return 1;
+}
+
+/* The input has ended (all its frames consumed), without acknowledging the
+ * status: framesync, which runs after, must still see it. */
+static int input_ended(AVFilterLink *l)
+{
+    return !ff_inlink_queued_frames(l) && ff_link_internal(l)->status_in;
+}
+
+/*
+ * Frames taken over from a graph FFmpeg re-created (and, while the inputs
+ * have two sizes, every frame that comes): paired here by timestamp, before
+ * framesync sees any frame, so that none is lost at the change.  1 while
+ * more frames are needed to pair them, 0 when the stash is empty.
+ */
+int ff_vqcuda_drain_stash(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    AVFilterLink *in[2] = { ctx->inputs[0], ctx->inputs[s->nb_rend] };
+    int ret;
+
+    while (s->transition) {
+        /* inputs of two sizes: keep every frame for the graph FFmpeg makes
+         * when the other input changes too; at an input's end there is none */
+        int got = 0;
+        for (int i = 0; i < 2; i++) {
+            AVFrame *f = NULL;
+            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
+                return ret;
+            if (ret > 0) {
+                if ((ret = list_push(&s->stash[i], f)) < 0)
+                    return ret;
+                got = 1;
+            } else if (input_ended(in[i])) {
+                s->transition = 0;
+            }
+        }
+        if (!s->transition)
+            break;
+        if (!got) {
+            ff_inlink_request_frame(in[0]);
+            ff_inlink_request_frame(in[1]);
+            return 1;
+        }
+    }
+
+    while (s->stash[0].n || s->stash[1].n) {
+        AVFrame *d, *r;
+        int c;
+        for (int i = 0; i < 2; i++) {
+            AVFrame *f = NULL;
+            if (s->stash[i].n)
+                continue;
+            if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
+                return ret;
+            if (ret > 0) {
+                if ((ret = list_push(&s->stash[i], f)) < 0)
+                    return ret;
+                continue;
+            }
+            if (input_ended(in[i])) {
+                /* one input has no frame for the other's: they go unpaired */
+                {
+                    AVFrame *x;
+                    while ((x = list_pop(&s->stash[!i]))) {
+                        s->nb_mismatched++;
+                        if (i == 1) {
+                            x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
+                            if ((ret = ff_vqcuda_pass_frame(ctx, x)) < 0)
+                                return ret;
+                        } else {
+                            av_frame_free(&x);
+                        }
+                    }
+                }
+                return 0;
+            }
+            ff_inlink_request_frame(in[i]);
+            return 1;
+        }
+        d = s->stash[0].f[0];
+        r = s->stash[1].f[0];
+        c = av_compare_ts(d->pts, in[0]->time_base, r->pts, in[1]->time_base);
+        if (c > 0) {                /* a reference frame no main frame pairs with */
+            av_frame_free(&r);
+            list_pop(&s->stash[1]);
+            continue;
+        }
+        list_pop(&s->stash[0]);
+        if (c < 0 && s->session)    /* listed in the log */
+            vq_session_note_unpaired(s->session, d->pts * av_q2d(in[0]->time_base), NAN);
+        d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
+        if (c < 0) {                /* a main frame with no reference frame of its time */
+            s->nb_unpaired++;
+            if ((ret = ff_vqcuda_pass_frame(ctx, d)) < 0)
+                return ret;
+            continue;
+        }
+        list_pop(&s->stash[1]);
+        ret = ff_vqcuda_handle_pair(ctx, d, r);
+        av_frame_free(&r);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* What the graph still holds and has not scored: framesync's next frames
+ * and the frames queued on the inputs, kept for the graph FFmpeg makes next. */
+int ff_vqcuda_collect_leftovers(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    const int idx[2] = { 0, s->nb_rend };
+    int ret;
+
+    for (int i = 0; i < 2; i++) {
+        FFFrameSyncIn *in = s->fs.in ? &s->fs.in[idx[i]] : NULL;
+        int64_t done = i ? s->last_ref_pts : s->last_main_pts;
+        AVFrame *f;
+        /* the current frame, if no event has had it yet, and the next one;
+         * framesync keeps their pts in its own time base: back to the link's */
+        if (in && in->frame && (done == AV_NOPTS_VALUE || in->pts > done)) {
+            in->frame->pts = av_rescale_q(in->frame->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
+            if ((ret = list_push(&s->stash[i], in->frame)) < 0)
+                return ret;
+            in->frame = NULL;
+        }
+        if (in && in->have_next && in->frame_next) {
+            in->frame_next->pts = av_rescale_q(in->frame_next->pts, s->fs.time_base,
+                                               ctx->inputs[idx[i]]->time_base);
+            if ((ret = list_push(&s->stash[i], in->frame_next)) < 0)
+                return ret;
+            in->frame_next = NULL;
+            in->have_next = 0;
+        }
+        while ((ret = ff_inlink_consume_frame(ctx->inputs[idx[i]], &f)) > 0)
+            if ((ret = list_push(&s->stash[i], f)) < 0)
+                return ret;
+    }
+    av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %d main and %d reference frames "
+           "not yet scored: they go to the next one\n", s->stash[0].n, s->stash[1].n);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < s->stash[i].n; j++)
+            av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, s->stash[i].f[j]->pts,
+                   s->stash[i].f[j]->width, s->stash[i].f[j]->height);
+    return 0;
+}

@@ -217,6 +217,48 @@ int vq_session_stream_status(VqSession *s);
  * its time and the time of the reference frame it met (NaN: none), seconds. */
 int vq_session_note_unpaired(VqSession *s, double time, double ref_time);
 
+/*
+ * An encode ladder as one object: renditions 1..n (n <= VQ_LADDER_MAX) of a
+ * title scored against the same reference frames; n = 1 is a plain pair.
+ * Rendition k is a session (vq_ladder_session) opened from cfg with its own
+ * distorted size (dis_w[k] x dis_h[k]; NULL: cfg's) and, when n > 1,
+ * stream_rendition k + 1; the reference's own work is done once, by
+ * rendition 1's (cfg's share_reference is the ladder's to set).  Rendition 1
+ * is given every reference frame; the others may end earlier.  Paths may
+ * hold one %d: the rendition's number, from 1.  Messages name the rendition
+ * when n > 1 (vq_ladder_error).
+ */
+#define VQ_LADDER_MAX 16
+typedef struct VqLadder VqLadder;
+
+int vq_ladder_open(VqLadder **l, const VqConfig *cfg, int n, const int *dis_w, const int *dis_h,
+                   char *errbuf, size_t errlen);
+int vq_ladder_renditions(const VqLadder *l);
+VqSession *vq_ladder_session(const VqLadder *l, int k);
+const char *vq_ladder_error(const VqLadder *l);
+/* One reference frame and every rendition's picture of its time; dis[k]
+ * NULL: rendition k (k > 0) has ended (vq_ladder_end), and an ended one is
+ * given nothing more. */
+int vq_ladder_submit(VqLadder *l, const VqPicture *ref, const VqPicture *const *dis, double time,
+                     int keyframe);
+/* Rendition k (k > 0) ends here: its session is flushed, its results come. */
+int vq_ladder_end(VqLadder *l, int k);
+int vq_ladder_ended(const VqLadder *l, int k);
+int64_t vq_ladder_submitted(const VqLadder *l, int k);
+/* The next result of any rendition, *k its index (from 0): VQ_EAGAIN when
+ * none is ready, VQ_EOF once every rendition was flushed and received. */
+int vq_ladder_receive(VqLadder *l, int *k, VqFrameResult *out);
+int vq_ladder_flush(VqLadder *l);
+/* Every rendition's log at path (its %d: the number) and, when segments is
+ * not NULL, its segments' CSV; each is written even when another failed;
+ * the first error is returned, the message names every failure. */
+int vq_ladder_write_logs(VqLadder *l, const char *path, enum VqLogFormat fmt, const char *segments);
+int vq_ladder_set_stream(VqLadder *l, void *stream_file);
+int vq_ladder_stream_status(VqLadder *l);
+/* tmpl with its first %d replaced by k + 1, into out (VQ_EINVAL: too long) */
+int vq_ladder_path(const char *tmpl, int k, char *out, size_t len);
+void vq_ladder_close(VqLadder **l);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,11 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "vqcuda.h"
 
@@ -280,6 +285,150 @@ TEST(Session, LadderMemberTakesTheLeadersMotion)
     }
     for (VqSession **s : { &mem, &lead, &alone })
         vq_session_close(s);
+}
+
+// vq_ladder_*: one object for the renditions; each rendition's results
+// equal a session of its own on its pictures (a smaller one upscaled, one
+// that ends early: its common frames), whatever order they are received in.
+TEST(Ladder, RenditionsMatchSessionsOfTheirOwn)
+{
+    const int w = 64, h = 48, sw = 48, sh = 36, n = 24, ends = 15;
+    char err[512];
+    std::mt19937 rng(41);
+    Yuv ref0(w, h, rng, nullptr, 0);
+    std::vector<Yuv> refs, d[3];
+    for (int i = 0; i < n; i++) {
+        refs.emplace_back(w, h, rng, &ref0, 1 + i % 5);
+        d[0].emplace_back(w, h, rng, &refs.back(), 3);
+        Yuv small(sw, sh, rng, nullptr, 0);
+        d[1].push_back(small);
+        d[2].emplace_back(w, h, rng, &refs.back(), 6);
+    }
+    VqConfig c = config(w, h, 1);
+    const int dw[3] = { w, sw, w }, dh[3] = { h, sh, h };
+    VqLadder *l = nullptr;
+    ASSERT_EQ(vq_ladder_open(&l, &c, 3, dw, dh, err, sizeof(err)), VQ_OK) << err;
+    EXPECT_EQ(vq_ladder_renditions(l), 3);
+    std::vector<std::vector<double>> got[3];
+    auto take = [&] {
+        VqFrameResult r;
+        int k, ret;
+        while ((ret = vq_ladder_receive(l, &k, &r)) == VQ_OK) {
+            ASSERT_TRUE(k >= 0 && k < 3);
+            EXPECT_EQ(r.index, (int64_t)got[k].size()) << "rendition " << k + 1;
+            got[k].emplace_back(r.value, r.value + r.n);
+        }
+        ASSERT_TRUE(ret == VQ_EAGAIN || ret == VQ_EOF) << ret << " " << vq_ladder_error(l);
+    };
+    for (int i = 0; i < n; i++) {
+        /* rebuilt per frame: the vectors' storage moved while they grew */
+        for (auto *v : { &d[0][(size_t)i], &d[1][(size_t)i], &d[2][(size_t)i], &refs[(size_t)i] }) {
+            v->pic.data[0] = v->p[0].data();
+            v->pic.data[1] = v->p[1].data();
+            v->pic.data[2] = v->p[2].data();
+        }
+        const VqPicture *dis[3] = { &d[0][(size_t)i].pic, &d[1][(size_t)i].pic,
+                                    i < ends ? &d[2][(size_t)i].pic : nullptr };
+        ASSERT_EQ(vq_ladder_submit(l, &refs[(size_t)i].pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
+        EXPECT_EQ(vq_ladder_ended(l, 2), i >= ends ? 1 : 0);
+        take();
+    }
+    EXPECT_EQ(vq_ladder_submitted(l, 0), n);
+    EXPECT_EQ(vq_ladder_submitted(l, 1), n);
+    EXPECT_EQ(vq_ladder_submitted(l, 2), ends);
+    ASSERT_EQ(vq_ladder_flush(l), VQ_OK) << vq_ladder_error(l);
+    take();
+    VqFrameResult r;
+    int k;
+    EXPECT_EQ(vq_ladder_receive(l, &k, &r), VQ_EOF);
+    for (int q = 0; q < 3; q++) {
+        VqConfig cq = config(w, h, 1);
+        cq.dis_width = dw[q];
+        cq.dis_height = dh[q];
+        VqSession *alone = nullptr;
+        ASSERT_EQ(vq_session_open(&alone, &cq, err, sizeof(err)), VQ_OK) << err;
+        for (int i = 0; i < (q == 2 ? ends : n); i++)
+            ASSERT_EQ(vq_session_submit(alone, &refs[(size_t)i].pic, &d[q][(size_t)i].pic), VQ_OK)
+                << vq_session_error(alone);
+        EXPECT_EQ(got[q], all_results(alone)) << "rendition " << q + 1;
+        vq_session_close(&alone);
+    }
+    vq_ladder_close(&l);
+    EXPECT_EQ(l, nullptr);
+}
+
+TEST(Ladder, ErrorsNameTheRendition)
+{
+    const int w = 64, h = 48;
+    char err[512];
+    VqConfig c = config(w, h, 1);
+    VqLadder *l = nullptr;
+    EXPECT_EQ(vq_ladder_open(&l, &c, 0, nullptr, nullptr, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(vq_ladder_open(&l, &c, VQ_LADDER_MAX + 1, nullptr, nullptr, err, sizeof(err)), VQ_EINVAL);
+    const int dw[2] = { w, w + 2 }, dh[2] = { h, h };   // rendition 2 larger than the reference
+    EXPECT_EQ(vq_ladder_open(&l, &c, 2, dw, dh, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(std::strncmp(err, "rendition 2: ", 13), 0) << err;
+    EXPECT_EQ(l, nullptr);
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    std::mt19937 rng(5);
+    Yuv a(w, h, rng, nullptr, 0), b(w, h, rng, &a, 3);
+    const VqPicture *no_first[2] = { nullptr, &b.pic };
+    EXPECT_EQ(vq_ladder_submit(l, &a.pic, no_first, NAN, 0), VQ_EINVAL);
+    EXPECT_NE(std::strstr(vq_ladder_error(l), "rendition 1 drives the ladder"), nullptr) << vq_ladder_error(l);
+    EXPECT_EQ(vq_ladder_end(l, 0), VQ_EINVAL);
+    EXPECT_EQ(vq_ladder_session(l, 2), nullptr);
+    VqPicture bad = b.pic;
+    bad.data[0] = nullptr;
+    const VqPicture *dis[2] = { &b.pic, &bad };
+    EXPECT_LT(vq_ladder_submit(l, &a.pic, dis, NAN, 0), 0);
+    EXPECT_EQ(std::strncmp(vq_ladder_error(l), "rendition 2: ", 13), 0) << vq_ladder_error(l);
+    vq_ladder_close(&l);
+}
+
+TEST(Ladder, LogsPerRendition)
+{
+    const int w = 64, h = 48;
+    char err[512], p[64];
+    EXPECT_EQ(vq_ladder_path("out_%d.json", 2, p, sizeof(p)), VQ_OK);
+    EXPECT_STREQ(p, "out_3.json");
+    EXPECT_EQ(vq_ladder_path("plain.xml", 0, p, sizeof(p)), VQ_OK);
+    EXPECT_STREQ(p, "plain.xml");
+    EXPECT_EQ(vq_ladder_path("a_much_longer_path_than_fits_%d", 0, p, 8), VQ_EINVAL);
+    char dir[] = "/tmp/vq_ladder_XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    VqConfig c = config(w, h, 1);
+    VqLadder *l = nullptr;
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    std::mt19937 rng(8);
+    Yuv a(w, h, rng, nullptr, 0), b(w, h, rng, &a, 3), e(w, h, rng, &a, 9);
+    const VqPicture *dis[2] = { &b.pic, &e.pic };
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(vq_ladder_submit(l, &a.pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
+    ASSERT_EQ(vq_ladder_flush(l), VQ_OK);
+    VqFrameResult r;
+    int k, got = 0;
+    while (vq_ladder_receive(l, &k, &r) == VQ_OK)
+        got++;
+    EXPECT_EQ(got, 6);
+    const std::string tmpl = std::string(dir) + "/log_%d.json";
+    ASSERT_EQ(vq_ladder_write_logs(l, tmpl.c_str(), VQ_LOG_JSON, nullptr), VQ_OK) << vq_ladder_error(l);
+    for (int k = 0; k < 2; k++) {
+        const std::string f = std::string(dir) + "/log_" + std::to_string(k + 1) + ".json";
+        FILE *fp = fopen(f.c_str(), "rb");
+        ASSERT_NE(fp, nullptr) << f;
+        std::string text(1 << 16, '\0');
+        text.resize(fread(&text[0], 1, text.size(), fp));
+        fclose(fp);
+        EXPECT_NE(text.find("\"frameNum\": 2"), std::string::npos) << f;
+        remove(f.c_str());
+    }
+    // a directory that is not there: each rendition's failure named, the first error returned
+    const std::string bad = std::string(dir) + "/none/log_%d.json";
+    EXPECT_EQ(vq_ladder_write_logs(l, bad.c_str(), VQ_LOG_JSON, nullptr), VQ_EIO);
+    EXPECT_NE(std::strstr(vq_ladder_error(l), "rendition 1: "), nullptr) << vq_ladder_error(l);
+    EXPECT_NE(std::strstr(vq_ladder_error(l), "rendition 2: "), nullptr) << vq_ladder_error(l);
+    vq_ladder_close(&l);
+    rmdir(dir);
 }
 
 TEST(Session, LadderMisuseIsAnError)
@@ -562,8 +711,9 @@ TEST(Session, FoldWorkersGiveTheCallersFolds)
             ASSERT_EQ(vq_session_submit(s, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(s);
             if (i % 3 == 0)
                 drain();
-            if (i == n / 2 && run)
+            if (i == n / 2 && run) {
                 ASSERT_EQ(vq_session_write_log(s, "/dev/null", VQ_LOG_JSON), VQ_OK) << vq_session_error(s);
+            }
         }
         ASSERT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
         drain();

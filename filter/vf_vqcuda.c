@@ -61,7 +61,7 @@
 /* session of rendition k (0-based), or NULL */
 static VqSession *rend_session(VQCUDAContext *s, int k)
 {
-    return k == 0 ? s->session : s->extra[k];
+    return s->ladder ? vq_ladder_session(s->ladder, k) : NULL;
 }
 
 static int vq_to_averror(int err)
@@ -84,10 +84,10 @@ static int session_error(AVFilterContext *ctx, const VqSession *vs, int err, con
     return vq_to_averror(err);
 }
 
-static int library_error(AVFilterContext *ctx, int err, const char *call)
+static int ladder_error(AVFilterContext *ctx, int err, const char *call)
 {
     VQCUDAContext *s = ctx->priv;
-    const char *msg = s->session ? vq_session_error(s->session) : NULL;
+    const char *msg = s->ladder ? vq_ladder_error(s->ladder) : NULL;
 
     av_log(ctx, AV_LOG_ERROR, "libvqcuda %s failed (%d): %s\n", call, err,
            msg && *msg ? msg : "no message");
@@ -383,41 +383,36 @@ static void lib_leave(AVFilterContext *ctx, int64_t t0)
     cuda_pop(ctx);
 }
 
-/* Take every result the libraries have ready (after flush: all of them). */
+/* Take every result the renditions have ready (after flush: all of them). */
 static int receive_results(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
 
-    for (int k = 0; k < s->nb_rend; k++) {
-        VqSession *vs = rend_session(s, k);
-        if (!vs)
-            continue;
-        for (;;) {
-            VqFrameResult res;
-            int64_t t0;
-            int err, ret = lib_enter(ctx, &t0);
+    while (s->ladder) {
+        VqFrameResult res;
+        int64_t t0;
+        int k, err, ret = lib_enter(ctx, &t0);
 
-            if (ret < 0)
-                return ret;
-            err = vq_session_receive(vs, &res);
-            lib_leave(ctx, t0);
-            if (err == VQ_EOF)
+        if (ret < 0)
+            return ret;
+        err = vq_ladder_receive(s->ladder, &k, &res);
+        lib_leave(ctx, t0);
+        if (err == VQ_EOF)
+            break;
+        if (err == VQ_EAGAIN) {
+            if (!s->flushed)
                 break;
-            if (err == VQ_EAGAIN) {
-                if (!s->flushed)
-                    break;
-                av_log(ctx, AV_LOG_ERROR, "libvqcuda returned no result after "
-                       "flush, %"PRId64" of %"PRId64" frames scored\n",
-                       s->nb_scored, s->nb_submitted);
-                return AVERROR_EXTERNAL;
-            }
-            if (err < 0)
-                return session_error(ctx, vs, err, "vq_session_receive");
-            if (!k)
-                s->nb_scored++;
-            if ((ret = attach_result(ctx, k, &res)) < 0)
-                return ret;
+            av_log(ctx, AV_LOG_ERROR, "libvqcuda returned no result after "
+                   "flush, %"PRId64" of %"PRId64" frames scored\n",
+                   s->nb_scored, s->nb_submitted);
+            return AVERROR_EXTERNAL;
         }
+        if (err < 0)
+            return ladder_error(ctx, err, "vq_ladder_receive");
+        if (!k)
+            s->nb_scored++;
+        if ((ret = attach_result(ctx, k, &res)) < 0)
+            return ret;
     }
     return release_frames(ctx);
 }
@@ -428,19 +423,15 @@ static int flush_session(AVFilterContext *ctx)
     int64_t t0;
     int err, ret;
 
-    if (!s->session || s->flushed)
+    if (!s->ladder || s->flushed)
         return 0;
     s->flushed = 1;
-    for (int k = 0; k < s->nb_rend; k++) {
-        if (!rend_session(s, k))
-            continue;
-        if ((ret = lib_enter(ctx, &t0)) < 0)
-            return ret;
-        err = vq_session_flush(rend_session(s, k));
-        lib_leave(ctx, t0);
-        if (err < 0)
-            return session_error(ctx, rend_session(s, k), err, "vq_session_flush");
-    }
+    if ((ret = lib_enter(ctx, &t0)) < 0)
+        return ret;
+    err = vq_ladder_flush(s->ladder);
+    lib_leave(ctx, t0);
+    if (err < 0)
+        return ladder_error(ctx, err, "vq_ladder_flush");
     return receive_results(ctx);
 }
 
@@ -477,33 +468,19 @@ static int write_log(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
     int64_t t0;
-    int err;
+    int err, ret;
 
-    if (!s->log_path || s->log_written || !s->session || !s->nb_submitted)
+    if (!s->log_path || s->log_written || !s->ladder || !s->nb_submitted)
         return 0;
     s->log_written = 1;
     t0 = av_gettime_relative();
-    for (int k = 0; k < s->nb_rend; k++) {
-        char *path = rend_path(s->log_path, k);
-        int ret;
-        if (!path)
-            return AVERROR(ENOMEM);
-        if ((ret = cuda_push(ctx)) < 0) {
-            av_free(path);
-            return ret;
-        }
-        err = vq_session_write_log(rend_session(s, k), path, log_format(s));
-        if (err >= 0 && s->segment_path) {
-            char *p2 = rend_path(s->segment_path, k);
-            err = p2 ? vq_session_write_segments(rend_session(s, k), p2) : VQ_ENOMEM;
-            av_free(p2);
-        }
-        cuda_pop(ctx);
-        av_free(path);
-        /* the other renditions' logs are written all the same */
-        if (err < 0)
-            s->log_error = session_error(ctx, rend_session(s, k), err, "vq_session_write_log");
-    }
+    if ((ret = cuda_push(ctx)) < 0)
+        return ret;
+    /* every rendition's, each written even when another's fails */
+    err = vq_ladder_write_logs(s->ladder, s->log_path, log_format(s), s->segment_path);
+    cuda_pop(ctx);
+    if (err < 0)
+        s->log_error = ladder_error(ctx, err, "vq_ladder_write_logs");
     av_log(ctx, AV_LOG_VERBOSE, "%d log%s of %"PRId64" frames written in %.1f ms\n", s->nb_rend,
            s->nb_rend > 1 ? "s" : "", s->nb_submitted, (av_gettime_relative() - t0) / 1000.0);
     return s->log_error;
@@ -536,17 +513,12 @@ static void print_scores(AVFilterContext *ctx)
 static int stream_status(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    int ret = 0;
 
-    for (int k = 0; s->stream && k < s->nb_rend; k++) {
-        VqSession *vs = rend_session(s, k);
-        int err = vs ? vq_session_stream_status(vs) : 0;
-        if (err < 0 && !ret) {
-            av_log(ctx, AV_LOG_ERROR, "stream_path %s: %s\n", s->stream_path, vq_session_error(vs));
-            ret = AVERROR(EIO);
-        }
+    if (s->stream && s->ladder && vq_ladder_stream_status(s->ladder) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "stream_path %s: %s\n", s->stream_path, vq_ladder_error(s->ladder));
+        return AVERROR(EIO);
     }
-    return ret;
+    return 0;
 }
 
 /* A run that scored nothing fails, and leaves no log that could pass for
@@ -687,7 +659,7 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     err = vq_session_new_section(s->session, &nf);
     cuda_pop(ctx);
     if (err < 0)
-        return library_error(ctx, err, "vq_session_new_section");
+        return session_error(ctx, s->session, err, "vq_session_new_section");
     s->format    = nf;
     s->sw_format = fd;
     s->dis_w     = nf.width;
@@ -709,45 +681,38 @@ static int same_instant(AVFilterContext *ctx, int a, int b)
     return av_compare_ts(FFABS(pa - pb), s->fs.time_base, 1, av_cmp_q(ta, tb) > 0 ? ta : tb) < 0;
 }
 
-/* Renditions 2.. of this event: each scored against the same reference
- * frame by its own session, unless it ended (framesync repeats its last frame). */
-static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *pic_ref,
-                        int on_device)
+/* Renditions 2.. of this event: dis[k] their pictures of this reference
+ * frame, or NULL for one that ended here or before (framesync repeats its
+ * last frame, or it met a reference frame of another time): the ladder
+ * ends it, its common frames scored. */
+static int gather_extra(AVFilterContext *ctx, PendingFrame *p, VqPicture *pic,
+                        const VqPicture **dis, int on_device)
 {
     VQCUDAContext *s = ctx->priv;
     FFFrameSync *fs = &s->fs;
 
     for (int k = 1; k < s->nb_rend; k++) {
+        const int64_t given = vq_ladder_submitted(s->ladder, k);
         AVFrame *f = NULL;
-        VqPicture pic;
-        int64_t t0;
-        int ret, err;
+        int ret, repeated;
 
+        dis[k] = NULL;
         if ((ret = ff_framesync_get_frame(fs, k, &f, 0)) < 0)
             return ret;
-        if (s->extra_ended[k])
+        if (vq_ladder_ended(s->ladder, k))
             continue;
-        if (!f || (f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k]) ||
-            s->extra_submitted[k] != s->nb_submitted ||
+        repeated = f && f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k];
+        if (!f || repeated || given != s->nb_submitted ||
             (s->pairing == PAIRING_TIMESTAMP && !same_instant(ctx, k, s->nb_rend))) {
-            s->extra_ended[k] = 1;
-            if (f && !(f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k]) &&
-                s->extra_submitted[k] == s->nb_submitted)
+            if (f && !repeated && given == s->nb_submitted)
                 av_log(ctx, AV_LOG_WARNING, "rendition %d's frame at %.6f s met the reference "
                        "frame at %.6f s (frames of different times are not scored as a pair): "
                        "its first %"PRId64" frames are scored\n", k + 1,
                        fs->in[k].pts * av_q2d(fs->time_base),
-                       fs->in[s->nb_rend].pts * av_q2d(fs->time_base), s->extra_submitted[k]);
+                       fs->in[s->nb_rend].pts * av_q2d(fs->time_base), given);
             else
                 av_log(ctx, AV_LOG_WARNING, "rendition %d ended after %"PRId64" frames: its "
-                       "common frames are scored\n", k + 1, s->extra_submitted[k]);
-            /* its results come now; the reference's shared rows need not wait for it */
-            if ((ret = lib_enter(ctx, &t0)) < 0)
-                return ret;
-            err = vq_session_flush(s->extra[k]);
-            lib_leave(ctx, t0);
-            if (err < 0)
-                return session_error(ctx, s->extra[k], err, "vq_session_flush (a rendition that ended)");
+                       "common frames are scored\n", k + 1, given);
             continue;
         }
         s->last_rend[k]     = f;
@@ -761,15 +726,8 @@ static int submit_extra(AVFilterContext *ctx, PendingFrame *p, const VqPicture *
         }
         if (!(p->keep[k] = av_frame_clone(f)))
             return AVERROR(ENOMEM);
-        fill_picture(&pic, f, on_device);
-        if ((ret = lib_enter(ctx, &t0)) < 0)
-            return ret;
-        err = vq_session_submit_at(s->extra[k], pic_ref, &pic, s->ref_time, s->ref_key);
-        lib_leave(ctx, t0);
-        if (err < 0)
-            return session_error(ctx, s->extra[k], err, "vq_session_submit (a rendition)");
-        s->extra_submitted[k]++;
-        p->waiting |= 1u << k;
+        fill_picture(&pic[k], f, on_device);
+        dis[k] = &pic[k];
     }
     return 0;
 }
@@ -789,7 +747,8 @@ static double frame_time(AVFilterContext *ctx, const AVFrame *ref)
 int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref)
 {
     VQCUDAContext *s = ctx->priv;
-    VqPicture pic_ref, pic_dist;
+    VqPicture pic_ref, pic[MAX_RENDITIONS];
+    const VqPicture *dis[MAX_RENDITIONS] = { NULL };
     PendingFrame p = { 0 };
     int on_device = dist->format == AV_PIX_FMT_CUDA;
     int64_t t0;
@@ -815,24 +774,24 @@ int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
         return AVERROR(ENOMEM);
     }
     fill_picture(&pic_ref, ref, on_device);
-    fill_picture(&pic_dist, dist, on_device);
-
-    if ((ret = lib_enter(ctx, &t0)) < 0) {
+    fill_picture(&pic[0], dist, on_device);
+    dis[0] = &pic[0];
+    if ((ret = gather_extra(ctx, &p, pic, dis, on_device)) < 0 ||
+        (ret = lib_enter(ctx, &t0)) < 0) {
         free_pending(&p);
         return ret;
     }
-    err = vq_session_submit_at(s->session, &pic_ref, &pic_dist, frame_time(ctx, ref),
-                               !!(ref->flags & AV_FRAME_FLAG_KEY));
+    /* rendition 1's frame first (it does the reference's work for all) */
+    err = vq_ladder_submit(s->ladder, &pic_ref, dis, frame_time(ctx, ref),
+                           !!(ref->flags & AV_FRAME_FLAG_KEY));
     lib_leave(ctx, t0);
     if (err < 0) {
         free_pending(&p);
-        return library_error(ctx, err, "vq_session_submit");
+        return ladder_error(ctx, err, "vq_ladder_submit");
     }
-    p.waiting = 1;
-    if ((ret = submit_extra(ctx, &p, &pic_ref, on_device)) < 0) {
-        free_pending(&p);
-        return ret;
-    }
+    for (int k = 0; k < s->nb_rend; k++)
+        if (dis[k])
+            p.waiting |= 1u << k;
 
     if (!s->nb_submitted)   /* "auto" is settled by the first picture */
         av_log(ctx, AV_LOG_VERBOSE, "libvqcuda %s, executor %s (CPU row loops: %s)\n",
@@ -1099,14 +1058,14 @@ static int config_cuda(AVFilterContext *ctx, enum AVPixelFormat *sw_format)
 }
 #endif
 
-/* The session of rendition k (0-based) with frames of w x h against the
- * reference's s->format. */
-static int open_session(AVFilterContext *ctx, int k, int w, int h)
+/* The renditions' sessions: one ladder (one session for a plain pair),
+ * each rendition at its input's size. */
+static int open_ladder(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    VqSession **out = k ? &s->extra[k] : &s->session;
+    int w[MAX_RENDITIONS], h[MAX_RENDITIONS];
     VqConfig cfg;
-    char errbuf[256] = "";
+    char errbuf[512] = "";
     int err, ret;
 
     vq_config_default(&cfg);
@@ -1118,17 +1077,11 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     cfg.enable_psnr   = s->psnr;
     cfg.threads       = s->n_threads;
     cfg.keep_frames   = !!s->log_path;   /* else memory stays flat on long jobs */
-    cfg.dis_width     = w;
-    cfg.dis_height    = h;
     cfg.scaler        = s->scaler;
     cfg.segment_frames    = s->segment_frames;
     cfg.segment_duration  = s->segment_duration;
     cfg.segment_keyframes = s->segment_mode == 1;
-    cfg.stream_file       = NULL;     /* vq_session_set_stream, once every session opened */
-    cfg.stream_rendition  = s->nb_rend > 1 ? k + 1 : 0;
-    /* renditions 2..: the reference's work (motion; on the GPU also VIF's
-     * and ADM's reference part) is done once, by rendition 1's session */
-    cfg.share_reference   = k ? s->session : NULL;
+    cfg.stream_file       = NULL;     /* vq_ladder_set_stream, once the ladder opened */
     if (s->score_frames) {
         /* the piece is given frames A-score_context .. B (from 0 at most) */
         cfg.first_frame = piece_first(s);
@@ -1145,18 +1098,20 @@ static int open_session(AVFilterContext *ctx, int k, int w, int h)
     }
 #endif
 
+    for (int k = 0; k < s->nb_rend; k++) {
+        w[k] = ctx->inputs[k]->w;
+        h[k] = ctx->inputs[k]->h;
+    }
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
-    err = vq_session_open(out, &cfg, errbuf, sizeof(errbuf));
+    err = vq_ladder_open(&s->ladder, &cfg, s->nb_rend, w, h, errbuf, sizeof(errbuf));
     cuda_pop(ctx);
     if (err < 0) {
-        char what[32] = "this input";
-        if (s->nb_rend > 1)
-            snprintf(what, sizeof(what), "rendition %d", k + 1);
-        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n", what, err,
-               *errbuf ? errbuf : "no message");
+        av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n",
+               s->nb_rend > 1 ? "the renditions" : "this input", err, *errbuf ? errbuf : "no message");
         return vq_to_averror(err);
     }
+    s->session = vq_ladder_session(s->ladder, 0);
     return 0;
 }
 
@@ -1236,17 +1191,14 @@ static int config_output(AVFilterLink *outlink)
             s->format    = nf;
             s->sw_format = sw_format;
         }
-        if (!s->session) {
-            s->dis_w = mainlink->w;
-            s->dis_h = mainlink->h;
-            if ((ret = open_session(ctx, 0, mainlink->w, mainlink->h)) < 0)
-                return ret;
-        }
         for (int k = 1; k < s->nb_rend; k++) {
             s->extra_w[k] = ctx->inputs[k]->w;
             s->extra_h[k] = ctx->inputs[k]->h;
-            if (!s->extra[k] &&
-                (ret = open_session(ctx, k, ctx->inputs[k]->w, ctx->inputs[k]->h)) < 0)
+        }
+        if (!s->ladder) {
+            s->dis_w = mainlink->w;
+            s->dis_h = mainlink->h;
+            if ((ret = open_ladder(ctx)) < 0)
                 return ret;
         }
     }
@@ -1261,11 +1213,8 @@ static int config_output(AVFilterLink *outlink)
                    av_err2str(ret));
             return ret;
         }
-        for (int k = 0; k < s->nb_rend; k++) {
-            int err = vq_session_set_stream(rend_session(s, k), s->stream);
-            if (err < 0)
-                return session_error(ctx, rend_session(s, k), err, "vq_session_set_stream");
-        }
+        if ((ret = vq_ladder_set_stream(s->ladder, s->stream)) < 0)
+            return ladder_error(ctx, ret, "vq_ladder_set_stream");
     }
 
     /* framesync as its dual-input form: rendition 1 drives the output (sync
@@ -1409,14 +1358,13 @@ static av_cold void uninit(AVFilterContext *ctx)
      * before */
     write_log(ctx);
 
-    if (s->session) {
+    if (s->ladder) {
         int pushed = cuda_push(ctx) >= 0;
         if (carry)
             ff_vqcuda_carry_put(s);
         else
-            vq_session_close(&s->session);
-        for (int k = 1; k < MAX_RENDITIONS; k++)
-            vq_session_close(&s->extra[k]);
+            vq_ladder_close(&s->ladder);
+        s->session = NULL;
         if (pushed)
             cuda_pop(ctx);
     }

@@ -27,7 +27,7 @@ enum { PAIRING_TIMESTAMP, PAIRING_FRAMESYNC };
 /* log_fmt "auto": from log_path's extension, else libvmaf's default (xml) */
 #define LOG_FMT_AUTO -1
 
-#define MAX_RENDITIONS 16
+#define MAX_RENDITIONS VQ_LADDER_MAX
 
 /* A distorted frame waiting for its scores.  The reference (and the other
  * renditions' frames) are kept too, so that every picture stays alive while
@@ -85,10 +85,8 @@ typedef struct VQCUDAContext {
     int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
     int64_t cpu_filter_ns;      /* this thread's CPU time in activate() */
     int64_t cpu_lib_ns;         /* of which in libvqcuda's submit, receive and flush */
-    VqSession *session;         /* rendition 1 (input 0) */
-    VqSession *extra[MAX_RENDITIONS];   /* renditions 2.. (inputs 1 ..), a session each */
-    int64_t extra_submitted[MAX_RENDITIONS];
-    int extra_ended[MAX_RENDITIONS];
+    VqLadder *ladder;           /* the renditions' sessions (one for a plain pair) */
+    VqSession *session;         /* rendition 1's (input 0), the ladder's */
     const AVFrame *last_rend[MAX_RENDITIONS];
     int64_t last_rend_pts[MAX_RENDITIONS];
     int dis_w, dis_h;           /* rendition 1's size (the reference's, or smaller) */

@@ -65,7 +65,7 @@ void ff_vqcuda_list_free(FrameList *l)
  */
 typedef struct Carried {
     char *log_path;
-    VqSession *session;
+    VqLadder *ladder;           /* a plain pair's: one session */
     int64_t nb_submitted, nb_scored, nb_mismatched;
     VqFormat format;
     enum AVPixelFormat sw_format;
@@ -85,10 +85,11 @@ void ff_vqcuda_carry_put(VQCUDAContext *s)
 
     if (!c || !(c->log_path = av_strdup(s->log_path))) {
         av_free(c);
-        vq_session_close(&s->session);
+        vq_ladder_close(&s->ladder);
+        s->session = NULL;
         return;
     }
-    c->session       = s->session;
+    c->ladder        = s->ladder;
     c->nb_submitted  = s->nb_submitted;
     c->nb_scored     = s->nb_scored;
     c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
@@ -103,6 +104,7 @@ void ff_vqcuda_carry_put(VQCUDAContext *s)
     c->pending       = s->pending;
     memset(&s->pending, 0, sizeof(s->pending));
     memset(s->stash, 0, sizeof(s->stash));
+    s->ladder  = NULL;
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
     c->next = carried;
@@ -124,7 +126,8 @@ int ff_vqcuda_carry_take(VQCUDAContext *s)
     ff_mutex_unlock(&carried_lock);
     if (!c)
         return 0;
-    s->session       = c->session;
+    s->ladder        = c->ladder;
+    s->session       = vq_ladder_session(s->ladder, 0);
     s->nb_submitted  = c->nb_submitted;
     s->nb_scored     = c->nb_scored;
     s->nb_mismatched = c->nb_mismatched;

@@ -168,8 +168,75 @@ void load_rows(VqCambiCpu *c, const VqCambiParams &p, const VqCambiTables *t, Vq
             dst[(size_t)i * w + j] = vq_cambi_load10(luma, &p, t->x_idx, t->y_idx, i, j);
 }
 
+/* step ST_ANTIDITHER: vq_cambi_antidither_at of rows [i0, i1), the 2x2
+ * means of the rows and columns but the last without its edge tests */
+VQ_CLONES_AVX2
+void antidither_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
+{
+    const int w = p.w, h = p.h;
+    const uint16_t *img = c->img10.data();
+    for (int i = i0; i < i1; i++) {
+        uint16_t *d = &c->pre[(size_t)i * w];
+        if (i < h - 1) {
+            const uint16_t *r0 = img + (size_t)i * w, *r1 = r0 + w;
+            for (int j = 0; j < w - 1; j++)
+                d[j] = (uint16_t)((r0[j] + r0[j + 1] + r1[j] + r1[j + 1]) >> 2);
+        } else {
+            for (int j = 0; j < w - 1; j++)
+                d[j] = vq_cambi_antidither_at(img, w, w, h, i, j);
+        }
+        d[w - 1] = vq_cambi_antidither_at(img, w, w, h, i, w - 1);
+    }
+}
+
+/* scale s's mask rows from mask0, every (1 << SH)-th row and column */
+template <int SH>
+void mask_scale_rows(VqCambiCpu *c, int sw, int i0, int i1)
+{
+    const int w = c->w;
+    for (int i = i0; i < i1; i++) {
+        const uint8_t *m = &c->mask0[((size_t)i << SH) * w];
+        uint8_t *d = &c->msk[(size_t)i * w];
+        for (int j = 0; j < sw; j++)
+            d[j] = m[(size_t)j << SH];
+    }
+}
+
+/* step SC_CUR of scale s: its image (scale 0 is the preprocessed image,
+ * decimated once more with the speed-up; each scale after it the filtered
+ * one of the scale above, decimated) and, when it is not mask0, its mask */
+VQ_CLONES_AVX2
+void scale_rows(VqCambiCpu *c, const VqCambiParams &p, int s, int i0, int i1)
+{
+    const int w = c->w, sw = p.sw[s];
+    if (s > 0 || p.high_res_speedup) {     /* else the mode filter reads pre */
+        const uint16_t *src = s == 0 ? c->pre.data() : c->filt.data();
+        for (int i = i0; i < i1; i++) {
+            const uint16_t *r = src + (size_t)(2 * i) * w;
+            uint16_t *d = &c->cur[(size_t)i * w];
+            for (int j = 0; j < sw; j++)
+                d[j] = r[2 * j];
+        }
+    }
+    switch (p.sshift[s]) {  /* the scale's mask, read by its c-values */
+    case 0: break;
+    case 1: mask_scale_rows<1>(c, sw, i0, i1); break;
+    case 2: mask_scale_rows<2>(c, sw, i0, i1); break;
+    case 3: mask_scale_rows<3>(c, sw, i0, i1); break;
+    case 4: mask_scale_rows<4>(c, sw, i0, i1); break;
+    case 5: mask_scale_rows<5>(c, sw, i0, i1); break;
+    default: {
+        const int sh = p.sshift[s];
+        for (int i = i0; i < i1; i++)
+            for (int j = 0; j < sw; j++)
+                c->msk[(size_t)i * w + j] = c->mask0[((size_t)i << sh) * w + ((size_t)j << sh)];
+    }
+    }
+}
+
 /* steps ST_COLSUM, ST_MASK: 7x7 sums of the flat map clipped to the image
  * (vertical, then horizontal), and the scale-0 mask */
+VQ_CLONES_AVX2
 void colsum_rows(VqCambiCpu *c, const VqCambiParams &p, int i0, int i1)
 {
     const int w = p.w, h = p.h, r = VQ_CAMBI_MASK_FILTER >> 1;
@@ -450,15 +517,13 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
                                   VqPlaneView luma, int step, int i0, int i1)
 {
     const VqCambiParams &p = *pp;
-    const int w = c->w, h = p.h;
+    const int w = c->w;
     switch (step) {
     case ST_LOAD:
         load_rows(c, p, t, luma, i0, i1);
         return;
     case ST_ANTIDITHER:
-        for (int i = i0; i < i1; i++)
-            for (int j = 0; j < w; j++)
-                c->pre[(size_t)i * w + j] = vq_cambi_antidither_at(c->img10.data(), w, w, h, i, j);
+        antidither_rows(c, p, i0, i1);
         return;
     case ST_ZD:
         zd_rows(c, p, i0, i1);
@@ -475,21 +540,7 @@ extern "C" void vq_cambi_cpu_rows(VqCambiCpu *c, const VqCambiParams *pp, const 
     const int s = (step - ST_SCALE0) / 3, sw = p.sw[s], sh = p.sh[s];
     switch ((step - ST_SCALE0) % 3) {
     case SC_CUR:
-        /* the scale's image: scale 0 is the preprocessed image (decimated
-         * once more with the speed-up), then each scale the filtered one of
-         * the scale above, decimated */
-        if (s > 0 || p.high_res_speedup) {     /* else the mode filter reads pre */
-            const uint16_t *src = s == 0 ? c->pre.data() : c->filt.data();
-            for (int i = i0; i < i1; i++)
-                for (int j = 0; j < sw; j++)
-                    c->cur[(size_t)i * w + j] = src[(size_t)(2 * i) * w + 2 * j];
-        }
-        if (p.sshift[s]) {  /* the scale's mask, read by its c-values */
-            const int sh = p.sshift[s];
-            for (int i = i0; i < i1; i++)
-                for (int j = 0; j < sw; j++)
-                    c->msk[(size_t)i * w + j] = c->mask0[((size_t)i << sh) * w + ((size_t)j << sh)];
-        }
+        scale_rows(c, p, s, i0, i1);
         return;
     case SC_FILT: {
         /* vq_cambi_mode_at's composition, each row's horizontal modes made

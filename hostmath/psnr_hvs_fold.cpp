@@ -44,7 +44,7 @@ extern "C" int vq_psnr_hvs_check(int bpc, int nplanes, const int w[3], const int
 /* calc_psnrhvs()'s tail, float: ret /= pixels; ret /= samplemax * samplemax */
 static float plane_score(int64_t word, int w, int h, int bpc)
 {
-    float ret = vq_psnr_hvs_u2f((uint32_t)word);
+    float ret = vq_f32_from_bits((uint32_t)word);
     const int pixels = vq_psnr_hvs_nblocks(w) * vq_psnr_hvs_nblocks(h) * 64;   /* int */
     const int32_t samplemax = (1 << bpc) - 1;
     ret /= pixels;                    /* (float)pixels: rounds above 2^24 (8K luma) */

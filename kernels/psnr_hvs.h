@@ -339,28 +339,6 @@ VQ_HD void vq_psnr_hvs_block_terms(const VqPlaneView ref, const VqPlaneView dis,
 
 /* ---- the plane sum, split at binades ------------------------------------ */
 
-VQ_HD uint32_t vq_psnr_hvs_f2u(float f)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-#endif
-}
-
-VQ_HD float vq_psnr_hvs_u2f(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-#endif
-}
-
 /*
  * A running float sum s >= 0 in a normal binade is (E, K): s = K * 2^(E-23),
  * K in [2^23, 2^24).  While s + t < 2^(E+1), fl(s + t) = (K + d) * 2^(E-23)

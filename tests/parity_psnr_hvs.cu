@@ -174,8 +174,8 @@ static int check(const Layout &L, int w, int h)
                 if (inside)
                     printf("FAIL %s %dx%d pair %d: plane %d sum: gpu %08llx (%.9g) cpu %08llx (%.9g)\n",
                            L.name, w, h, n, (int)(k - GUARD), (unsigned long long)buf[k],
-                           vq_psnr_hvs_u2f((uint32_t)buf[k]), (unsigned long long)want,
-                           vq_psnr_hvs_u2f((uint32_t)want));
+                           vq_f32_from_bits((uint32_t)buf[k]), (unsigned long long)want,
+                           vq_f32_from_bits((uint32_t)want));
                 else
                     printf("FAIL %s %dx%d pair %d: guard word %d written\n", L.name, w, h, n,
                            (int)k - GUARD);
@@ -236,7 +236,7 @@ static int check_sums(int reps)
                 float s = 0;
                 for (float x : h[k - GUARD])
                     s += x;
-                want = (int64_t)vq_psnr_hvs_f2u(s);
+                want = (int64_t)vq_f32_bits(s);
             }
             if (buf[k] != want) {
                 printf("FAIL sums rep %d word %d (n %zu): gpu %llx cpu %llx\n", rep, (int)k - GUARD,

@@ -201,7 +201,7 @@ float var_ratio(const int32_t s[64])
 {
     float r[2];
     vq_psnr_hvs_var_ratios(s, s, r);
-    EXPECT_EQ(vq_psnr_hvs_f2u(r[0]), vq_psnr_hvs_f2u(r[1]));
+    EXPECT_EQ(vq_f32_bits(r[0]), vq_f32_bits(r[1]));
     return r[0];
 }
 
@@ -273,8 +273,8 @@ TEST(PsnrHvsBlock, VarianceRatiosEqualReferenceLoops)
         }
         float got[2];
         vq_psnr_hvs_var_ratios(x[0], x[1], got);
-        ASSERT_EQ(vq_psnr_hvs_f2u(got[0]), vq_psnr_hvs_f2u(want[0])) << rep;
-        ASSERT_EQ(vq_psnr_hvs_f2u(got[1]), vq_psnr_hvs_f2u(want[1])) << rep;
+        ASSERT_EQ(vq_f32_bits(got[0]), vq_f32_bits(want[0])) << rep;
+        ASSERT_EQ(vq_f32_bits(got[1]), vq_f32_bits(want[1])) << rep;
     }
 }
 
@@ -300,7 +300,7 @@ float split_sum(const std::vector<float> &t, size_t chunk, int *real_adds)
         int64_t K = K0;
         size_t n = i;
         for (; n < end; n++) {
-            const uint32_t tb = vq_psnr_hvs_f2u(t[n]);
+            const uint32_t tb = vq_f32_bits(t[n]);
             if (exact) {
                 if (tb)
                     break;
@@ -312,8 +312,8 @@ float split_sum(const std::vector<float> &t, size_t chunk, int *real_adds)
             K += d;
         }
         if (n < end) {
-            const float s = exact ? vq_psnr_hvs_u2f(sb) : vq_psnr_hvs_u2f(vq_psnr_hvs_fsum_join(E, K));
-            sb = vq_psnr_hvs_f2u(s + t[n]);
+            const float s = exact ? vq_f32_from_bits(sb) : vq_f32_from_bits(vq_psnr_hvs_fsum_join(E, K));
+            sb = vq_f32_bits(s + t[n]);
             (*real_adds)++;
             i = n + 1;
         } else {
@@ -322,7 +322,7 @@ float split_sum(const std::vector<float> &t, size_t chunk, int *real_adds)
             i = end;
         }
     }
-    return vq_psnr_hvs_u2f(sb);
+    return vq_f32_from_bits(sb);
 }
 
 float sequential_sum(const std::vector<float> &t)
@@ -340,7 +340,7 @@ TEST(PsnrHvsSplitSum, SplitIsRoundToNearestEven)
         /* s in a random binade, t anywhere from far below to just above */
         const int E = (int)(rng() % 60) - 20;
         const int32_t K = (int32_t)((1u << 23) + rng() % (1u << 23));
-        const float s = vq_psnr_hvs_u2f(vq_psnr_hvs_fsum_join(E, K));
+        const float s = vq_f32_from_bits(vq_psnr_hvs_fsum_join(E, K));
         float tv;
         switch (rep % 4) {
         case 0: tv = std::ldexp((float)(rng() % (1u << 24)), E - 23 - (int)(rng() % 30)); break;
@@ -349,12 +349,12 @@ TEST(PsnrHvsSplitSum, SplitIsRoundToNearestEven)
         default: tv = std::ldexp((float)(rng() % (1u << 24)), E - 23 + (int)(rng() % 3)); break;
         }
         int32_t K1;
-        ASSERT_EQ(vq_psnr_hvs_fsum_binade(vq_psnr_hvs_f2u(s), &K1), E);
+        ASSERT_EQ(vq_psnr_hvs_fsum_binade(vq_f32_bits(s), &K1), E);
         ASSERT_EQ(K1, K);
-        const int32_t d = vq_psnr_hvs_fsum_split(vq_psnr_hvs_f2u(tv), E);
+        const int32_t d = vq_psnr_hvs_fsum_split(vq_f32_bits(tv), E);
         if (d < 0 || (int64_t)K + d >= VQ_PSNR_HVS_K_END)
             continue;   /* a real add */
-        ASSERT_EQ(vq_psnr_hvs_f2u(s + tv), vq_psnr_hvs_fsum_join(E, (int64_t)K + d))
+        ASSERT_EQ(vq_f32_bits(s + tv), vq_psnr_hvs_fsum_join(E, (int64_t)K + d))
             << "E " << E << " K " << K << " t " << tv;
     }
 }
@@ -381,12 +381,12 @@ TEST(PsnrHvsSplitSum, EqualsSequentialFloatSum)
         const size_t chunk = (size_t)1 << (rng() % 15);
         int adds;
         const float got = split_sum(t, chunk, &adds);
-        ASSERT_EQ(vq_psnr_hvs_f2u(got), vq_psnr_hvs_f2u(sequential_sum(t)))
+        ASSERT_EQ(vq_f32_bits(got), vq_f32_bits(sequential_sum(t)))
             << "rep " << rep << " kind " << kind << " n " << n << " chunk " << chunk;
     }
     std::vector<float> zeros(1000, 0.f);
     int adds;
-    EXPECT_EQ(vq_psnr_hvs_f2u(split_sum(zeros, 64, &adds)), 0u);
+    EXPECT_EQ(vq_f32_bits(split_sum(zeros, 64, &adds)), 0u);
     EXPECT_EQ(adds, 0);
 }
 
@@ -402,7 +402,7 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
 {
     const int W = VQ_PSNR_HVS_SUM_WARPS, P = VQ_PSNR_HVS_SUM_PER_LANE, SEG = 32 * P;
     const size_t CHUNK = (size_t)W * SEG, n = t.size();
-    auto tb_at = [&](size_t idx) { return idx < n ? vq_psnr_hvs_f2u(t[idx]) : 0u; };
+    auto tb_at = [&](size_t idx) { return idx < n ? vq_f32_bits(t[idx]) : 0u; };
     auto split = [](uint32_t tb, int E, bool exact) {
         return exact ? (tb ? -1 : 0) : vq_psnr_hvs_fsum_split(tb, E);
     };
@@ -413,11 +413,11 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
     while (i < n) {
         (*chunks)++;
         if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {    /* term by term */
-            float s = vq_psnr_hvs_u2f(sb);
+            float s = vq_f32_from_bits(sb);
             const size_t end = std::min(n, i + CHUNK);
             for (size_t k = i; k < end; k++)
                 s += t[k];
-            sb = vq_psnr_hvs_f2u(s);
+            sb = vq_f32_bits(s);
             i = end;
             restarts = 0;
             (*spans)++;
@@ -471,9 +471,9 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
                     const long long dd = d < 0 ? 0 : d;
                     run += dd;
                     if (d < 0 || (!exact && run >= VQ_PSNR_HVS_K_END)) {
-                        const float s = exact ? vq_psnr_hvs_u2f(sb)
-                                              : vq_psnr_hvs_u2f(vq_psnr_hvs_fsum_join(E, run - dd));
-                        next_s = vq_psnr_hvs_f2u(s + vq_psnr_hvs_u2f(tb));
+                        const float s = exact ? vq_f32_from_bits(sb)
+                                              : vq_f32_from_bits(vq_psnr_hvs_fsum_join(E, run - dd));
+                        next_s = vq_f32_bits(s + vq_f32_from_bits(tb));
                         next_i = idx + 1;
                         found = true;
                         break;
@@ -491,7 +491,7 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
         sb = next_s;
         i = next_i;
     }
-    return vq_psnr_hvs_u2f(sb);
+    return vq_f32_from_bits(sb);
 }
 
 TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
@@ -513,8 +513,8 @@ TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
             t[k] = v;
         }
         int chunks, spans;
-        ASSERT_EQ(vq_psnr_hvs_f2u(kernel_replay_sum(t, &chunks, &spans)),
-                  vq_psnr_hvs_f2u(sequential_sum(t)))
+        ASSERT_EQ(vq_f32_bits(kernel_replay_sum(t, &chunks, &spans)),
+                  vq_f32_bits(sequential_sum(t)))
             << "rep " << rep << " kind " << kind << " n " << n;
     }
 }
@@ -669,8 +669,8 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
                                          vq_psnr_hvs_nblocks(vh[k]) * 64);
                 vq_psnr_hvs_cpu_terms(vr[k], vd[k], k, &t, terms.data());
                 int chunks, spans;
-                EXPECT_EQ(vq_psnr_hvs_f2u(kernel_replay_sum(terms, &chunks, &spans)),
-                          vq_psnr_hvs_f2u(sequential_sum(terms)))
+                EXPECT_EQ(vq_f32_bits(kernel_replay_sum(terms, &chunks, &spans)),
+                          vq_f32_bits(sequential_sum(terms)))
                     << p.name << " frame " << f << " plane " << k;
                 EXPECT_EQ(spans, 0) << p.name << " frame " << f << " plane " << k;
                 if (f == 0 && k == 0)

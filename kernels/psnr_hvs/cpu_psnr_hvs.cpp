@@ -27,7 +27,7 @@ static float plane_sum(VqPlaneView ref, VqPlaneView dis, const float *csf, const
 extern "C" int64_t vq_psnr_hvs_cpu_plane(VqPlaneView ref, VqPlaneView dis, int plane,
                                          const VqPsnrHvsTables *t)
 {
-    return (int64_t)vq_psnr_hvs_f2u(plane_sum(ref, dis, t->csf[plane], t->mask[plane]));
+    return (int64_t)vq_f32_bits(plane_sum(ref, dis, t->csf[plane], t->mask[plane]));
 }
 
 extern "C" void vq_psnr_hvs_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3],
@@ -59,7 +59,7 @@ extern "C" int64_t vq_psnr_hvs_cpu_sum(const float *terms, size_t n)
     float ret = 0;   /* plane_sum's accumulator, its terms in its order */
     for (size_t i = 0; i < n; i++)
         ret += terms[i];
-    return (int64_t)vq_psnr_hvs_f2u(ret);
+    return (int64_t)vq_f32_bits(ret);
 }
 
 /* ---- the module's CPU table (kernels/module.h) -------------------------- */

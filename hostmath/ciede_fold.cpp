@@ -36,17 +36,17 @@ int fail(char *err, size_t errlen, const char *msg)
 /* the value of a two-candidate word: glibc's powf decides */
 int resolve_two(uint32_t hi, uint32_t lo, float *out, char *err, size_t errlen)
 {
-    const float cbp = vq_u2f(hi);
+    const float cbp = vq_f32_from_bits(hi);
     float p_lo, p_hi;
     vq_ciede_pow7_bounds_f(cbp, &p_lo, &p_hi);
     const float p = powf(cbp, 7.0f);
     const uint32_t base = lo & 0x7fffffffu;
-    if (vq_f2u(p) == vq_f2u(p_lo)) {
-        *out = vq_u2f(base);
+    if (vq_f32_bits(p) == vq_f32_bits(p_lo)) {
+        *out = vq_f32_from_bits(base);
         return 0;
     }
-    if (vq_f2u(p) == vq_f2u(p_hi)) {
-        *out = vq_u2f(lo >> 31 ? base - 1 : base + 1);
+    if (vq_f32_bits(p) == vq_f32_bits(p_hi)) {
+        *out = vq_f32_from_bits(lo >> 31 ? base - 1 : base + 1);
         return 0;
     }
     return fail(err, errlen, "glibc's powf(x, 7) is neither float next to x^7: cannot be exact");
@@ -192,7 +192,7 @@ bool exact_step(double S, u128 R, int t, double *out)
     /* s = S / 2^t, an integer (t <= tz(S)) */
     uint64_t s = 0;
     if (S != 0) {
-        const uint64_t u = vq_d2u(S);
+        const uint64_t u = vq_f64_bits(S);
         const uint32_t be = (uint32_t)(u >> 52);
         const uint64_t m = be ? (u & 0xfffffffffffffull) | 0x10000000000000ull : u;
         const uint64_t odd = m >> vq_ciede_ctz64(m);
@@ -219,7 +219,7 @@ __attribute__((noinline)) int add_exact_run(const int64_t *px, int j0, int j1, d
         const uint64_t word = (uint64_t)px[j];
         if ((uint32_t)(word >> 32) != VQ_CIEDE_TAG_EXACT)
             break;
-        acc += vq_u2f((uint32_t)word);
+        acc += vq_f32_from_bits((uint32_t)word);
     }
     *sum = acc;
     return j;
@@ -232,7 +232,7 @@ extern "C" int vq_ciede_word_value(const VqCiedeGeom *g, const int64_t *buf, con
 {
     const uint32_t hi = (uint32_t)(word >> 32), lo = (uint32_t)word;
     if (hi == VQ_CIEDE_TAG_EXACT) {
-        *out = vq_u2f(lo);
+        *out = vq_f32_from_bits(lo);
         return 0;
     }
     if (hi == VQ_CIEDE_TAG_LIST) {

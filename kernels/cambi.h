@@ -283,20 +283,8 @@ VQ_HD float vq_cambi_c_value(const VqCambiParams *p, const float *recip, uint32_
 
 /* ---- 6. what the host needs of the top-k c-values ------------------------- */
 
-/* c-values are >= 0 and never NaN: their bits order like their values. */
-VQ_HD uint32_t vq_cambi_bits(float f)
-{
-    union { float f; uint32_t u; } x;
-    x.f = f;
-    return x.u;
-}
-
-VQ_HD float vq_cambi_float_from_bits(uint32_t b)
-{
-    union { float f; uint32_t u; } x;
-    x.u = b;
-    return x.f;
-}
+/* c-values are >= 0 and never NaN: their bits (vq_f32_bits) order like
+ * their values. */
 
 /* exponent of the lowest set bit of a positive float (bits b != 0) */
 VQ_HD int vq_cambi_lowbit_exp(uint32_t b)

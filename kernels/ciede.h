@@ -103,16 +103,12 @@ VQ_HD VqIvF vq_to_f(VqIvD x) { return vq_ivf((float)x.lo, (float)x.hi); }
 VQ_HD double vq_to_d(float x) { return (double)x; }
 VQ_HD VqIvD vq_to_d(VqIvF x) { return vq_ivd((double)x.lo, (double)x.hi); }
 
-VQ_HD uint32_t vq_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-VQ_HD float vq_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-VQ_HD uint64_t vq_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-VQ_HD double vq_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
 /* one float, known exactly: both ends the same bits, not NaN */
 VQ_HD int vq_ivf_point(VqIvF x, float *out)
 {
     *out = x.lo;
-    return vq_f2u(x.lo) == vq_f2u(x.hi) && x.lo == x.lo;
+    return vq_f32_bits(x.lo) == vq_f32_bits(x.hi) && x.lo == x.lo;
 }
 
 /* ---- sample fetch: libvmaf's scale_chroma_planes() ----
@@ -417,18 +413,18 @@ VQ_HD uint64_t vq_ciede_dev_de00(VqCiedeLab c1, VqCiedeLab c2)
     if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_lo, sn), &rt_lo))
         return 0;
     const float d_lo = vq_ciede_de00(&b1, rt_lo);
-    if (vq_f2u(q_lo) == vq_f2u(q_hi))
-        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(d_lo);
+    if (vq_f32_bits(q_lo) == vq_f32_bits(q_hi))
+        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(d_lo);
     if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_hi, sn), &rt_hi))
         return 0;
     const float d_hi = vq_ciede_de00(&b1, rt_hi);
-    const uint32_t ul = vq_f2u(d_lo), uh = vq_f2u(d_hi);
+    const uint32_t ul = vq_f32_bits(d_lo), uh = vq_f32_bits(d_hi);
     if (ul == uh && d_lo == d_lo)
         return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | ul;
     /* two candidates: d_lo >= +0 and finite, d_hi its neighbour */
     if (ul >= 0x7f800000u || !(uh == ul + 1 || (ul > 0 && uh == ul - 1)))
         return 0;
-    const uint32_t cb = vq_f2u(cbp);
+    const uint32_t cb = vq_f32_bits(cbp);
     if (cb >= 0x7f800000u)
         return 0;
     return ((uint64_t)cb << 32) | ul | (uh == ul - 1 ? 0x80000000u : 0u);
@@ -484,7 +480,7 @@ VQ_HD int vq_ciede_ctz64(uint64_t x)    /* x != 0 */
 /* tz of a finite float x != 0 (the sign ignored) */
 VQ_HD int vq_ciede_tz_float(float x)
 {
-    const uint32_t u = vq_f2u(x) & 0x7fffffffu;
+    const uint32_t u = vq_f32_bits(x) & 0x7fffffffu;
     const uint32_t be = u >> 23, m = u & 0x7fffffu;
     return be ? (int)be - 150 + vq_ciede_ctz32(m | 0x800000u) : -149 + vq_ciede_ctz32(m);
 }
@@ -492,7 +488,7 @@ VQ_HD int vq_ciede_tz_float(float x)
 /* tz of a finite double x != 0 (the sign ignored) */
 VQ_HD int vq_ciede_tz_double(double x)
 {
-    const uint64_t u = vq_d2u(x) & 0x7fffffffffffffffull;
+    const uint64_t u = vq_f64_bits(x) & 0x7fffffffffffffffull;
     const uint32_t be = (uint32_t)(u >> 52);
     const uint64_t m = u & 0xfffffffffffffull;
     return be ? (int)be - 1075 + vq_ciede_ctz64(m | 0x10000000000000ull) : -1074 + vq_ciede_ctz64(m);
@@ -503,7 +499,7 @@ VQ_HD int vq_ciede_tz_double(double x)
  * representable (NaN, inf, negative, >= 2^FIX_EXP, tz < -FIX_FRAC). */
 VQ_HD int vq_ciede_fix(float x, uint64_t limb[3], int *tz)
 {
-    const uint32_t u = vq_f2u(x);
+    const uint32_t u = vq_f32_bits(x);
     limb[0] = limb[1] = limb[2] = 0;
     if ((u & 0x7fffffffu) == 0)
         return 0;
@@ -567,7 +563,7 @@ VQ_HD void vq_ciede_acc_value(VqCiedeRowAcc *a, float x)
 VQ_HD void vq_ciede_acc_word(VqCiedeRowAcc *a, uint64_t word)
 {
     if ((uint32_t)(word >> 32) == VQ_CIEDE_TAG_EXACT)
-        vq_ciede_acc_value(a, vq_u2f((uint32_t)word));
+        vq_ciede_acc_value(a, vq_f32_from_bits((uint32_t)word));
 }
 
 VQ_HD void vq_ciede_acc_merge(VqCiedeRowAcc *a, const VqCiedeRowAcc *b)

@@ -17,7 +17,7 @@
  * error is below one ulp; tests/ciede_exhaust checks every float). */
 VQ_HD void vq_ciede_pow7_exact(float x, uint32_t n[6], int *e7)
 {
-    const uint32_t u = vq_f2u(x);
+    const uint32_t u = vq_f32_bits(x);
     const uint32_t ef = u >> 23, fr = u & 0x7fffff;
     const uint32_t m = ef ? (fr | 0x800000) : fr;
     const int e = ef ? (int)ef - 150 : -149;
@@ -113,8 +113,8 @@ VQ_HD void vq_ciede_pow7_bounds_f(float x, float *lo, float *hi)
     }
     vq_ciede_pow7_exact(x, n, &e7);
     vq_ciede_round_bounds(n, e7, 24, -126, 127, &l, &h);
-    *lo = vq_u2f((uint32_t)l);
-    *hi = vq_u2f((uint32_t)h);
+    *lo = vq_f32_from_bits((uint32_t)l);
+    *hi = vq_f32_from_bits((uint32_t)h);
 }
 
 VQ_HD void vq_ciede_pow7_bounds_d(float x, double *lo, double *hi)
@@ -128,8 +128,8 @@ VQ_HD void vq_ciede_pow7_bounds_d(float x, double *lo, double *hi)
     }
     vq_ciede_pow7_exact(x, n, &e7);
     vq_ciede_round_bounds(n, e7, 53, -1022, 1023, &l, &h);
-    *lo = vq_u2d(l);
-    *hi = vq_u2d(h);
+    *lo = vq_f64_from_bits(l);
+    *hi = vq_f64_from_bits(h);
 }
 
 /* ===================== the device stage ===================== */
@@ -193,7 +193,7 @@ VQ_HD double vq_ciede_rint(double x)
 /* 2^k for -1022 <= k <= 1023 */
 VQ_HD double vq_ciede_exp2i(int k)
 {
-    return vq_u2d((uint64_t)(k + 1023) << 52);
+    return vq_f64_from_bits((uint64_t)(k + 1023) << 52);
 }
 
 /* e^y for |y| <= 700 (NaN beyond: the caller's pixel goes to the host) */
@@ -214,9 +214,9 @@ VQ_HD double vq_ciede_log_approx(double x)
 {
     if (!(x >= 0x1p-1022 && x < INFINITY))
         return NAN;
-    const uint64_t u = vq_d2u(x);
+    const uint64_t u = vq_f64_bits(x);
     int e = (int)(u >> 52) - 1023;
-    double m = vq_u2d((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);   /* [1, 2) */
+    double m = vq_f64_from_bits((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);   /* [1, 2) */
     if (m > 0x1.6a09e667f3bcdp+0) {     /* > sqrt 2: m / 2 in [0.707, 1) */
         m *= 0.5;
         e++;
@@ -280,9 +280,9 @@ VQ_HD double vq_ciede_atan2_approx(double y, double x)
     if (!(ax < INFINITY && ay < INFINITY) || (ax == 0.0 && ay == 0.0))
         return NAN;
     double a = ay <= ax ? vq_ciede_atan01(ay / ax) : VQ_CIEDE_PI / 2 - vq_ciede_atan01(ax / ay);
-    if (vq_d2u(x) >> 63)
+    if (vq_f64_bits(x) >> 63)
         a = VQ_CIEDE_PI - a;
-    return vq_d2u(y) >> 63 ? -a : a;
+    return vq_f64_bits(y) >> 63 ? -a : a;
 }
 
 #endif /* VQ_CIEDE_LIBM_H */

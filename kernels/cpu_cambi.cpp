@@ -359,7 +359,7 @@ uint32_t count_nonzero(const float *v, int n)
 {
     uint32_t cnt = 0;
     for (int j = 0; j < n; j++)
-        cnt += vq_cambi_bits(v[j]) != 0;
+        cnt += vq_f32_bits(v[j]) != 0;
     return cnt;
 }
 
@@ -614,14 +614,14 @@ extern "C" VQ_CLONES_AVX2 void vq_cambi_row_words(const float *cv, int n, uint32
     uint64_t sum = 0;
     int minexp = VQ_CAMBI_NONE_EXP;
     for (int j = 0; j < n; j++) {
-        const uint32_t b = vq_cambi_bits(cv[j]);
+        const uint32_t b = vq_f32_bits(cv[j]);
         const uint32_t in = b > tb;
         const int e = (int)(b >> 23);
         const uint32_t m = (b & 0x7fffffu) | (0x800000u & (0u - (uint32_t)(e != 0)));
         const int base = e - 150 + (e == 0);
         /* vq_cambi_lowbit_exp (m != 0 when b != 0) */
         const uint32_t low = m & (0u - m);
-        const int lowexp = base + (int)(vq_cambi_bits((float)(int32_t)low) >> 23) - 127;
+        const int lowexp = base + (int)(vq_f32_bits((float)(int32_t)low) >> 23) - 127;
         /* vq_cambi_fixed32: m << sh (all ones from sh = 40), m >> -sh (0
          * from -sh = 64), 0 for b = 0 */
         const int sh = base + 32;

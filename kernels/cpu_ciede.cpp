@@ -97,7 +97,7 @@ void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], c
             uint32_t s[6];
             vq_ciede_fetch(ref, dis, g, i, j, s);
             const float v = vq_ciede_pixel_ref(s, g->bpc);
-            const uint64_t word = ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(v);
+            const uint64_t word = ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(v);
             px[(size_t)i * g->w + j] = (int64_t)word;
             vq_ciede_acc_word(&acc, word);
         }

@@ -314,7 +314,7 @@ cambi_sel_hist_kernel(Scales sc, int pass, SelState *sel)
     const uint32_t prefix = st->prefix;
     uint32_t zeros = 0;                          /* the common value 0: bin 0 of every pass */
     for (int x = blockIdx.x * kThreads + threadIdx.x; x < n; x += gridDim.x * kThreads) {
-        const uint32_t b = vq_cambi_bits(cv[x]);
+        const uint32_t b = vq_f32_bits(cv[x]);
         if (pass > 0 && (b >> hi) != prefix)
             continue;
         if (b == 0)
@@ -392,7 +392,7 @@ cambi_row_words_kernel(Scales sc, const SelState *sel)
     unsigned long long cnt = 0, sum = 0;
     int minexp = VQ_CAMBI_NONE_EXP;
     for (int j = threadIdx.x; j < sw; j += kThreads) {
-        const uint32_t b = vq_cambi_bits(cv[(size_t)i * sw + j]);
+        const uint32_t b = vq_f32_bits(cv[(size_t)i * sw + j]);
         if (b > tb) {
             cnt++;
             sum += vq_cambi_fixed32(b);

@@ -186,7 +186,7 @@ __device__ __forceinline__ void pool_one(const float *__restrict__ cv, int n, in
     if (!vps->active)
         return;   /* the same for every block */
     for (long x = (long)b * kPoolThreads + t; x < n; x += (long)G * kPoolThreads)
-        a[x] = vq_cambi_bits(cv[x]);
+        a[x] = vq_f32_bits(cv[x]);
     int *lpos = pos, *rpos = pos + n;
     grid.sync();
 

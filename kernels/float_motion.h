@@ -77,17 +77,12 @@ typedef struct VqFloatMotionGeom {
 /* a row word: the float's bits in the low 32 bits */
 VQ_HD int64_t vq_fmotion_word(float v)
 {
-    uint32_t a;
-    memcpy(&a, &v, 4);
-    return (int64_t)a;
+    return (int64_t)vq_f32_bits(v);
 }
 
 VQ_HD float vq_fmotion_value(int64_t w)
 {
-    const uint32_t a = (uint32_t)(uint64_t)w;
-    float v;
-    memcpy(&v, &a, 4);
-    return v;
+    return vq_f32_from_bits((uint32_t)(uint64_t)w);
 }
 
 /* a term of a row's SAD, "fabs(img1px - img2px)": the float difference
@@ -95,12 +90,7 @@ VQ_HD float vq_fmotion_value(int64_t w)
 VQ_HD float vq_fmotion_absdiff(float a, float b)
 {
     const float d = a - b;
-    uint32_t u;
-    memcpy(&u, &d, 4);
-    u &= 0x7FFFFFFFu;
-    float m;
-    memcpy(&m, &u, 4);
-    return m;
+    return vq_f32_from_bits(vq_f32_bits(d) & 0x7FFFFFFFu);
 }
 
 /* "accum_line += fabs(img1px - img2px)" */

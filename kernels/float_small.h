@@ -186,22 +186,12 @@ VQ_HD void vq_ansnr_row(const float *ref, const float *dis, ptrdiff_t stride, in
 /* a float's bits in the low half of an int64 word of the row buffer, and back */
 VQ_HD int64_t vq_fs_float_word(float f)
 {
-    union {
-        float f;
-        uint32_t u;
-    } x;
-    x.f = f;
-    return (int64_t)x.u;
+    return (int64_t)vq_f32_bits(f);
 }
 
 VQ_HD float vq_fs_word_float(int64_t w)
 {
-    union {
-        float f;
-        uint32_t u;
-    } x;
-    x.u = (uint32_t)w;
-    return x.f;
+    return vq_f32_from_bits((uint32_t)w);
 }
 
 #endif /* VQ_FLOAT_SMALL_H */

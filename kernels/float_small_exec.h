@@ -29,22 +29,12 @@
 /* a double's bits in an int64 word of the row buffer, and back */
 VQ_HD int64_t vq_fs_double_word(double d)
 {
-    union {
-        double d;
-        int64_t i;
-    } x;
-    x.d = d;
-    return x.i;
+    return (int64_t)vq_f64_bits(d);
 }
 
 VQ_HD double vq_fs_word_double(int64_t w)
 {
-    union {
-        double d;
-        int64_t i;
-    } x;
-    x.i = w;
-    return x.d;
+    return vq_f64_from_bits((uint64_t)w);
 }
 
 /* The totals of h rows of exact sums (the section's row words): 1 and the

@@ -61,17 +61,13 @@ typedef struct VqFloatVifGeom {
  * and den sum (high 32 bits), the bits as they are. */
 VQ_HD int64_t vq_fvif_pack(float num, float den)
 {
-    uint32_t a, b;
-    memcpy(&a, &num, 4);
-    memcpy(&b, &den, 4);
-    return (int64_t)(((uint64_t)b << 32) | a);
+    return (int64_t)(((uint64_t)vq_f32_bits(den) << 32) | vq_f32_bits(num));
 }
 
 VQ_HD void vq_fvif_unpack(int64_t w, float *num, float *den)
 {
-    const uint32_t a = (uint32_t)(uint64_t)w, b = (uint32_t)((uint64_t)w >> 32);
-    memcpy(num, &a, 4);
-    memcpy(den, &b, 4);
+    *num = vq_f32_from_bits((uint32_t)(uint64_t)w);
+    *den = vq_f32_from_bits((uint32_t)((uint64_t)w >> 32));
 }
 
 /* ---- the separable filter ------------------------------------------------ */
@@ -143,12 +139,9 @@ VQ_HD float vq_fvif_log2f(float x)
         return -__builtin_huge_valf();
     if (x < 0)
         return __builtin_nanf("");
-    uint32_t u;
-    memcpy(&u, &x, 4);
+    const uint32_t u = vq_f32_bits(x);
     const uint32_t exponent = (u & 0x7F800000u) >> 23;
-    const uint32_t rem_bits = (u & 0x007FFFFFu) | 0x3F800000u;
-    float remain;
-    memcpy(&remain, &rem_bits, 4);
+    const float remain = vq_f32_from_bits((u & 0x007FFFFFu) | 0x3F800000u);
     const float log_base = (float)((int32_t)exponent - 127);
     const float p[9] = { (float)-0.012671635276421, (float)0.064841182402670, (float)-0.157048836463065,
                          (float)0.257167726303123, (float)-0.353800560300520, (float)0.480131410397451,

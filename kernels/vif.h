@@ -344,28 +344,6 @@ VQ_HD VqVifMoments vq_vif_vert16_finish(VqVifVert16 a, VqVifStatShift sh)
  */
 #define VQ_VIF_F64_2P52 4503599627370496.0   /* 2^52 */
 
-VQ_HD double vq_vif_f64_from_bits(uint64_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)b);
-#else
-    double d;
-    __builtin_memcpy(&d, &b, sizeof d);
-    return d;
-#endif
-}
-
-VQ_HD uint64_t vq_vif_f64_bits(double d)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t b;
-    __builtin_memcpy(&b, &d, sizeof b);
-    return b;
-#endif
-}
-
 /* x as a double, exactly: on the device one conversion instruction (the
  * bits of 2^52 + x cost a move and a subtraction); on the host through those
  * bits (test_vif checks them against (double)x, vqparity the device's) */
@@ -374,7 +352,7 @@ VQ_HD double vq_vif_f64_of_u32(uint32_t x)
 #if defined(__CUDA_ARCH__)
     return __uint2double_rn(x);
 #else
-    return vq_vif_dsub(vq_vif_f64_from_bits(0x4330000000000000ull | x), VQ_VIF_F64_2P52);
+    return vq_vif_dsub(vq_f64_from_bits(0x4330000000000000ull | x), VQ_VIF_F64_2P52);
 #endif
 }
 
@@ -383,7 +361,7 @@ VQ_HD double vq_vif_f64_of_u32(uint32_t x)
  * a + round */
 VQ_HD uint32_t vq_vif_f64_round_shift(double a, uint64_t round, int shift)
 {
-    const uint64_t b = vq_vif_f64_bits(vq_vif_dadd(a, vq_vif_dadd(VQ_VIF_F64_2P52, (double)round)));
+    const uint64_t b = vq_f64_bits(vq_vif_dadd(a, vq_vif_dadd(VQ_VIF_F64_2P52, (double)round)));
     return (uint32_t)((b & 0xfffffffffffffull) >> shift);
 }
 

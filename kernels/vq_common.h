@@ -45,16 +45,24 @@ VQ_HD float vq_f32_from_bits(uint32_t b)
 
 VQ_HD uint64_t vq_f64_bits(double x)
 {
+#if defined(__CUDA_ARCH__)
+    return (uint64_t)__double_as_longlong(x);
+#else
     uint64_t b;
     memcpy(&b, &x, sizeof(b));
     return b;
+#endif
 }
 
 VQ_HD double vq_f64_from_bits(uint64_t b)
 {
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double((long long)b);
+#else
     double x;
     memcpy(&x, &b, sizeof(x));
     return x;
+#endif
 }
 
 /*

@@ -65,7 +65,7 @@ inline void cmp(Stat &s, double approx, double g, double arg)
 {
     s.n++;
     const VqIvD e = vq_ciede_enclose(approx);
-    if (!(e.lo <= g && g <= e.hi) || (approx == 0.0 && vq_d2u(approx) != vq_d2u(g)))
+    if (!(e.lo <= g && g <= e.hi) || (approx == 0.0 && vq_f64_bits(approx) != vq_f64_bits(g)))
         s.bad++;
     const double r = g == 0 ? fabs(approx) : fabs(approx - g) / fabs(g);
     if (r > s.worst) {
@@ -102,9 +102,9 @@ int report(const char *what, const Stat &s)
 
 int check_pow7()
 {
-    Stat s = parallel(vq_f2u(4096.0f), [](uint64_t lo, uint64_t hi, Stat &st) {
+    Stat s = parallel(vq_f32_bits(4096.0f), [](uint64_t lo, uint64_t hi, Stat &st) {
         for (uint64_t u = lo; u < hi; u++) {
-            const float x = vq_u2f((uint32_t)u);
+            const float x = vq_f32_from_bits((uint32_t)u);
             float a, b;
             double c, d;
             vq_ciede_pow7_bounds_f(x, &a, &b);
@@ -112,8 +112,8 @@ int check_pow7()
             const float p = powf(x, 7.0f);
             const double q = pow((double)x, 7.0);
             st.n++;
-            if (!(vq_f2u(p) == vq_f2u(a) || vq_f2u(p) == vq_f2u(b)) ||
-                !(vq_d2u(q) == vq_d2u(c) || vq_d2u(q) == vq_d2u(d)))
+            if (!(vq_f32_bits(p) == vq_f32_bits(a) || vq_f32_bits(p) == vq_f32_bits(b)) ||
+                !(vq_f64_bits(q) == vq_f64_bits(c) || vq_f64_bits(q) == vq_f64_bits(d)))
                 st.bad++;
         }
     });
@@ -123,11 +123,11 @@ int check_pow7()
 /* f over every float in [-m, m] */
 Stat over_floats(float m, const std::function<void(float, Stat &)> &f)
 {
-    const uint64_t half = vq_f2u(m) + 1;   /* +0 .. m */
+    const uint64_t half = vq_f32_bits(m) + 1;   /* +0 .. m */
     return parallel(2 * half, [&](uint64_t lo, uint64_t hi, Stat &st) {
         for (uint64_t k = lo; k < hi; k++) {
             const uint32_t u = k < half ? (uint32_t)k : 0x80000000u | (uint32_t)(k - half);
-            f(vq_u2f(u), st);
+            f(vq_f32_from_bits(u), st);
         }
     });
 }
@@ -143,11 +143,11 @@ int check_sin()
 
 int check_cos()
 {
-    const uint64_t n = vq_f2u(10.0f) + 1;
+    const uint64_t n = vq_f32_bits(10.0f) + 1;
     Stat s = parallel(n, [](uint64_t lo, uint64_t hi, Stat &st) {
         for (uint64_t u = lo; u < hi; u++) {
             double arg[4];
-            vq_ciede_t_args(vq_u2f((uint32_t)u), arg);
+            vq_ciede_t_args(vq_f32_from_bits((uint32_t)u), arg);
             for (int k = 0; k < 4; k++)
                 cmp(st, vq_ciede_sincos_approx(arg[k], 1), cos(arg[k]), arg[k]);
         }
@@ -216,8 +216,8 @@ int check_atan2()
             float y, x;
             if (k & 1) {
                 const uint64_t r = rng();
-                y = vq_u2f((uint32_t)r);
-                x = vq_u2f((uint32_t)(r >> 32));
+                y = vq_f32_from_bits((uint32_t)r);
+                x = vq_f32_from_bits((uint32_t)(r >> 32));
                 if (!(fabsf(y) < INFINITY && fabsf(x) < INFINITY) || (x == 0 && y == 0))
                     continue;
             } else {

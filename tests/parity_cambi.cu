@@ -191,7 +191,7 @@ static int check(const Layout &L, int w, int h, const VqCambiOptions &o, int is_
             CK(cudaDeviceSynchronize());
             const float *cvc = vq_cambi_cpu_cvalues(cpu, s);
             for (size_t x = 0; x < ns; x++)
-                if (vq_cambi_bits(cvg[x]) != vq_cambi_bits(cvc[x])) {
+                if (vq_f32_bits(cvg[x]) != vq_f32_bits(cvc[x])) {
                     printf("FAIL %s %dx%d %s frame %d: scale %d c-value (%zu, %zu): gpu %.9g cpu %.9g\n",
                            L.name, w, h, tag, n, s, x / p.sw[s], x % p.sw[s], cvg[x], cvc[x]);
                     bad = 1;
@@ -259,7 +259,7 @@ static int check_pool(int reps)
         /* the pool mode and g, as the executors decide them */
         std::vector<uint32_t> b(n);
         for (int x = 0; x < n; x++)
-            b[x] = vq_cambi_bits(cv[x]);
+            b[x] = vq_f32_bits(cv[x]);
         std::vector<uint32_t> sorted = b;
         std::nth_element(sorted.begin(), sorted.begin() + (k - 1), sorted.end(), std::greater<uint32_t>());
         const uint32_t tb = sorted[k - 1];

@@ -239,14 +239,14 @@ TEST(CambiStages, ModeFilterEqualsInPlace)
 
 TEST(CambiStages, LowbitAndFixed)
 {
-    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(1.0f)), 0);
-    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(0.5f)), -1);
-    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(12.0f)), 2);
-    EXPECT_EQ(vq_cambi_lowbit_exp(vq_cambi_bits(1.0f / 3.0f)), -25);
-    EXPECT_EQ(vq_cambi_fixed32(vq_cambi_bits(1.0f)), 1ull << 32);
-    EXPECT_EQ(vq_cambi_fixed32(vq_cambi_bits(9506.25f)), (uint64_t)(9506.25 * 4294967296.0));
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_f32_bits(1.0f)), 0);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_f32_bits(0.5f)), -1);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_f32_bits(12.0f)), 2);
+    EXPECT_EQ(vq_cambi_lowbit_exp(vq_f32_bits(1.0f / 3.0f)), -25);
+    EXPECT_EQ(vq_cambi_fixed32(vq_f32_bits(1.0f)), 1ull << 32);
+    EXPECT_EQ(vq_cambi_fixed32(vq_f32_bits(9506.25f)), (uint64_t)(9506.25 * 4294967296.0));
     const float t = 2.0f / 3.0f;
-    EXPECT_EQ((double)vq_cambi_fixed32(vq_cambi_bits(t)), std::ldexp((double)t, 32));
+    EXPECT_EQ((double)vq_cambi_fixed32(vq_f32_bits(t)), std::ldexp((double)t, 32));
 }
 
 /* The CPU's row words (selects the compiler vectorises) equal the count,
@@ -261,7 +261,7 @@ TEST(CambiCpu, RowWords)
         for (uint32_t m : { 0u, 1u, 0x7fffffu, 0x400000u, (uint32_t)rng() & 0x7fffffu, (uint32_t)rng() & 0x7fffffu })
             bits.push_back(e << 23 | m);
     for (int i = 0; i < 4000; i++)      /* c-value-like: 0 often, else below 2^14 */
-        bits.push_back(i % 3 ? 0u : vq_cambi_bits((float)(rng() % 100000) / 7.0f));
+        bits.push_back(i % 3 ? 0u : vq_f32_bits((float)(rng() % 100000) / 7.0f));
     std::shuffle(bits.begin(), bits.end(), rng);
     std::vector<float> row(bits.size());
     for (size_t j = 0; j < bits.size(); j++)
@@ -312,7 +312,7 @@ TEST(CambiFold, WordsEqualQuickSelect)
         /* the words an executor writes, for one row holding everything */
         std::vector<uint32_t> b(n);
         for (int x = 0; x < n; x++)
-            b[x] = vq_cambi_bits(cv[x]);
+            b[x] = vq_f32_bits(cv[x]);
         std::vector<uint32_t> sorted = b;
         std::sort(sorted.begin(), sorted.end(), std::greater<uint32_t>());
         const uint32_t tb = sorted[k - 1];
@@ -700,7 +700,7 @@ TEST(CambiGpuAlgorithm, RadixSelectEqualsNthElement)
         for (auto &x : b) {
             const float f = kind == 0 ? (float)(rng() % 7) * 0.5f
                                       : (rng() % 3 ? 0.0f : (float)(rng() % 100000) / 7.0f);
-            x = vq_cambi_bits(kind == 2 ? std::ldexp(f, (int)(rng() % 40) - 20) : f);
+            x = vq_f32_bits(kind == 2 ? std::ldexp(f, (int)(rng() % 40) - 20) : f);
         }
         const int k = 1 + (int)(rng() % n);
         std::vector<uint32_t> sorted = b;
@@ -819,7 +819,7 @@ TEST(CambiCpu, BandsEqualTheWholeRun)
             const float *a = vq_cambi_cpu_cvalues(whole, sc), *b = vq_cambi_cpu_cvalues(banded, sc);
             size_t diff = 0;
             for (size_t x = 0; x < n; x++)
-                diff += vq_cambi_bits(a[x]) != vq_cambi_bits(b[x]);
+                diff += vq_f32_bits(a[x]) != vq_f32_bits(b[x]);
             EXPECT_EQ(diff, 0u) << c.w << "x" << c.h << " scale " << sc << " c-values";
         }
         for (size_t k = 0; k < want.size(); k++)
@@ -852,7 +852,7 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
                 emulate_cvalue_kernel(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows,
                                       got.data());
                 for (size_t x = 0; x < n; x++)
-                    ASSERT_EQ(vq_cambi_bits(got[x]), vq_cambi_bits(want[x]))
+                    ASSERT_EQ(vq_f32_bits(got[x]), vq_f32_bits(want[x]))
                         << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
             }
             for (size_t x = 0; x < n; x++)
@@ -878,7 +878,7 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G_grid)
     int G = G_grid;
     std::vector<uint32_t> a(n);
     for (int x = 0; x < n; x++)
-        a[x] = vq_cambi_bits(cv[x]);
+        a[x] = vq_f32_bits(cv[x]);
     std::vector<int> lpos(n), rpos(n);
     std::vector<unsigned> blk_le(G), blk_ge(G);
     int left = 0, right = n - 1;
@@ -1012,7 +1012,7 @@ double emulate_pool_kernel(const float *cv, int n, int k, int g, int G_grid)
             s = std::ldexp((double)(S + all.inc[p0]), eg);
             next = end;
         } else {
-            s = std::ldexp((double)scratch[cross], eg) + (double)vq_cambi_float_from_bits(a[cross]);
+            s = std::ldexp((double)scratch[cross], eg) + (double)vq_f32_from_bits(a[cross]);
             next = cross + 1;
         }
     }
@@ -1024,7 +1024,7 @@ int pool_mode_of(const float *cv, int n, int k, int *g)
 {
     std::vector<uint32_t> b(n);
     for (int x = 0; x < n; x++)
-        b[x] = vq_cambi_bits(cv[x]);
+        b[x] = vq_f32_bits(cv[x]);
     std::vector<uint32_t> sorted = b;
     std::nth_element(sorted.begin(), sorted.begin() + (k - 1), sorted.end(), std::greater<uint32_t>());
     const uint32_t tb = sorted[k - 1];

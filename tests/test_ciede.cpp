@@ -207,7 +207,7 @@ void run_pair(const Pair &p, Path path, bool all, Counts *cnt)
                 << err;
             seq += v;
         }
-        EXPECT_EQ(vq_d2u(sum), vq_d2u(seq)) << p.name << " frame " << i;
+        EXPECT_EQ(vq_f64_bits(sum), vq_f64_bits(seq)) << p.name << " frame " << i;
         /* every row forced pixel by pixel: the same sum */
         std::vector<int64_t> forced = buf;
         for (int r = 0; r < p.h; r++)
@@ -215,7 +215,7 @@ void run_pair(const Pair &p, Path path, bool all, Counts *cnt)
         double fsum;
         ASSERT_EQ(vq_ciede_fold_sum(&geom, forced.data(), nullptr, &src, &fsum, nullptr, err, sizeof(err)), 0)
             << err;
-        EXPECT_EQ(vq_d2u(fsum), vq_d2u(seq)) << p.name << " frame " << i << " pixel by pixel";
+        EXPECT_EQ(vq_f64_bits(fsum), vq_f64_bits(seq)) << p.name << " frame " << i << " pixel by pixel";
         /* the bound's headroom: 53 + t - log2(S + R), least over the rows */
         double s_run = 0;
         for (int r = 0; r < p.h; r++) {
@@ -429,7 +429,7 @@ TEST(Ciede, DeviceStageEqualsReferenceRandom)
             const uint32_t hi = (uint32_t)((uint64_t)dpx[k] >> 32);
             listed += hi == VQ_CIEDE_TAG_LIST;
             two += hi < 0x7f800000u;
-            ASSERT_TRUE(vq_f2u(a) == vq_f2u(b) || (a != a && b != b))
+            ASSERT_TRUE(vq_f32_bits(a) == vq_f32_bits(b) || (a != a && b != b))
                 << "seed " << seed << " it " << it << " " << w << "x" << h << " bpc " << bpc << " pixel "
                 << k << ": " << a << " != " << b << " (word " << std::hex
                 << (uint64_t)dpx[k] << std::dec << ", samples " << sample_str(r, d, g, k) << ")";
@@ -529,17 +529,17 @@ TEST(Ciede, Pow7Neighbours)
         uint32_t u = rng() % 0x7f800000u;
         if (it & 1)
             u = 0x3f000000u + rng() % 0x06000000u;     /* [0.5, 2^12): where C'bar lives */
-        const float x = vq_u2f(u);
+        const float x = vq_f32_from_bits(u);
         float lo, hi;
         double dlo, dhi;
         vq_ciede_pow7_bounds_f(x, &lo, &hi);
         vq_ciede_pow7_bounds_d(x, &dlo, &dhi);
         const float p = powf(x, 7.0f);
         const double q = pow((double)x, 7.0);
-        ASSERT_TRUE(vq_f2u(p) == vq_f2u(lo) || vq_f2u(p) == vq_f2u(hi)) << x;
-        ASSERT_TRUE(vq_d2u(q) == vq_d2u(dlo) || vq_d2u(q) == vq_d2u(dhi)) << x;
+        ASSERT_TRUE(vq_f32_bits(p) == vq_f32_bits(lo) || vq_f32_bits(p) == vq_f32_bits(hi)) << x;
+        ASSERT_TRUE(vq_f64_bits(q) == vq_f64_bits(dlo) || vq_f64_bits(q) == vq_f64_bits(dhi)) << x;
         /* hi is lo's successor, or lo itself */
-        ASSERT_TRUE(vq_f2u(hi) - vq_f2u(lo) <= 1 && vq_d2u(dhi) - vq_d2u(dlo) <= 1) << x;
+        ASSERT_TRUE(vq_f32_bits(hi) - vq_f32_bits(lo) <= 1 && vq_f64_bits(dhi) - vq_f64_bits(dlo) <= 1) << x;
         /* and they bracket x^7 (checked in long double where it is exact enough) */
         const long double x7 = powl((long double)x, 7.0L);
         if (x7 < 1e30L && x7 > 1e-30L) {
@@ -555,11 +555,11 @@ TEST(Ciede, Pow7Neighbours)
     EXPECT_EQ(lo, 128.0f);
     EXPECT_EQ(hi, 128.0f);
     vq_ciede_pow7_bounds_f(4e5f, &lo, &hi);     /* overflow: FLT_MAX or inf */
-    EXPECT_EQ(vq_f2u(lo), 0x7f7fffffu);
+    EXPECT_EQ(vq_f32_bits(lo), 0x7f7fffffu);
     EXPECT_EQ(hi, INFINITY);
     vq_ciede_pow7_bounds_f(1e-30f, &lo, &hi);   /* underflow: 0 or the least subnormal */
     EXPECT_EQ(lo, 0.0f);
-    EXPECT_EQ(vq_f2u(hi), 1u);
+    EXPECT_EQ(vq_f32_bits(hi), 1u);
 }
 
 /* The approximations behind the enclosures, against glibc, with room. */
@@ -615,10 +615,10 @@ float two_cbar(std::mt19937 &rng, bool *lower)
         const float x = 1.0f + (float)(rng() % 100000) * 0.01f;
         float lo, hi;
         vq_ciede_pow7_bounds_f(x, &lo, &hi);
-        if (vq_f2u(lo) == vq_f2u(hi))
+        if (vq_f32_bits(lo) == vq_f32_bits(hi))
             continue;
         const float p = powf(x, 7.0f);
-        *lower = vq_f2u(p) == vq_f2u(lo);
+        *lower = vq_f32_bits(p) == vq_f32_bits(lo);
         return x;
     }
 }
@@ -628,9 +628,9 @@ uint64_t two_word(std::mt19937 &rng, float v)
 {
     bool lower;
     const float cbp = two_cbar(rng, &lower);
-    const uint32_t b = vq_f2u(v);
+    const uint32_t b = vq_f32_bits(v);
     const uint32_t lo = lower ? b : ((b + 1) | 0x80000000u);    /* else: one float down from b + 1 */
-    return ((uint64_t)vq_f2u(cbp) << 32) | lo;
+    return ((uint64_t)vq_f32_bits(cbp) << 32) | lo;
 }
 
 /* the buffer, pixel words and list of s (kinds and values set; a listed
@@ -644,7 +644,7 @@ void build(Synth &s, std::mt19937 &rng, bool scramble)
     std::vector<uint64_t> ent;
     for (size_t k = 0; k < n; k++) {
         if (s.kind[k] == K_EXACT) {
-            s.px[k] = (int64_t)(((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f2u(s.v[k]));
+            s.px[k] = (int64_t)(((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(s.v[k]));
             continue;
         }
         uint64_t e[2];
@@ -712,7 +712,7 @@ int fetch_rows(void *ctx, int row0, int nrows, int64_t *dst)
 
 bool same_double(double a, double b)
 {
-    return vq_d2u(a) == vq_d2u(b) || (a != a && b != b);
+    return vq_f64_bits(a) == vq_f64_bits(b) || (a != a && b != b);
 }
 
 /* folds s with host pixel words and through a fetch source; both must give
@@ -752,7 +752,7 @@ float rand_value(std::mt19937 &rng, int mode)
     case 2: return ldexpf(1.0f + u(rng), -(int)(rng() % 76) - 4);    /* tiny: 2^-4 .. 2^-80 */
     case 3: return (float)(rng() % 4096) / 8.0f;                    /* dyadic */
     case 4: return ldexpf(1.0f + u(rng), 20 + (int)(rng() % 14));    /* large: up to 2^34 */
-    case 5: return vq_u2f(1 + rng() % 0x7fffffu);                   /* subnormal */
+    case 5: return vq_f32_from_bits(1 + rng() % 0x7fffffu);                   /* subnormal */
     default: {
         static const float odd[] = { NAN, INFINITY, -1.0f, -0.0f, 0x1p-149f, 0x1p32f, 0x1.fffffep31f, 0x1p-64f,
                                      0x1.000002p-64f, 0x1p-65f };
@@ -797,7 +797,7 @@ TEST(Ciede, FoldEqualsSequentialSumRandom)
                 s.v[k] = rand_value(rng, mode);
                 const unsigned r = rng() % 1000;
                 const bool ok_two = s.v[k] >= 0 && !std::isnan(s.v[k]) && s.v[k] < INFINITY &&
-                                    vq_f2u(s.v[k]) < 0x7f000000u;
+                                    vq_f32_bits(s.v[k]) < 0x7f000000u;
                 s.kind[k] = r < 20 && ok_two ? K_TWO : r < 22 ? K_LISTED : K_EXACT;
             }
         }
@@ -843,7 +843,7 @@ TEST(Ciede, FoldExactRowsNeedNoPixelWords)
     char err[256];
     ASSERT_EQ(vq_ciede_fold_sum(&g, s.buf.data(), nullptr, nullptr, &sum, &fb, err, sizeof(err)), 0) << err;
     EXPECT_EQ(fb, 0);
-    EXPECT_EQ(vq_d2u(sum), vq_d2u(seq_sum(s)));
+    EXPECT_EQ(vq_f64_bits(sum), vq_f64_bits(seq_sum(s)));
 }
 
 /* A row whose only fine value is a special pixel's: its tz must count.  S
@@ -961,7 +961,7 @@ TEST(Ciede, RowWordHelpers)
     EXPECT_EQ(vq_ciede_tz_float(3.0f), 0);
     EXPECT_EQ(vq_ciede_tz_float(0.75f), -2);
     EXPECT_EQ(vq_ciede_tz_float(0x1p-149f), -149);
-    EXPECT_EQ(vq_ciede_tz_float(vq_u2f(0x00400000u)), -127);
+    EXPECT_EQ(vq_ciede_tz_float(vq_f32_from_bits(0x00400000u)), -127);
     EXPECT_EQ(vq_ciede_tz_float(0x1.000002p0f), -23);
     EXPECT_EQ(vq_ciede_tz_double(0x1p-1074), -1074);
     EXPECT_EQ(vq_ciede_tz_double(0x1.0000000000001p0), -52);
@@ -996,7 +996,7 @@ TEST(Ciede, RowWordHelpers)
     /* every float: the limbs hold x 2^64 */
     std::mt19937 rng(41);
     for (int it = 0; it < 1000000; it++) {
-        const float x = vq_u2f(rng() % 0x4f800000u);
+        const float x = vq_f32_from_bits(rng() % 0x4f800000u);
         if (vq_ciede_fix(x, l, &tz) <= 0)
             continue;
         const long double v = ((long double)l[2] * 0x1p64L + (long double)l[1] * 0x1p32L + (long double)l[0]);
@@ -1018,7 +1018,7 @@ __attribute__((noinline)) double previous_fold(const VqCiedeGeom *g, const int64
         const uint64_t word = (uint64_t)px[k];
         float v;
         if ((uint32_t)(word >> 32) == VQ_CIEDE_TAG_EXACT) {
-            v = vq_u2f((uint32_t)word);
+            v = vq_f32_from_bits((uint32_t)word);
         } else if (vq_ciede_word_value(g, buf, nullptr, word, k, &v, err, sizeof(err))) {
             return NAN;
         }
@@ -1064,8 +1064,8 @@ TEST(Ciede, FoldCost1080p)
     const auto t_all = time([&] {
         ASSERT_EQ(vq_ciede_fold_sum(&g, forced.data(), nullptr, &hs, &s_all, nullptr, err, sizeof(err)), 0) << err;
     });
-    EXPECT_EQ(vq_d2u(s_new), vq_d2u(s_old));
-    EXPECT_EQ(vq_d2u(s_all), vq_d2u(s_old));
+    EXPECT_EQ(vq_f64_bits(s_new), vq_f64_bits(s_old));
+    EXPECT_EQ(vq_f64_bits(s_all), vq_f64_bits(s_old));
     /* the executors' side on the CPU: the row words of every pixel word */
     const auto t_rows = time([&] {
         for (int i = 0; i < s.h; i++) {

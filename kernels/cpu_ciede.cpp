@@ -90,13 +90,31 @@ extern "C" float vq_ciede_pixel_ref(const uint32_t s[6], int bpc)
 void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
                            int64_t *buf, int64_t *px, int row0, int row1)
 {
+    /* The reference's stage A of a sample triple is a function of the triple
+     * alone: a pixel whose triple is the last one's (flat areas, chroma
+     * shared by neighbours) reuses that Lab.  A pixel whose two triples are
+     * equal has dE00 = +0 (docs/ciede.md section 12). */
+    uint32_t last[2][3] = { { ~0u, ~0u, ~0u }, { ~0u, ~0u, ~0u } };
+    VqCiedeLab lab[2];
     for (int i = row0; i < row1; i++) {
         VqCiedeRowAcc acc;
         vq_ciede_acc_zero(&acc);
         for (int j = 0; j < g->w; j++) {
             uint32_t s[6];
             vq_ciede_fetch(ref, dis, g, i, j, s);
-            const float v = vq_ciede_pixel_ref(s, g->bpc);
+            float v = 0.0f;
+            if (!vq_ciede_same_samples(s)) {
+                for (int k = 0; k < 2; k++) {
+                    const uint32_t *t = s + 3 * k;
+                    if (t[0] != last[k][0] || t[1] != last[k][1] || t[2] != last[k][2]) {
+                        lab[k] = lab_ref(t[0], t[1], t[2], g->bpc);
+                        last[k][0] = t[0];
+                        last[k][1] = t[1];
+                        last[k][2] = t[2];
+                    }
+                }
+                v = de00_ref(lab[0], lab[1]);
+            }
             const uint64_t word = ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(v);
             px[(size_t)i * g->w + j] = (int64_t)word;
             vq_ciede_acc_word(&acc, word);

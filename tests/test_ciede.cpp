@@ -520,6 +520,33 @@ TEST(Ciede, IdenticalFramesScoreInfinity)
     EXPECT_EQ(s, INFINITY);
 }
 
+/* A pixel whose two sample triples are equal: the reference's dE00 is +0
+ * (docs/ciede.md section 12), and the device stage says so without stage A
+ * or B.  Every 8-bit triple (a stride through them), random ones at the
+ * other depths, and each depth's corners. */
+TEST(Ciede, EqualSamplesAreExactZero)
+{
+    std::mt19937 rng(20261205u);
+    int64_t n = 0;
+    auto one = [&](uint32_t y, uint32_t u, uint32_t v, int bpc) {
+        const uint32_t s[6] = { y, u, v, y, u, v };
+        const float ref = vq_ciede_pixel_ref(s, bpc);
+        ASSERT_EQ(vq_f32_bits(ref), 0u) << "bpc " << bpc << " samples " << y << " " << u << " " << v << ": " << ref;
+        ASSERT_EQ(vq_ciede_dev_pixel(s, bpc), VQ_CIEDE_WORD_ZERO);
+        n++;
+    };
+    for (uint32_t k = 0; k < (1u << 24); k += 29)
+        one(k >> 16, (k >> 8) & 255u, k & 255u, 8);
+    for (int bpc : { 8, 10, 12, 16 }) {
+        const uint32_t m = (1u << bpc) - 1;
+        for (uint32_t c = 0; c < 8; c++)
+            one(c & 1 ? m : 0, c & 2 ? m : 0, c & 4 ? m : 0, bpc);
+        for (int k = 0; k < 100000; k++)
+            one(rng() & m, rng() & m, rng() & m, bpc);
+    }
+    printf("%lld equal-sample pixels: the reference's dE00 is +0\n", (long long)n);
+}
+
 /* pow(x, 7) and powf(x, 7) of floats: glibc returns one of the two
  * neighbours of the exact x^7 (tests/ciede_exhaust checks every float). */
 TEST(Ciede, Pow7Neighbours)

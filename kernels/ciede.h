@@ -455,6 +455,40 @@ VQ_HD uint64_t vq_ciede_dev_pixel(const uint32_t s[6], int bpc)
     return vq_ciede_dev_de00(c1, c2);
 }
 
+/* ---- stage A from a table (8 bits per sample; docs/ciede.md section 12) ----
+ * Stage A depends on the sample triple alone: at 8 bits its 2^24 results
+ * are made once (vq_ciede_table_entry for every index, on the GPU) and each
+ * pixel reads its two instead of computing them.  An entry is stage A's Lab
+ * of (Y, U, V) = (index >> 16, (index >> 8) & 255, index & 255), or a Lab
+ * whose L is NaN where stage A lists the pixel (a decided L is never NaN: it
+ * is 116 fy - 16 of a finite fy; and listing is always safe). */
+#define VQ_CIEDE_TABLE_BITS 24
+#define VQ_CIEDE_TABLE_ENTRIES (1u << VQ_CIEDE_TABLE_BITS)
+
+VQ_HD VqCiedeLab vq_ciede_table_entry(uint32_t index)
+{
+    VqCiedeLab c;
+    if (!vq_ciede_dev_lab(index >> 16, (index >> 8) & 255u, index & 255u, 8, &c) || c.l != c.l)
+        c.l = vq_f32_from_bits(0x7fc00000u);
+    return c;
+}
+
+VQ_HD uint32_t vq_ciede_table_index(uint32_t y, uint32_t u, uint32_t v)
+{
+    return (y << 16) | (u << 8) | v;
+}
+
+/* vq_ciede_dev_pixel at 8 bits with stage A's results given: c1, c2 the
+ * table's entries of the two sample triples.  The same word. */
+VQ_HD uint64_t vq_ciede_dev_pixel_labs(const uint32_t s[6], VqCiedeLab c1, VqCiedeLab c2)
+{
+    if (vq_ciede_same_samples(s))
+        return VQ_CIEDE_WORD_ZERO;
+    if (c1.l != c1.l || c2.l != c2.l)
+        return 0;
+    return vq_ciede_dev_de00(c1, c2);
+}
+
 /* the two words of a list entry: a listed pixel (its samples) */
 VQ_HD void vq_ciede_list_entry(const uint32_t s[6], uint32_t index, uint64_t e[2])
 {

@@ -16,8 +16,17 @@
  * values' row words by shuffles, then lane 0 adds them into the row's words
  * with integer atomics (sums of limbs, a max of keys: any order gives the
  * same words).
+ *
+ * At 8 bits per sample stage A is read from a table of its 2^24 results
+ * (kernels/ciede.h, vq_ciede_dev_pixel_labs): one table per CUDA context
+ * for the whole process (192 MiB), made by a kernel when the first session
+ * in that context asks for it and freed with the last; VQ_CUDA_CIEDE_TABLE=0 computes
+ * stage A per pixel instead (the same words).
  */
 #include <stdlib.h>
+#include <string.h>
+
+#include <mutex>
 
 #include <cuda_runtime.h>
 
@@ -35,6 +44,7 @@ struct CiedeArgs {
     int64_t *buf;
     int64_t *px;            /* w * h pixel words */
     int64_t *overflow;      /* 2 * w * h words */
+    const VqCiedeLab *table;    /* 8 bits: stage A's table, else NULL */
 };
 
 __global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
@@ -49,7 +59,12 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
         uint32_t s[6];
         const size_t k = (size_t)i * a.g.w + j;
         vq_ciede_fetch(a.ref, a.dis, &a.g, i, j, s);
-        uint64_t word = vq_ciede_dev_pixel(s, a.g.bpc);
+        uint64_t word;
+        if (a.table && (s[0] | s[1] | s[2] | s[3] | s[4] | s[5]) < 256u)   /* 8 bits: always */
+            word = vq_ciede_dev_pixel_labs(s, a.table[vq_ciede_table_index(s[0], s[1], s[2])],
+                                           a.table[vq_ciede_table_index(s[3], s[4], s[5])]);
+        else
+            word = vq_ciede_dev_pixel(s, a.g.bpc);
         if ((uint32_t)(word >> 32) != VQ_CIEDE_TAG_EXACT) {
             /* listed (word 0) or two-candidate: a list entry */
             const unsigned long long pos = atomicAdd((unsigned long long *)a.buf, 1ull);
@@ -86,6 +101,115 @@ __global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
     }
 }
 
+__global__ void __launch_bounds__(256) ciede_table_kernel(VqCiedeLab *table)
+{
+    const uint32_t k = blockIdx.x * 256u + threadIdx.x;
+    if (k < VQ_CIEDE_TABLE_ENTRIES)
+        table[k] = vq_ciede_table_entry(k);
+}
+
+/* The process's tables, one per CUDA context (memory of one context is not
+ * another's, even on the same device), shared by every session in it. */
+constexpr int kMaxTables = 64;
+struct SharedTable {
+    void *ctx;
+    VqCiedeLab *p;
+    int refs;
+};
+std::mutex table_mu;
+SharedTable tables[kMaxTables];
+
+/* the current context (the driver's cuCtxGetCurrent, reached through the
+ * runtime), or NULL when it cannot be known: then no table */
+void *current_context()
+{
+    typedef int (*CtxGetCurrent)(void **);
+    static const CtxGetCurrent fn = [] {
+        void *f = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess)
+            f = nullptr;
+        return (CtxGetCurrent)f;
+    }();
+    void *ctx = nullptr;
+    if (!fn || fn(&ctx) != 0)
+        return nullptr;
+    return ctx;
+}
+
+/* the current context's table, made on first use (synchronously: at a
+ * session's start, never inside a graph's capture); 0 or a cudaError_t.
+ * *out stays NULL (stage A per pixel) where no table can be kept. */
+cudaError_t table_acquire(const VqCiedeLab **out, void **key)
+{
+    *out = nullptr;
+    cudaError_t e = cudaFree(0);    /* the runtime's context is current */
+    if (e != cudaSuccess)
+        return e;
+    void *ctx = current_context();
+    if (!ctx)
+        return cudaSuccess;
+    std::lock_guard<std::mutex> lock(table_mu);
+    SharedTable *t = nullptr;
+    for (int k = 0; k < kMaxTables && !t; k++)
+        if (tables[k].p && tables[k].ctx == ctx)
+            t = &tables[k];
+    if (!t) {
+        for (int k = 0; k < kMaxTables && !t; k++)
+            if (!tables[k].p)
+                t = &tables[k];
+        if (!t)
+            return cudaSuccess;
+        VqCiedeLab *p = nullptr;
+        e = cudaMalloc((void **)&p, sizeof(VqCiedeLab) * (size_t)VQ_CIEDE_TABLE_ENTRIES);
+        if (e != cudaSuccess)
+            return e;
+        cudaStream_t st;
+        e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+        if (e == cudaSuccess) {
+            ciede_table_kernel<<<VQ_CIEDE_TABLE_ENTRIES / 256, 256, 0, st>>>(p);
+            e = cudaGetLastError();
+            const cudaError_t e2 = cudaStreamSynchronize(st);
+            if (e == cudaSuccess)
+                e = e2;
+            cudaStreamDestroy(st);
+        }
+        if (e != cudaSuccess) {
+            cudaFree(p);
+            return e;
+        }
+        t->ctx = ctx;
+        t->p = p;
+        t->refs = 0;
+    }
+    t->refs++;
+    *out = t->p;
+    *key = ctx;
+    return cudaSuccess;
+}
+
+void table_release(const VqCiedeLab *p, void *ctx)
+{
+    if (!p)
+        return;
+    std::lock_guard<std::mutex> lock(table_mu);
+    for (int k = 0; k < kMaxTables; k++) {
+        SharedTable &t = tables[k];
+        if (t.p == p && t.ctx == ctx && --t.refs == 0) {
+            cudaFree(t.p);
+            t.p = nullptr;
+            t.ctx = nullptr;
+        }
+    }
+}
+
+int table_wanted(int bpc)
+{
+    const char *e = getenv("VQ_CUDA_CIEDE_TABLE");
+    return bpc == 8 && !(e && !strcmp(e, "0"));
+}
+
 }  // namespace
 
 struct VqCiedeCuda {
@@ -93,12 +217,15 @@ struct VqCiedeCuda {
     int64_t **overflow;     /* per slot, 2 * w * h words */
     int64_t **px;           /* per slot, w * h pixel words */
     cudaStream_t fetch;     /* vq_ciede_cuda_fetch_rows's copies */
+    const VqCiedeLab *table;    /* stage A's table (8 bits), or NULL */
+    void *table_ctx;            /* the context it belongs to */
 };
 
 extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
 {
     if (!p)
         return;
+    table_release(p->table, p->table_ctx);
     for (int s = 0; p->overflow && s < p->slots; s++)
         cudaFree(p->overflow[s]);
     for (int s = 0; p->px && s < p->slots; s++)
@@ -110,7 +237,7 @@ extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
     free(p);
 }
 
-extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int slots)
+extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int slots)
 {
     *pp = nullptr;
     if (w <= 0 || h <= 0 || slots <= 0 || (long long)w * h > VQ_CIEDE_MAX_PIXELS)
@@ -128,6 +255,8 @@ extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int slots)
         return (int)cudaErrorMemoryAllocation;
     }
     cudaError_t e = cudaStreamCreateWithFlags(&p->fetch, cudaStreamNonBlocking);
+    if (e == cudaSuccess && table_wanted(bpc))
+        e = table_acquire(&p->table, &p->table_ctx);
     for (int s = 0; s < slots && e == cudaSuccess; s++) {
         e = cudaMalloc((void **)&p->overflow[s], 2 * sizeof(int64_t) * (size_t)w * h);
         if (e == cudaSuccess)
@@ -160,6 +289,7 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
     a.buf = d_buf;
     a.px = p->px[slot];
     a.overflow = p->overflow[slot];
+    a.table = g->bpc == 8 ? p->table : nullptr;
     const dim3 block(kBlockX, kBlockY);
     const dim3 grid((unsigned)((g->w + kBlockX - 1) / kBlockX), (unsigned)((g->h + kBlockY - 1) / kBlockY));
     ciede_kernel<<<grid, block, 0, st>>>(a);

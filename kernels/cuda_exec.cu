@@ -281,7 +281,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
                         errlen)) < 0)
             return ret;
     if (p->ciede) {
-        if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
+        if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, p->ciede_geom.bpc, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
                         err, errlen)) < 0)
             return ret;
         e->ciede_extra = new std::vector<int64_t>();

@@ -86,6 +86,12 @@ for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqpa
     timeout 900 "$lib/$p" >"$out/$p.log" 2>&1
     say "$p exit $?: $(tail -1 "$out/$p.log")"
 done
+# ciede at 8 bits without stage A's table (the device stage per pixel, as at
+# other depths): the same words
+if [ -x "$lib/vqparity_ciede" ]; then
+    VQ_CUDA_CIEDE_TABLE=0 timeout 900 "$lib/vqparity_ciede" >"$out/vqparity_ciede_notable.log" 2>&1
+    say "vqparity_ciede VQ_CUDA_CIEDE_TABLE=0 exit $?: $(tail -1 "$out/vqparity_ciede_notable.log")"
+fi
 # float_adm's adm_p_norm other than 3: the device's copy of glibc's powf
 # against this host's on every non-negative float
 if [ -x "$lib/glibc_powf_gpu" ]; then

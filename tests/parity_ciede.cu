@@ -281,7 +281,7 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
     return fail;
 }
 
-static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu)
+static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu, const char *what)
 {
     Frame r, d;
     make_frame(r, L, w, h, nullptr, 0);
@@ -334,8 +334,8 @@ static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu)
         CK((cudaError_t)vq_ciede_cuda_fetch_rows(cu, 0, 0, h, px.data()));
         fetch += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    printf("bench %s %dx%d: kernel %.3f ms, download %.3f ms (%.3f MB), host fold %.3f ms per frame; "
-           "%lld list entries; every row's pixel words %.3f ms\n", L.name, w, h, kern / n, copy / n,
+    printf("bench %s%s%s%s %dx%d: kernel %.3f ms, download %.3f ms (%.3f MB), host fold %.3f ms per frame; "
+           "%lld list entries; every row's pixel words %.3f ms\n", L.name, *what ? " (" : "", what, *what ? ")" : "", w, h, kern / n, copy / n,
            words * 8e-6, fold / n, (long long)h_buf[0], fetch / n);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
@@ -366,9 +366,14 @@ int main(int argc, char **argv)
     if (do_bench) {
         VqCiedeCuda *cu;
         for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {
-            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 1));
-            bench(layouts[1], sz.first, sz.second, cu);
-            bench(layouts[4], sz.first, sz.second, cu);
+            /* 8 bits with stage A's table (as the executor runs it), then
+             * without (stage A per pixel, as at other depths) */
+            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1));
+            bench(layouts[1], sz.first, sz.second, cu, "table");
+            vq_ciede_cuda_free(cu);
+            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 0, 1));
+            bench(layouts[1], sz.first, sz.second, cu, "no table");
+            bench(layouts[4], sz.first, sz.second, cu, "");
             vq_ciede_cuda_free(cu);
         }
         return 0;
@@ -380,7 +385,9 @@ int main(int argc, char **argv)
     int fails = 0, runs = 0;
     for (auto &sz : sizes) {
         VqCiedeCuda *cu;
-        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 1));
+        /* bpc 8: the 8-bit layouts read stage A from the table (unless
+         * VQ_CUDA_CIEDE_TABLE=0), the others compute it */
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1));
         for (const Layout &L : layouts) {
             if (sz.first * sz.second > 1000000 && L.bpc != 8 && L.bpc != 10)
                 continue;   /* keep the run short: the CPU side is slow */

@@ -547,6 +547,41 @@ TEST(Ciede, EqualSamplesAreExactZero)
     printf("%lld equal-sample pixels: the reference's dE00 is +0\n", (long long)n);
 }
 
+/* Stage A from the table (the CUDA executor at 8 bits): each entry is
+ * stage A's Lab or NaN where stage A lists, and the pixel word from two
+ * entries is the device stage's own word; random pairs, pairs that differ
+ * by a little (where equal Labs of unequal samples occur) and equal ones. */
+TEST(Ciede, TableEntriesGiveTheDeviceStagesWord)
+{
+    std::mt19937 rng(20261206u);
+    int64_t listed = 0, n = 0;
+    for (int k = 0; k < 300000; k++) {
+        uint32_t s[6];
+        for (int c = 0; c < 3; c++)
+            s[c] = rng() & 255u;
+        for (int c = 0; c < 3; c++) {
+            const int d = k % 3 == 0 ? (int)(rng() & 255u) - (int)s[c] : k % 3 == 1 ? (int)(rng() % 5) - 2 : 0;
+            s[3 + c] = (uint32_t)std::min(255, std::max(0, (int)s[c] + d));
+        }
+        const VqCiedeLab c1 = vq_ciede_table_entry(vq_ciede_table_index(s[0], s[1], s[2]));
+        const VqCiedeLab c2 = vq_ciede_table_entry(vq_ciede_table_index(s[3], s[4], s[5]));
+        VqCiedeLab l1;
+        const int ok1 = vq_ciede_dev_lab(s[0], s[1], s[2], 8, &l1);
+        ASSERT_EQ(ok1, c1.l == c1.l);
+        if (ok1) {
+            ASSERT_EQ(vq_f32_bits(l1.l), vq_f32_bits(c1.l));
+            ASSERT_EQ(vq_f32_bits(l1.a), vq_f32_bits(c1.a));
+            ASSERT_EQ(vq_f32_bits(l1.b), vq_f32_bits(c1.b));
+        }
+        listed += !ok1;
+        const uint64_t w = vq_ciede_dev_pixel(s, 8);
+        ASSERT_EQ(vq_ciede_dev_pixel_labs(s, c1, c2), w)
+            << "samples " << s[0] << " " << s[1] << " " << s[2] << " / " << s[3] << " " << s[4] << " " << s[5];
+        n++;
+    }
+    printf("%lld pixels, %lld triples listed by stage A\n", (long long)n, (long long)listed);
+}
+
 /* pow(x, 7) and powf(x, 7) of floats: glibc returns one of the two
  * neighbours of the exact x^7 (tests/ciede_exhaust checks every float). */
 TEST(Ciede, Pow7Neighbours)

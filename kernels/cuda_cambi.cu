@@ -91,6 +91,17 @@ unsigned cdiv(long a, long b)
     return (unsigned)((a + b - 1) / b);
 }
 
+/* VQ_CUDA_CAMBI_RUNS=0: the c-value kernel's window changes column by
+ * column, never by runs (the same counts; for parity and comparisons) */
+int runs_enabled()
+{
+    static const int on = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_RUNS");
+        return !(e && !strcmp(e, "0"));
+    }();
+    return on;
+}
+
 /* ---- preprocessing ------------------------------------------------------ */
 
 __global__ void __launch_bounds__(kThreads)
@@ -183,15 +194,114 @@ struct CvGrid {
     int strips[VQ_CAMBI_SCALES];
     int block0[VQ_CAMBI_SCALES + 1];
     int rows;
+    int runs;           /* 0: every row change column by column (VQ_CUDA_CAMBI_RUNS=0) */
 };
 
-/* buf[q] = u of scale pixel (r, c0 + q), -1 outside the image */
-__device__ __forceinline__ void stage_row(int16_t *buf, int span, const int16_t *__restrict__ u,
-                                          int sw, int sh, int r, int c0)
+/* a staged row: entry q is u of scale pixel (r, c0 + q), -1 outside the
+ * image; thread t holds entries t and t + kStrip in registers (fetch_row,
+ * issued a row ahead so that its loads wait behind that row's work), then
+ * puts them in shared memory (put_row) */
+static_assert(2 * kStrip >= kStrip + 2 * kMaxPad, "a staged row is two entries per thread");
+
+__device__ __forceinline__ void fetch_row(int16_t v[2], int span, const int16_t *__restrict__ u, int sw, int sh,
+                                          int r, int c0)
 {
-    for (int q = threadIdx.x; q < span; q += kStrip) {
-        const int c = c0 + q;
-        buf[q] = r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const int q = threadIdx.x + k * kStrip, c = c0 + q;
+        v[k] = q < span && r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
+    }
+}
+
+__device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int span)
+{
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const int q = threadIdx.x + k * kStrip;
+        if (q < span)
+            buf[q] = v[k];
+    }
+}
+
+/*
+ * One row's change of a thread's window histogram: its columns t .. t + nq - 1
+ * of the staged rows `add` (entering) and `sub` (leaving; all -1 while the
+ * first window is filled).  bm: the staged pairs' run ends, a bit per column
+ * (set where (add, sub) differs from the next column's pair, and at the last
+ * column), ceil(span / 32) words.  A warp whose threads each see at most
+ * nq / 3 runs walks runs: one atomic of the run's length per band row; else
+ * every column, a batch of kBatch loaded before any is applied.  Counts are
+ * integers: either way gives the same counters.
+ */
+__device__ __forceinline__ void window_update(const int16_t *add, const int16_t *sub, const uint32_t *bm, int t,
+                                              int nq, uint32_t *mine, int runs)
+{
+#define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
+    const int qe = t + nq;
+    bool walk = false;
+    if (runs && nq > 1) {   /* (uniform: the whole warp asks) */
+        /* runs in [t, qe): 1 + the run ends in [t, qe - 1) */
+        int nr = 1;
+        for (int c = t >> 5; c <= (qe - 2) >> 5; c++) {
+            uint32_t m = bm[c];
+            if (c == t >> 5)
+                m &= 0xffffffffu << (t & 31);
+            if (c == (qe - 2) >> 5)
+                m &= 0xffffffffu >> (31 - ((qe - 2) & 31));
+            nr += __popc(m);
+        }
+        walk = __all_sync(0xffffffffu, 3 * nr <= nq);
+    }
+    if (walk) {
+        int q = t;
+        while (q < qe) {
+            int c = q >> 5;
+            uint32_t m = bm[c] & (0xffffffffu << (q & 31));
+            while (!m)
+                m = bm[++c];
+            const int e = min(qe, (c << 5) + __ffs((int)m));
+            const int a = add[q], d = sub[q];
+            if (a != d) {
+                const uint32_t n = (uint32_t)(e - q);
+                if (d >= 0)
+                    atomicSub(BAND_WORD(d), n << ((d & 1) * 16));
+                if (a >= 0)
+                    atomicAdd(BAND_WORD(a), n << ((a & 1) * 16));
+            }
+            q = e;
+        }
+        return;
+    }
+    for (int q0 = 0; q0 < nq; q0 += kBatch) {
+        int us[kBatch], ua[kBatch];
+#pragma unroll
+        for (int k = 0; k < kBatch; k++) {
+            us[k] = sub[t + q0 + k];
+            ua[k] = add[t + q0 + k];
+        }
+#pragma unroll
+        for (int k = 0; k < kBatch; k++) {
+            if (q0 + k >= nq || us[k] == ua[k])
+                continue;
+            if (us[k] >= 0)
+                atomicSub(BAND_WORD(us[k]), 1u << ((us[k] & 1) * 16));
+            if (ua[k] >= 0)
+                atomicAdd(BAND_WORD(ua[k]), 1u << ((ua[k] & 1) * 16));
+        }
+    }
+#undef BAND_WORD
+}
+
+/* the run ends of the staged pairs (window_update's bm); between barriers */
+__device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub, int span, uint32_t *bm)
+{
+    const int lane = threadIdx.x & 31, nc = (span + 31) >> 5;
+    for (int c = threadIdx.x >> 5; c < nc; c += kStrip / 32) {
+        const int q = (c << 5) + lane;
+        const bool end = q >= span - 1 || add[q] != add[q + 1] || sub[q] != sub[q + 1];
+        const uint32_t m = __ballot_sync(0xffffffffu, end);
+        if (lane == 0)
+            bm[c] = m;
     }
 }
 
@@ -200,11 +310,12 @@ __device__ __forceinline__ void stage_row(int16_t *buf, int span, const int16_t 
  * word: thread t's counter of band row u is half u & 1 of word
  * (u >> 1) * kStrip + t (so a warp's 32 threads always touch 32 different
  * banks); and, in arrays of their own (so the compiler knows the counters
- * never alias them), the two staged rows of kStrip + 2 pad entries.  A
- * thread changes only its own counters, with shared atomics on the word
- * (counts stay below 2^16: nothing carries into the other half): the
- * atomics do not wait for each other, and a batch of kBatch updates is
- * loaded before any is applied.
+ * never alias them), the two staged rows of kStrip + 2 pad entries and
+ * their run ends.  A thread changes only its own counters, with shared
+ * atomics on the word (counts stay below 2^16: nothing carries into or
+ * borrows from the other half): the atomics do not wait for each other.
+ * Each row's change walks the staged rows' runs where they are long
+ * (window_update), as the CPU executor does.
  */
 __global__ void __launch_bounds__(kStrip)
 cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
@@ -224,55 +335,53 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     const int nwords = ((p.band_size + 1) >> 1) * kStrip;
     const int nq = 2 * pad + 1;   /* a thread's window columns: t .. t + 2 pad */
     __shared__ int16_t add[kStrip + 2 * kMaxPad + kBatch], sub[kStrip + 2 * kMaxPad + kBatch];
+    __shared__ uint32_t bm[(kStrip + 2 * kMaxPad + 31) / 32 + 1];
     uint32_t *hw = smem32;
     uint32_t *mine = hw + t;
 #define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
-#define BAND_ONE(u) (1u << (((u) & 1) * 16))
 
     for (int e = t; e < nwords; e += kStrip)
         hw[e] = 0;
+    for (int q = t; q < span; q += kStrip)
+        sub[q] = -1;
     /* the window of row r0: rows r0 - pad .. r0 + pad (clipped) */
-    for (int r = max(0, r0 - pad); r <= min(sh - 1, r0 + pad); r++) {
+    int16_t na[2], ns[2] = { -1, -1 };     /* the next staged rows (entering, leaving) */
+    const int rlo = max(0, r0 - pad), rhi = min(sh - 1, r0 + pad);
+    fetch_row(na, span, u, sw, sh, rlo, c0);
+    for (int r = rlo; r <= rhi; r++) {
         __syncthreads();
-        stage_row(add, span, u, sw, sh, r, c0);
+        put_row(add, na, span);
         __syncthreads();
-        for (int q0 = 0; q0 < nq; q0 += kBatch) {
-            int ua[kBatch];
-#pragma unroll
-            for (int k = 0; k < kBatch; k++)
-                ua[k] = add[t + q0 + k];
-#pragma unroll
-            for (int k = 0; k < kBatch; k++)
-                if (q0 + k < nq && ua[k] >= 0)
-                    atomicAdd(BAND_WORD(ua[k]), BAND_ONE(ua[k]));
+        if (r < rhi) {
+            fetch_row(na, span, u, sw, sh, r + 1, c0);
+        } else if (r0 + 1 < r1) {   /* the first slide's rows */
+            fetch_row(na, span, u, sw, sh, r0 + 1 + pad, c0);
+            fetch_row(ns, span, u, sw, sh, r0 - pad, c0);
         }
+        if (g.runs) {
+            run_ends(add, sub, span, bm);
+            __syncthreads();
+        }
+        window_update(add, sub, bm, t, nq, mine, g.runs);
     }
     for (int i = r0; i < r1; i++) {
+        const int ui = col < sw ? u[(size_t)i * sw + col] : -1;
         if (i > r0) {
             __syncthreads();
-            stage_row(add, span, u, sw, sh, i + pad, c0);     /* -1 below the image */
-            stage_row(sub, span, u, sw, sh, i - pad - 1, c0); /* -1 above it */
+            put_row(add, na, span);     /* row i + pad: -1 below the image */
+            put_row(sub, ns, span);     /* row i - pad - 1: -1 above it */
             __syncthreads();
-            for (int q0 = 0; q0 < nq; q0 += kBatch) {
-                int us[kBatch], ua[kBatch];
-#pragma unroll
-                for (int k = 0; k < kBatch; k++) {
-                    us[k] = sub[t + q0 + k];
-                    ua[k] = add[t + q0 + k];
-                }
-#pragma unroll
-                for (int k = 0; k < kBatch; k++) {
-                    if (q0 + k >= nq || us[k] == ua[k])
-                        continue;
-                    if (us[k] >= 0)
-                        atomicSub(BAND_WORD(us[k]), BAND_ONE(us[k]));
-                    if (ua[k] >= 0)
-                        atomicAdd(BAND_WORD(ua[k]), BAND_ONE(ua[k]));
-                }
+            if (i + 1 < r1) {
+                fetch_row(na, span, u, sw, sh, i + 1 + pad, c0);
+                fetch_row(ns, span, u, sw, sh, i - pad, c0);
             }
+            if (g.runs) {
+                run_ends(add, sub, span, bm);
+                __syncthreads();
+            }
+            window_update(add, sub, bm, t, nq, mine, g.runs);
         }
         if (col < sw) {
-            const int ui = u[(size_t)i * sw + col];
             float v = 0.0f;
             if (ui >= 0)
                 v = vq_cambi_c_value_of(&p, recip, (uint32_t)(ui + p.band_base),
@@ -281,7 +390,6 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
         }
     }
 #undef BAND_WORD
-#undef BAND_ONE
 }
 
 /* ---- selection: T = the k-th largest c-value (as bits) -------------------- */
@@ -605,6 +713,7 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
     }
     g.block0[VQ_CAMBI_SCALES] = blocks;
     g.rows = rows;
+    g.runs = runs_enabled();
     if ((err = cudaGetLastError()))
         return (int)err;
 

@@ -305,6 +305,18 @@ __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub,
     }
 }
 
+/* a row's change once its staged rows are in shared memory (between
+ * barriers): their run ends where the walk is on, then window_update */
+__device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *sub, uint32_t *bm, int span, int t,
+                                           int nq, uint32_t *mine, int runs)
+{
+    if (runs) {
+        run_ends(add, sub, span, bm);
+        __syncthreads();
+    }
+    window_update(add, sub, bm, t, nq, mine, runs);
+}
+
 /*
  * Shared: the histograms as uint16 counters, two band rows to a 32-bit
  * word: thread t's counter of band row u is half u & 1 of word
@@ -358,11 +370,7 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
             fetch_row(na, span, u, sw, sh, r0 + 1 + pad, c0);
             fetch_row(ns, span, u, sw, sh, r0 - pad, c0);
         }
-        if (g.runs) {
-            run_ends(add, sub, span, bm);
-            __syncthreads();
-        }
-        window_update(add, sub, bm, t, nq, mine, g.runs);
+        apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
     }
     for (int i = r0; i < r1; i++) {
         const int ui = col < sw ? u[(size_t)i * sw + col] : -1;
@@ -375,11 +383,7 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
                 fetch_row(na, span, u, sw, sh, i + 1 + pad, c0);
                 fetch_row(ns, span, u, sw, sh, i - pad, c0);
             }
-            if (g.runs) {
-                run_ends(add, sub, span, bm);
-                __syncthreads();
-            }
-            window_update(add, sub, bm, t, nq, mine, g.runs);
+            apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
         }
         if (col < sw) {
             float v = 0.0f;

@@ -89,22 +89,6 @@ VqFadmOptions fadm_options(const FeatureOptions &o)
 
 }  // namespace
 
-fvif::Options float_vif_options(const FeatureOptions &o)
-{
-    fvif::Options v;
-    v.enhn_gain_limit = o.get("vif_enhn_gain_limit");
-    v.kernelscale = o.get("vif_kernelscale");
-    v.prescale = o.get("vif_prescale");
-    v.prescale_method = o.get_str("vif_prescale_method");
-    v.sigma_nsq = o.get("vif_sigma_nsq");
-    v.skip_scale0 = o.get("vif_skip_scale0") != 0;
-    v.min_val[0] = o.get("vif_scale1_min_val");
-    v.min_val[1] = o.get("vif_scale2_min_val");
-    v.min_val[2] = o.get("vif_scale3_min_val");
-    v.debug = o.get("debug") != 0;
-    return v;
-}
-
 fmotion::Options float_motion_options(const FeatureOptions &o)
 {
     fmotion::Options v;
@@ -462,7 +446,15 @@ void FeaturePlan::make_exec_plan()
             if (!why.empty())
                 fail(VQ_EINVAL, "%s", why.c_str());
             module_host_.push_back(std::move(owner));
-            in.exec_index = p.n_modules++;
+            in.fold_host = x.g.fold_host;
+            /* another instance of the module with the same row work: its section */
+            int k = 0;
+            while (k < p.n_modules && !(m.same_rows && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
+                                        m.same_rows(p.module[k].g, x.g)))
+                k++;
+            in.exec_index = k;
+            if (k == p.n_modules)
+                p.n_modules++;
             break;
         }
         case FexKind::SpeedTemporal: {
@@ -531,27 +523,6 @@ void FeaturePlan::make_exec_plan()
                 cambi_heatmaps_path_ = o.get_str("heatmaps_path");
                 p.cambi_cv = 1;
             }
-            break;
-        }
-        case FexKind::FloatVif: {
-            auto st = std::make_unique<fvif::Setup>();
-            st->opt = float_vif_options(o);
-            const std::string why = fvif::check(st->opt, fmt_.width, fmt_.height, fmt_.bitdepth);
-            if (!why.empty())
-                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", why.c_str(), fmt_.width, fmt_.height,
-                     fmt_.bitdepth);
-            fvif::fill_geom(*st, fmt_.width, fmt_.height);
-            /* one executor instance per geometry (min_val and debug act in the fold) */
-            int k = 0;
-            while (k < p.n_fvif && std::memcmp(&p.fvif[k], &st->geom, sizeof(st->geom)))
-                k++;
-            if (k == p.n_fvif) {
-                if (p.n_fvif == VQ_EXEC_MAX_INSTANCES)
-                    fail(VQ_EINVAL, "more than %d configurations of float_vif", VQ_EXEC_MAX_INSTANCES);
-                p.fvif[p.n_fvif++] = st->geom;
-                fvif_.push_back(std::move(st));
-            }
-            in.exec_index = k;
             break;
         }
         case FexKind::FloatMotion: {

@@ -22,7 +22,6 @@
 #include "model.hpp"
 #include "registry.hpp"
 #include "speed_chroma.hpp"
-#include "float_vif_fold.h"
 #include "float_motion_fold.h"
 #include "vqcuda.h"
 
@@ -39,6 +38,7 @@ struct Instance {
      * then the debug outputs under debug=true (float_ssim, float_ms_ssim:
      * the lcs outputs under enable_lcs=true) */
     std::vector<std::string> outputs = {};
+    const void *fold_host = nullptr;    /* a module's: its own plan's g.fold_host */
 };
 
 struct ModelUse {
@@ -50,7 +50,6 @@ struct ModelUse {
 };
 
 /* an instance's options as the float folds take them */
-fvif::Options float_vif_options(const FeatureOptions &o);
 fmotion::Options float_motion_options(const FeatureOptions &o);
 
 class FeaturePlan {
@@ -86,7 +85,6 @@ private:
     std::unique_ptr<VqCambiTables> cambi_src_tables_;   /* full_ref's source pass */
     std::string cambi_heatmaps_path_;
     std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
-    std::vector<std::unique_ptr<fvif::Setup>> fvif_;     /* exec_.fvif[k]'s tables */
     std::vector<std::shared_ptr<const void>> module_host_;  /* what exec_.module[k].g.host and fold_host point into */
 };
 

@@ -41,6 +41,11 @@ struct Module {
     /* The frame's outputs (the spec's, in order) from its section; frame is
      * the frame's index within its section of the title (0: the first). */
     void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);
+    /* Optional (nullptr: every instance runs its own row work): whether two
+     * instances' row work is the same (their options differ only in what
+     * the fold reads); the plan then runs it once, and each instance folds
+     * the one section with its own g.fold_host. */
+    bool (*same_rows)(const VqModuleGeom &a, const VqModuleGeom &b) = nullptr;
 };
 
 /* "" or the refusal for frames whose w * h overflows the reference's int

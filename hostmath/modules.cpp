@@ -10,6 +10,7 @@ namespace vq {
 const Module &float_psnr_module();      /* hostmath/float_psnr/ */
 const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
 const Module &float_moment_module();    /* hostmath/float_moment/ */
+const Module &float_vif_module();       /* hostmath/float_vif/ */
 const Module &null_module();            /* hostmath/null/ */
 const Module &psnr_hvs_module();        /* hostmath/psnr_hvs/ */
 const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
@@ -20,6 +21,7 @@ const std::vector<const Module *> &modules()
         &float_psnr_module(),
         &float_ansnr_module(),
         &float_moment_module(),
+        &float_vif_module(),
         &null_module(),
         &psnr_hvs_module(),
         &speed_chroma_module(),

@@ -166,31 +166,6 @@ std::vector<FeatureSpec> make_specs()
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
         { "cambi_source", "cambi_full_reference" }, "full_ref", true,
     });
-    /* float_vif.c (docs/float-vif.md); vif_prescale_method is a string
-     * there, checked at init: here its four names */
-    v.push_back(FeatureSpec{
-        "float_vif", FexKind::FloatVif,
-        {
-            { "debug", nullptr, B, 0, 0, 1, false, true },
-            { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
-            { "vif_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
-            { "vif_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
-            { "vif_scale1_min_val", "s1miv", D, 0.0, 0.0, 1.0, true, true },
-            { "vif_scale2_min_val", "s2miv", D, 0.0, 0.0, 1.0, true, true },
-            { "vif_scale3_min_val", "s3miv", D, 0.0, 0.0, 1.0, true, true },
-            { "vif_prescale_method", "pm", E, 0, 0, 3, true, true, speed_methods },
-            { "vif_sigma_nsq", "snsq", D, 2.0, 0.0, 5.0, true, true },
-            { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, true },
-        },
-        { "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-          "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score" },
-        { "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-          "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score" },
-        {},
-        /* debug=true: extract()'s further outputs (no alias: printed as they are) */
-        { "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0", "vif_num_scale1",
-          "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3" },
-    });
     /* float_motion.c (docs/float-motion.md): motion2 and (debug, on by
      * default) motion per frame; motion3 first appended with frame 1 (after
      * every extractor's frame-0 outputs); under motion_force_zero all three

@@ -139,7 +139,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     case vq::FexKind::SpeedTemporal:
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim:
-    case vq::FexKind::FloatVif:
     case vq::FexKind::FloatAdm:
         return true;
     case vq::FexKind::Module:
@@ -420,7 +419,9 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         break;
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
-        in.opts.spec().module->fold(x.g, rows + x.off, k - first, out);
+        VqModuleGeom g = x.g;   /* the section may be shared: the instance's own fold_host */
+        g.fold_host = in.fold_host;
+        in.opts.spec().module->fold(g, rows + x.off, k - first, out);
         break;
     }
     case vq::FexKind::SpeedTemporal: {
@@ -438,10 +439,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
         break;
     }
-    case vq::FexKind::FloatVif:
-        vq::fvif::fold(ep.fvif[in.exec_index], vq::float_vif_options(in.opts),
-                       rows + ep.fvif_off[in.exec_index], out);
-        break;
     case vq::FexKind::Motion:
     case vq::FexKind::FloatMotion:
         break;

@@ -48,7 +48,6 @@
 #include "ciede_fold.h"
 #include "float_small_fold.h"
 #include "float_motion_fold.h"
-#include "float_vif_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 

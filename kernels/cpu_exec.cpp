@@ -28,7 +28,6 @@
 #include "ciede_exec.h"
 #include "float_small_exec.h"
 #include "float_motion_exec.h"
-#include "float_vif_exec.h"
 #include "float_adm_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
@@ -155,7 +154,7 @@ private:
  * bands) and pooling decision (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
-                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFvif, kFmotion,
+                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
                  kFadmDwt, kFadmDec, kFadmSum, kModule };
 struct Item {
     uint8_t op, inst;
@@ -164,9 +163,9 @@ struct Item {
 };
 
 /* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side
- * (float_vif's 6 and float_motion's 3 too) */
+ * (float_motion's 3 and the modules' steps too) */
 constexpr int kSteps = VQ_CAMBI_CPU_STEPS > 8 ? VQ_CAMBI_CPU_STEPS : 8;
-static_assert(kSteps >= VQ_FVIF_CPU_STEPS && kSteps >= VQ_FMOTION_CPU_STEPS, "float_vif's steps");
+static_assert(kSteps >= VQ_FMOTION_CPU_STEPS, "float_motion's steps");
 
 /* a plane as libvmaf's picture holds it (floor-sized chroma) */
 VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
@@ -188,7 +187,6 @@ struct VqCpuExec {
     VqScaleCpu *scale = nullptr;
     VqSsimCpu *ssim = nullptr;
     VqCambiCpu *cambi = nullptr;
-    std::vector<VqFloatVifCpu *> fvif;
     std::vector<VqFloatMotionCpu *> fmotion;
     VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
     bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
@@ -219,8 +217,6 @@ struct VqCpuExec {
             vq_ssim_cpu_free(ssim);
         if (cambi)
             vq_cambi_cpu_free(cambi);
-        for (VqFloatVifCpu *v : fvif)
-            vq_fvif_cpu_free(v);
         for (VqFloatMotionCpu *m : fmotion)
             vq_fmotion_cpu_free(m);
         if (cambi_src)
@@ -304,8 +300,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->fadm.push_back(vq_fadm_cpu_alloc(&plan->fadm[k])), e->fadm.back());
         if (plan->motion)
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
-        for (int k = 0; k < plan->n_fvif; k++)
-            ok = ok && (e->fvif.push_back(vq_fvif_cpu_alloc(&plan->fvif[k])), e->fvif.back());
         for (int k = 0; k < plan->n_fmotion; k++)
             ok = ok && (e->fmotion.push_back(vq_fmotion_cpu_alloc(&plan->fmotion[k])), e->fmotion.back());
         if (dis_scale)
@@ -471,15 +465,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
-    /* float_vif (scored frames) and float_motion (every frame): their steps'
-     * rows in bands; the item's scale holds the operation */
-    for (int k = 0; score && k < p->n_fvif; k++)
-        for (int step = 0; step < VQ_FVIF_CPU_STEPS; step++) {
-            VqFvifOp ops[2];
-            const int n = vq_fvif_cpu_step_ops(&p->fvif[k], step, ops);
-            for (int q = 0; q < n; q++)
-                bands(e->items[step], kFvif, k, ops[q].op << 4 | ops[q].scale, ops[q].rows);
-        }
+    /* float_motion (every frame): its steps' rows in bands; the item's scale
+     * holds the step and the plane */
     for (int k = 0; k < p->n_fmotion; k++)
         for (int step = 0; step < VQ_FMOTION_CPU_STEPS; step++)
             for (int q = 0; q < 3; q++) {
@@ -595,10 +582,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.scale, it.a, it.b);
                 break;
             }
-            case kFvif:
-                vq_fvif_cpu_rows(e->fvif[k], &p->fvif[k], VqFvifOp{ it.scale >> 4, it.scale & 15, 0 }, ref[0],
-                                 dis[0], p->bpc, r + p->fvif_off[k], it.a, it.b);
-                break;
             case kFmotion:
                 vq_fmotion_cpu_rows(e->fmotion[k], &p->fmotion[k], it.scale >> 4, it.scale & 15,
                                     plane_view(ref[it.scale & 15], p, it.scale & 15), p->bpc,

@@ -36,7 +36,6 @@
 #include "cambi_exec.h"
 #include "ciede_exec.h"
 #include "float_motion_exec.h"
-#include "float_vif_exec.h"
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -136,7 +135,6 @@ struct VqCudaExec {
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
     int *have_prev;             /* device: 1 once a frame was kept */
-    VqFloatVifCuda *fvif[VQ_EXEC_MAX_INSTANCES];  /* per float_vif geometry */
     VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
     VqFadmCuda *fadm[VQ_EXEC_MAX_INSTANCES];     /* per float_adm instance: its images and table */
 };
@@ -272,9 +270,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     for (int k = 0; k < p->n_modules; k++)
         if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
-            return ret;
-    for (int k = 0; k < p->n_fvif; k++)
-        if ((ret = wrap(vq_fvif_cuda_alloc(&e->fvif[k], &p->fvif[k]), "float_vif alloc", err, errlen)) < 0)
             return ret;
     for (int k = 0; k < p->n_fmotion; k++)
         if ((ret = wrap(vq_fmotion_cuda_alloc(&e->fmotion[k], &p->fmotion[k]), "float_motion alloc", err,
@@ -423,10 +418,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                : vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k],
                                                  &c->vif_layout[k], s->d_rows, main),
                             "vif kernels", err, errlen)) < 0)
-                return ret;
-        for (int k = 0; k < c->n_fvif; k++)
-            if ((ret = wrap(vq_fvif_cuda_run(e->fvif[k], ref[0], dis[0], c->bpc, s->d_rows + c->fvif_off[k], main),
-                            "float_vif kernels", err, errlen)) < 0)
                 return ret;
         if (c->ssim &&
             (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, side[SIDE_SSIM]),
@@ -728,7 +719,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         cudaFree(e->prev_luma[k]);
     cudaFree(e->have_prev);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++) {
-        vq_fvif_cuda_free(e->fvif[k]);
         vq_fmotion_cuda_free(e->fmotion[k]);
         vq_fadm_cuda_free(e->fadm[k]);
     }

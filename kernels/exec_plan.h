@@ -23,7 +23,6 @@
 #include "ciede_exec.h"
 #include "speed_exec.h"
 #include "float_small_exec.h"
-#include "float_vif.h"
 #include "float_motion.h"
 #include "float_adm.h"
 #include "module.h"
@@ -73,11 +72,6 @@ typedef struct VqExecPlan {
     const VqSpeedGeom *speed_t_geom[VQ_EXEC_MAX_INSTANCES];
     int speed_t_ref_diff[VQ_EXEC_MAX_INSTANCES];  /* speed_use_ref_diff: dis[n-1] - ref[n] */
     size_t speed_t_off[VQ_EXEC_MAX_INSTANCES];
-    int n_fvif;                 /* float_vif instances (distinct geometries): at fvif_off[k]
-                                 * fvif[k].words words, per row of each scale its float num and
-                                 * den sums (float_vif_exec.h) */
-    VqFloatVifGeom fvif[VQ_EXEC_MAX_INSTANCES];   /* its lanczos4 tables: host memory, the plan's */
-    size_t fvif_off[VQ_EXEC_MAX_INSTANCES];
     int n_fmotion;              /* float_motion instances (distinct geometries): at fmotion_off[k]
                                  * fmotion[k].words words, per row its float SAD against frame
                                  * n-1 (float_motion_exec.h); they run on every frame */
@@ -146,10 +140,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     for (k = 0; k < p->n_speed_t; k++) {
         p->speed_t_off[k] = off;
         off += vq_speed_temporal_words(p->speed_t_geom[k]);
-    }
-    for (k = 0; k < p->n_fvif; k++) {
-        p->fvif_off[k] = off;
-        off += p->fvif[k].words;
     }
     for (k = 0; k < p->n_fmotion; k++) {
         p->fmotion_off[k] = off;

@@ -71,7 +71,7 @@ typedef struct VqModuleExec {
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */
 } VqModuleExec;
 
-#define VQ_EXEC_MAX_MODULES 8
+#define VQ_EXEC_MAX_MODULES 16
 
 #ifdef __cplusplus
 }

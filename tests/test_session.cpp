@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "feature_plan.hpp"
 #include "vqcuda.h"
 
 namespace {
@@ -739,4 +740,60 @@ TEST(Session, FoldWorkersGiveTheCallersFolds)
             nonzero = nonzero || got[0][(size_t)i][k] != 0.0;
         EXPECT_TRUE(nonzero) << name;
     }
+}
+
+// A module's instances whose options act in the fold alone (float_vif's
+// min_val, hostmath/module.hpp's same_rows) share one section: the plan
+// runs the row work once, and each instance's values equal those of a
+// session of its own; an option of the row work (kernelscale) gets its own.
+TEST(Session, ModuleInstancesShareTheirRowWork)
+{
+    const int w = 64, h = 48, n = 4;
+    char err[256];
+    Title t(w, h, n, 57);
+    const char *const feats[] = { "name=float_vif:debug=true",
+                                  "name=float_vif:vif_scale1_min_val=0.9:vif_scale3_min_val=1.0",
+                                  "name=float_vif:vif_kernelscale=0.5" };
+    VqConfig c = config(w, h, 1);
+    c.model = "none";
+    c.enable_psnr = 0;
+    vq::FeaturePlan plan(c.format, "none", std::string(feats[0]) + "|" + feats[1] + "|" + feats[2], false);
+    ASSERT_EQ(plan.exec().n_modules, 2);
+    ASSERT_EQ(plan.instances().size(), 3u);
+    EXPECT_EQ(plan.instances()[0].exec_index, 0);
+    EXPECT_EQ(plan.instances()[1].exec_index, 0);
+    EXPECT_EQ(plan.instances()[2].exec_index, 1);
+    EXPECT_NE(plan.instances()[0].fold_host, plan.instances()[1].fold_host);
+
+    auto run = [&](const std::string &feature) {
+        VqConfig cf = c;
+        cf.feature = feature.c_str();
+        VqSession *s = nullptr;
+        EXPECT_EQ(vq_session_open(&s, &cf, err, sizeof(err)), VQ_OK) << err;
+        for (int i = 0; s && i < n; i++)
+            EXPECT_EQ(vq_session_submit(s, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+        std::vector<std::vector<double>> v = s ? all_results(s) : std::vector<std::vector<double>>{};
+        vq_session_close(&s);
+        return v;
+    };
+    const auto all = run(std::string(feats[0]) + "|" + feats[1] + "|" + feats[2]);
+    std::vector<std::vector<double>> parts[3];
+    for (int k = 0; k < 3; k++)
+        parts[k] = run(feats[k]);
+    ASSERT_EQ(all.size(), (size_t)n);
+    int clipped = 0;
+    for (int i = 0; i < n; i++) {
+        std::vector<double> joined;
+        for (int k = 0; k < 3; k++) {
+            ASSERT_EQ(parts[k].size(), (size_t)n);
+            joined.insert(joined.end(), parts[k][(size_t)i].begin(), parts[k][(size_t)i].end());
+        }
+        EXPECT_EQ(all[(size_t)i], joined) << "frame " << i;
+        // min_val acts in the fold: the second instance's scales 1 and 3 are
+        // the first's, clipped from below
+        EXPECT_EQ(parts[1][(size_t)i][1], std::max(parts[0][(size_t)i][1], 0.9));
+        EXPECT_EQ(parts[1][(size_t)i][3], std::max(parts[0][(size_t)i][3], 1.0));
+        clipped += parts[1][(size_t)i][3] != parts[0][(size_t)i][3];
+    }
+    EXPECT_GT(clipped, 0);
 }

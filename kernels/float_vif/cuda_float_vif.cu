@@ -23,6 +23,7 @@
 
 #include "float_vif.h"
 #include "float_vif_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -257,3 +258,29 @@ int vq_fvif_cuda_run(VqFloatVifCuda *c, VqPlaneView ref, VqPlaneView dis, int bp
     }
     return (int)cudaGetLastError();
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's VqFloatVifGeom. */
+namespace {
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqFloatVifCuda *c = nullptr;
+    const int e = vq_fvif_cuda_alloc(&c, static_cast<const VqFloatVifGeom *>(g->host));
+    *scratch = c;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_fvif_cuda_free(static_cast<VqFloatVifCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream)
+{
+    return vq_fvif_cuda_run(static_cast<VqFloatVifCuda *>(scratch), ref[0], dis[0], g->bpc, d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_float_vif_module_cuda = { module_alloc, module_free, module_enqueue };

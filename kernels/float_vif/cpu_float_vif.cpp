@@ -14,6 +14,7 @@
 
 #include "float_vif.h"
 #include "float_vif_exec.h"
+#include "module.h"
 
 struct VqFloatVifCpu {
     std::vector<float> conv[2];     /* CONVERT: w x h */
@@ -200,3 +201,52 @@ void vq_fvif_cpu_run(VqFloatVifCpu *c, const VqFloatVifGeom *g, VqPlaneView ref,
             vq_fvif_cpu_rows(c, g, ops[k], ref, dis, bpc, words, 0, ops[k].rows);
     }
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqFloatVifGeom.  A step's rows are its operations' rows one after another
+ * (STAT s's, then DEC s+1's): a band that spans both runs a part of each. */
+namespace {
+
+const VqFloatVifGeom *geom_of(const VqModuleGeom *g)
+{
+    return static_cast<const VqFloatVifGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    *scratch = vq_fvif_cpu_alloc(geom_of(g));
+    return *scratch ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    vq_fvif_cpu_free(static_cast<VqFloatVifCpu *>(scratch));
+}
+
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    VqFvifOp ops[2];
+    const int n = vq_fvif_cpu_step_ops(geom_of(g), step, ops);
+    int rows = 0;
+    for (int q = 0; q < n; q++)
+        rows += ops[q].rows;
+    return rows;
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int step, int a, int b)
+{
+    VqFvifOp ops[2];
+    const int n = vq_fvif_cpu_step_ops(geom_of(g), step, ops);
+    for (int q = 0, base = 0; q < n; base += ops[q].rows, q++) {
+        const int lo = a > base ? a : base, hi = b < base + ops[q].rows ? b : base + ops[q].rows;
+        if (lo < hi)
+            vq_fvif_cpu_rows(static_cast<VqFloatVifCpu *>(scratch), geom_of(g), ops[q], ref[0], dis[0], g->bpc,
+                             section, lo - base, hi - base);
+    }
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_float_vif_module_cpu = { module_alloc, module_free, VQ_FVIF_CPU_STEPS,
+                                                         module_step_rows, module_rows, 0u };

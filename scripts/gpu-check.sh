@@ -162,8 +162,9 @@ if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "== compute-sanitizer (memcheck, racecheck): every feature, 1080p and 2160p, NVDEC"
     feats="name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi|name=float_psnr|name=float_ansnr|name=float_moment|name=speed_temporal|name=float_vif|name=float_motion\\:motion_add_uv=true|name=float_adm\\:rcp=amd"
     for tool in memcheck racecheck; do
-        for p in "dog1080_crf34 dog1080_ref" "dog2160_crf32 dog2160_ref"; do
-            set -- $p
+        for pair in dog1080 dog2160; do
+            read -r ref dis _ < <(clip_row $pair)
+            set -- "$dis" "$ref"   # the distorted clip first, as vqcuda takes them
             timeout 900 compute-sanitizer --tool $tool --error-exitcode 9 --target-processes all \
                 "$ff" -nostdin -v error -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$1.mp4" \
                 -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$2.mp4" -frames:v 4 \

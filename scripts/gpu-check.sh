@@ -22,6 +22,7 @@ mkdir -p "$out"
 ff=$build/ffmpeg/ffmpeg
 lib=$build/libvqcuda
 data=$root/tests/data
+. "$root/tests/clip_table.sh"   # clip_row, clip_names: the test pairs (tests/data/clips.tsv)
 summary=$out/summary.txt
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
@@ -45,8 +46,9 @@ export VQ_RAW_DIR=$raw VQ_GOLDEN_DIR=$data/golden
 
 if want quick; then
 say "== quick: the default-model golden pairs, ladders, size changes, host layouts"
-for name in balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog1080p10 dog1080p12 dog2160 \
-            odd577x323 small36x34; do
+for name in $(clip_names); do
+    case $name in dog1080_l*) continue ;; esac        # the ladder's rungs: ladders below
+    [ -f "$data/golden/$name.json" ] || continue      # birds422p16: made from birds422p10, no log
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e" \
         >"$out/e2e_$name.log" 2>&1
     say "$name exit $?: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
@@ -54,8 +56,8 @@ done
 ladders bicubic same
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
 say "noloss exit $?: $(tail -1 "$out/noloss.log")"
-for x in "dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12" "birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -"; do
-    set -- $x
+for pair in dog1080 birds422p10; do
+    set -- $pair $(clip_row $pair | cut -d' ' -f1-4,8)
     as=$6; [ "$as" = - ] && as=
     "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$2.yuv" "$raw/$3.yuv" "$4" "$5" "$as" cuda \
         "$data/golden/$1.json" "$out/lib" >"$out/lib_$1.log" 2>&1
@@ -114,18 +116,14 @@ if [ -x "$lib/vqparity" ]; then
 fi
 
 say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
-while read -r pair ref dis size fmt as; do
+# the pairs with a semiplanar layout in tests/data/clips.tsv, in it; two without, planar
+for pair in dog1080 dog1080p10 dog1080p12 birds422p10 odd577x323; do
+    read -r ref dis size fmt _ _ _ as < <(clip_row $pair)
     [ "$as" = - ] && as=
     "$root/tests/lib_golden.sh" "$lib/vqscore" "$raw/$ref.yuv" "$raw/$dis.yuv" "$size" "$fmt" "$as" cuda \
         "$data/golden/$pair.json" "$out/lib" >"$out/lib_${pair}_${as:-planar}.log" 2>&1
     say "lib $pair ${as:-planar} exit $?: $(grep -h exact "$out/lib_${pair}_${as:-planar}.log")"
-done <<'LIST'
-dog1080 dog1080_ref dog1080_crf34 1920x1080 yuv420p nv12
-dog1080p10 dog1080p10_ref dog1080p10_crf30 1920x1080 yuv420p10 p010
-dog1080p12 dog1080p12_ref dog1080p12_crf30 1920x1080 yuv420p12 p016
-birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 -
-odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p -
-LIST
+done
 fi
 
 if want golden; then
@@ -164,8 +162,9 @@ if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "== compute-sanitizer (memcheck, racecheck): every feature, 1080p and 2160p, NVDEC"
     feats="name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi|name=float_psnr|name=float_ansnr|name=float_moment|name=speed_temporal|name=float_vif|name=float_motion\\:motion_add_uv=true|name=float_adm\\:rcp=amd"
     for tool in memcheck racecheck; do
-        for p in "dog1080_crf34 dog1080_ref" "dog2160_crf32 dog2160_ref"; do
-            set -- $p
+        for pair in dog1080 dog2160; do
+            read -r ref dis _ < <(clip_row $pair)
+            set -- "$dis" "$ref"   # the distorted clip first, as vqcuda takes them
             timeout 900 compute-sanitizer --tool $tool --error-exitcode 9 --target-processes all \
                 "$ff" -nostdin -v error -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$1.mp4" \
                 -hwaccel cuda -hwaccel_output_format cuda -i "$data/clips/$2.mp4" -frames:v 4 \

@@ -16,15 +16,12 @@ golden = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
 out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
     os.path.dirname(__file__), '..', 'tests', 'data', 'golden_parts', 'speed_chroma.json')
 
-# pair -> width, height, chroma subsampling x/y, bits (shared/README.md)
-PAIRS = {
-    'dog1080': (1920, 1080, 1, 1, 8), 'dog1080_self': (1920, 1080, 1, 1, 8),
-    'birds720': (1280, 720, 1, 1, 8), 'balle576': (720, 576, 1, 1, 8),
-    'dog1080p10': (1920, 1080, 1, 1, 10), 'dog2160': (3840, 2160, 1, 1, 8),
-    'odd577x323': (577, 323, 0, 0, 8), 'small36x34': (36, 34, 1, 1, 8),
-    'checker1080': (1920, 1080, 1, 1, 8), 'dog1080p12': (1920, 1080, 1, 1, 12),
-    'birds422p10': (640, 360, 1, 0, 10),
-}
+# pair -> width, height, chroma subsampling x/y, bits (tests/data/clips.tsv)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests'))
+from clip_table import load  # noqa: E402
+PAIRS = {n: (c.w, c.h, c.ssx, c.ssy, c.bpc) for n, c in load().items()
+         if n in ('dog1080', 'dog1080_self', 'birds720', 'balle576', 'dog1080p10', 'dog2160',
+                  'odd577x323', 'small36x34', 'checker1080', 'dog1080p12', 'birds422p10')}
 OPTS = {'speed_kernelscale': 'kernelscale', 'speed_prescale': 'prescale',
         'speed_prescale_method': 'prescale_method', 'speed_sigma_nn': 'sigma_nn',
         'speed_nn_floor': 'nn_floor', 'speed_max_val': 'max_val',

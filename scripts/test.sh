@@ -76,7 +76,11 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     # a golden named *.features: every feature, each in its row bands (-F;
     # VQ_CPU_BANDS=all: whatever the executor's cost split would choose)
     feats='name=psnr|name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=ciede|name=cambi'
-    while read -r pair ref dis size fmt threads reps; do
+    . "$root/tests/clip_table.sh"
+    # golden, threads, repeats; the pair (the golden's name to its first dot)
+    # gives the clips, size and format (tests/data/clips.tsv)
+    while read -r pair threads reps; do
+        read -r ref dis size fmt _ < <(clip_row "${pair%%.*}") || { echo "tsan $pair: not in $clips_tsv"; rc=1; continue; }
         fopt=()
         gdir=golden
         case $pair in
@@ -98,17 +102,17 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
         done
         echo "tsan $pair -t $threads x$reps: $(grep -h exact "$tsan/$pair.log" | tail -1)"
     done <<'LIST'
-small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 2 20
-small36x34 small36x34_ref small36x34_dist 36x34 yuv420p 3 10
-odd577x323 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
-birds422p10 birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
-small36x34.features small36x34_ref small36x34_dist 36x34 yuv420p 3 5
-odd577x323.features odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
-birds422p10.features birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
-odd577x323.float.fsmall odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
-birds422p10.float.fsmall birds422p10_ref birds422p10_dist 640x360 yuv422p10 2 1
-small36x34.fadm_debug small36x34_ref small36x34_dist 36x34 yuv420p 3 5
-odd577x323.fadm_apn2_5 odd577x323_ref odd577x323_dist 577x323 yuv444p 3 1
+small36x34 2 20
+small36x34 3 10
+odd577x323 3 1
+birds422p10 2 1
+small36x34.features 3 5
+odd577x323.features 3 1
+birds422p10.features 2 1
+odd577x323.float.fsmall 3 1
+birds422p10.float.fsmall 2 1
+small36x34.fadm_debug 3 5
+odd577x323.fadm_apn2_5 3 1
 LIST
     # float_vif and float_motion: their option goldens of the small pairs, on 3 threads
     if ! TSAN_OPTIONS=halt_on_error=1 python3 "$root/tests/lib_float_goldens.py" "$tsan/vqscore" "$raw" "$tsan/float" \

@@ -18,23 +18,31 @@ hw=()
 [ "$mode" = cuda ] && hw=(-hwaccel cuda -hwaccel_output_format cuda)
 case $kind in
 bicubic|bicubic_x86)
-    rends=(dog1080_l720 dog1080_l540 dog1080_l360)
+    pairs=(dog1080_l720 dog1080_l540 dog1080_l360)
     sfx=$([ "$kind" = bicubic ] && echo "" || echo ".x86")
-    goldens=("$gold/dog1080_l720$sfx.json" "$gold/dog1080_l540$sfx.json" "$gold/dog1080_l360$sfx.json")
     opts="scaler=$kind:psnr=1" ;;
 same)
-    rends=(dog1080_crf34 dog1080_ref)
-    goldens=("$gold/dog1080.json" "$gold/dog1080_self.json")
+    pairs=(dog1080 dog1080_self)
+    sfx=""
     opts="scaler=none" ;;
 *) echo "unknown kind $kind"; exit 2 ;;
 esac
+# each pair's distorted clip is a rendition, their reference (dog1080_ref) the
+# last input (tests/data/clips.tsv); its golden log is <pair><sfx>.json
+. "$(dirname "$0")/clip_table.sh"
+rends=() goldens=()
+for p in "${pairs[@]}"; do
+    read -r ref dis _ < <(clip_row "$p")
+    rends+=("$dis")
+    goldens+=("$gold/$p$sfx.json")
+done
 args=() pads=""
 for i in "${!rends[@]}"; do
     args+=("${hw[@]}" -i "$clips/${rends[$i]}.mp4")
     pads="$pads[$i:v]"
 done
 n=${#rends[@]}
-args+=("${hw[@]}" -i "$clips/dog1080_ref.mp4")
+args+=("${hw[@]}" -i "$clips/$ref.mp4")
 pads="$pads[$n:v]"
 log="$out/ladder_${kind}_${mode}_%d.json"
 rm -f "$out"/ladder_${kind}_${mode}_*.json

@@ -19,21 +19,12 @@ import shlex
 import subprocess
 import sys
 
-# pair: reference raw, distorted raw, size, pixel format (raw files in RAW_DIR)
-PAIRS = {
-    "balle576": ("balle576_ref", "balle576_crf36", "720x576", "yuv420p"),
-    "birds422p10": ("birds422p10_ref", "birds422p10_dist", "640x360", "yuv422p10"),
-    "birds422p16": ("birds422p16_ref", "birds422p16_dist", "640x360", "yuv422p16"),
-    "birds720": ("birds720_ref", "birds720_crf30", "1280x720", "yuv420p"),
-    "checker1080": ("checker1080_ref", "checker1080_dist", "1920x1080", "yuv420p"),
-    "dog1080": ("dog1080_ref", "dog1080_crf34", "1920x1080", "yuv420p"),
-    "dog1080_self": ("dog1080_ref", "dog1080_ref", "1920x1080", "yuv420p"),
-    "dog1080p10": ("dog1080p10_ref", "dog1080p10_crf30", "1920x1080", "yuv420p10"),
-    "dog1080p12": ("dog1080p12_ref", "dog1080p12_crf30", "1920x1080", "yuv420p12"),
-    "dog2160": ("dog2160_ref", "dog2160_crf32", "3840x2160", "yuv420p"),
-    "odd577x323": ("odd577x323_ref", "odd577x323_dist", "577x323", "yuv444p"),
-    "small36x34": ("small36x34_ref", "small36x34_dist", "36x34", "yuv420p"),
-}
+from clip_table import pairs
+
+# pair: reference raw, distorted raw, size, pixel format (raw files in RAW_DIR;
+# tests/data/clips.tsv)
+PAIRS = pairs("balle576", "birds422p10", "birds422p16", "birds720", "checker1080", "dog1080",
+              "dog1080_self", "dog1080p10", "dog1080p12", "dog2160", "odd577x323", "small36x34")
 # 16-bit pairs made from 10-bit ones (tests/raw_10to16.py)
 MADE_16 = {"birds422p16": "birds422p10"}
 # the float models' float_adm options (libvmaf's model files)

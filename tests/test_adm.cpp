@@ -18,6 +18,7 @@
 #include "adm_exec.h"
 #include "adm_fold.h"
 #include "adm_params.h"
+#include "clip_table.h"
 
 namespace {
 
@@ -261,17 +262,25 @@ TEST_P(AdmGolden, CpuExecutorMatchesLibvmaf)
     fclose(fd);
 }
 
+/* a pair of tests/data/clips.tsv (its clips and geometry) with this test's columns */
+Clip adm_clip(const char *pair, const char *row, const char *golden, const char *suffix, int nframes,
+              double egl)
+{
+    const vq_test::ClipRow &c = vq_test::clip(row);
+    return { pair, c.ref.c_str(), c.dis.c_str(), golden, suffix, c.w, c.h, c.bpc, c.ssx, c.ssy, nframes, egl };
+}
+
 const Clip kClips[] = {
-    /* pair, ref, dis, golden, suffix, w, h, bpc, chroma shifts, frames, egl */
-    { "dog1080", "dog1080_ref", "dog1080_crf34", "dog1080.json", "", 1920, 1080, 8, 1, 1, 2, 100 },
-    { "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", "dog1080p10.json", "", 1920, 1080, 10, 1, 1, 1, 100 },
-    { "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", "dog1080p12.json", "", 1920, 1080, 12, 1, 1, 1, 100 },
-    { "birds422p10", "birds422p10_ref", "birds422p10_dist", "birds422p10.json", "", 640, 360, 10, 1, 0, 2, 100 },
-    { "odd577x323", "odd577x323_ref", "odd577x323_dist", "odd577x323.json", "", 577, 323, 8, 0, 0, 3, 100 },
-    { "small36x34", "small36x34_ref", "small36x34_dist", "small36x34.json", "", 36, 34, 8, 1, 1, 8, 100 },
-    { "checker1080", "checker1080_ref", "checker1080_dist", "checker1080.json", "", 1920, 1080, 8, 1, 1, 1, 100 },
-    { "dog2160", "dog2160_ref", "dog2160_crf32", "dog2160.json", "", 3840, 2160, 8, 1, 1, 1, 100 },
-    { "dog1080neg", "dog1080_ref", "dog1080_crf34", "dog1080.vmaf_v0.6.1neg.json", "_egl_1", 1920, 1080, 8, 1, 1, 2, 1.0 },
+    /* pair, table row, golden, suffix, frames, egl */
+    adm_clip("dog1080", "dog1080", "dog1080.json", "", 2, 100),
+    adm_clip("dog1080p10", "dog1080p10", "dog1080p10.json", "", 1, 100),
+    adm_clip("dog1080p12", "dog1080p12", "dog1080p12.json", "", 1, 100),
+    adm_clip("birds422p10", "birds422p10", "birds422p10.json", "", 2, 100),
+    adm_clip("odd577x323", "odd577x323", "odd577x323.json", "", 3, 100),
+    adm_clip("small36x34", "small36x34", "small36x34.json", "", 8, 100),
+    adm_clip("checker1080", "checker1080", "checker1080.json", "", 1, 100),
+    adm_clip("dog2160", "dog2160", "dog2160.json", "", 1, 100),
+    adm_clip("dog1080neg", "dog1080", "dog1080.vmaf_v0.6.1neg.json", "_egl_1", 2, 1.0),
 };
 
 INSTANTIATE_TEST_SUITE_P(Pairs, AdmGolden, ::testing::ValuesIn(kClips),

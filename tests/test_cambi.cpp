@@ -28,6 +28,7 @@
 #include "cambi.h"
 #include "cambi_exec.h"
 #include "cambi_fold.h"
+#include "clip_table.h"
 #include "vqcuda.h"
 
 namespace {
@@ -380,11 +381,18 @@ struct OracleClip {
     size_t chroma_bytes;   /* per frame, to step over */
 };
 
+/* a pair of tests/data/clips.tsv under this test's short key */
+OracleClip oracle_clip(const char *key, const char *pair)
+{
+    const vq_test::ClipRow &c = vq_test::clip(pair);
+    return { key, c.dis.c_str(), c.ref.c_str(), c.w, c.h, c.bpc, 2 * (size_t)c.cw() * c.ch() * c.bytes() };
+}
+
 const OracleClip oracle_clips[] = {
-    { "odd", "odd577x323_dist", "odd577x323_ref", 577, 323, 8, 577 * 323 * 2 },
-    { "b422", "birds422p10_dist", "birds422p10_ref", 640, 360, 10, 320 * 360 * 2 * 2 },
-    { "p12", "dog1080p12_crf30", "dog1080p12_ref", 1920, 1080, 12, 960 * 540 * 2 * 2 },
-    { "d1080", "dog1080_crf34", "dog1080_ref", 1920, 1080, 8, 960 * 540 * 2 },
+    oracle_clip("odd", "odd577x323"),
+    oracle_clip("b422", "birds422p10"),
+    oracle_clip("p12", "dog1080p12"),
+    oracle_clip("d1080", "dog1080"),
 };
 
 const OracleCase oracle_cases[] = {
@@ -1092,15 +1100,16 @@ TEST(CambiGpuAlgorithm, PoolKernelEqualsReferenceOrder)
 TEST(CambiGpuAlgorithm, PoolKernelOnDog2160)
 {
     const char *raw_dir = getenv("VQ_RAW_DIR");
+    const vq_test::ClipRow &c = vq_test::clip("dog2160");
     std::vector<uint8_t> buf;
-    if (!raw_dir || !read_luma(std::string(raw_dir) + "/dog2160_crf32.yuv", 0, 3840 * 2160,
-                               1920 * 1080 * 2, buf))
-        GTEST_SKIP() << "dog2160_crf32.yuv not found";
+    if (!raw_dir || !read_luma(std::string(raw_dir) + "/" + c.dis + ".yuv", 0, (size_t)c.w * c.h,
+                               2 * (size_t)c.cw() * c.ch(), buf))
+        GTEST_SKIP() << c.dis << ".yuv not found";
     CambiSetup s;
-    ASSERT_EQ(setup(s, 3840, 2160, 8), 0);
+    ASSERT_EQ(setup(s, c.w, c.h, c.bpc), 0);
     VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
     std::vector<int64_t> words(s.l.total);
-    const VqPlaneView v = { buf.data(), 3840, 3840, 2160, 1, 0, 1 };
+    const VqPlaneView v = { buf.data(), c.w, c.w, c.h, 1, 0, 1 };
     ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
     for (int sc = 0; sc < 2; sc++) {
         const int64_t *hw = &words[s.l.sel_off[sc]];
@@ -1123,6 +1132,13 @@ struct GoldenPair {
     const char *dis;          /* clip in VQ_RAW_DIR */
     int w, h, bpc, cw, ch;
 };
+
+/* the pair's distorted clip and geometry, from tests/data/clips.tsv */
+GoldenPair golden_pair(const char *pair)
+{
+    const vq_test::ClipRow &c = vq_test::clip(pair);
+    return { c.name.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.cw(), c.ch() };
+}
 
 std::string read_file(const std::string &path)
 {
@@ -1218,17 +1234,10 @@ TEST_P(CambiGolden, CpuEqualsReference)
 
 INSTANTIATE_TEST_SUITE_P(
     Pairs, CambiGolden,
-    ::testing::Values(GoldenPair{ "dog1080", "dog1080_crf34", 1920, 1080, 8, 960, 540 },
-                      GoldenPair{ "dog1080_self", "dog1080_ref", 1920, 1080, 8, 960, 540 },
-                      GoldenPair{ "dog1080p10", "dog1080p10_crf30", 1920, 1080, 10, 960, 540 },
-                      GoldenPair{ "dog1080p12", "dog1080p12_crf30", 1920, 1080, 12, 960, 540 },
-                      GoldenPair{ "birds720", "birds720_crf30", 1280, 720, 8, 640, 360 },
-                      GoldenPair{ "balle576", "balle576_crf36", 720, 576, 8, 360, 288 },
-                      GoldenPair{ "birds422p10", "birds422p10_dist", 640, 360, 10, 320, 360 },
-                      GoldenPair{ "odd577x323", "odd577x323_dist", 577, 323, 8, 577, 323 },
-                      GoldenPair{ "small36x34", "small36x34_dist", 36, 34, 8, 18, 17 },
-                      GoldenPair{ "checker1080", "checker1080_dist", 1920, 1080, 8, 960, 540 },
-                      GoldenPair{ "dog2160", "dog2160_crf32", 3840, 2160, 8, 1920, 1080 }),
+    ::testing::Values(golden_pair("dog1080"), golden_pair("dog1080_self"), golden_pair("dog1080p10"),
+                      golden_pair("dog1080p12"), golden_pair("birds720"), golden_pair("balle576"),
+                      golden_pair("birds422p10"), golden_pair("odd577x323"), golden_pair("small36x34"),
+                      golden_pair("checker1080"), golden_pair("dog2160")),
     [](const ::testing::TestParamInfo<GoldenPair> &info) { return std::string(info.param.pair); });
 
 } // namespace

@@ -36,6 +36,7 @@
 #include "ciede.h"
 #include "ciede_exec.h"
 #include "ciede_fold.h"
+#include "clip_table.h"
 #include "json.h"
 
 namespace {
@@ -45,19 +46,20 @@ struct Pair {
     int w, h, bpc, ssx, ssy;
 };
 
-const Pair kPairs[] = {
-    { "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 1, 1 },
-    { "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 1, 1 },
-    { "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 1, 1 },
-    { "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 1, 1 },
-    { "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 1, 1 },
-    { "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1, 1 },
-    { "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 0, 0 },
-    { "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 1, 1 },
-    { "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 1, 1 },
-    { "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 1, 1 },
-    { "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 1, 0 },
-};
+/* the pairs checked, in this order; their clips and geometry from tests/data/clips.tsv */
+const std::vector<Pair> &pairs()
+{
+    static const std::vector<Pair> v = [] {
+        std::vector<Pair> out;
+        for (const char *name : { "dog1080", "dog1080_self", "birds720", "balle576", "dog1080p10", "dog2160",
+                                  "odd577x323", "small36x34", "checker1080", "dog1080p12", "birds422p10" }) {
+            const vq_test::ClipRow &c = vq_test::clip(name);
+            out.push_back({ c.name.c_str(), c.ref.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.ssx, c.ssy });
+        }
+        return out;
+    }();
+    return v;
+}
 
 std::string env_dir(const char *var)
 {
@@ -264,7 +266,7 @@ void run_all(Path path)
     Counts c;
     const bool all = env_flag("VQ_TEST_ALL_FRAMES");
     const char *only = getenv("VQ_CIEDE_PAIR");
-    for (const Pair &p : kPairs)
+    for (const Pair &p : pairs())
         if (!only || !*only || !strcmp(only, p.name))
             run_pair(p, path, all, &c);
     printf("ciede2000 %s: %d of %d frames exact\n", path == CPU_EXEC ? "cpu" : "dev", c.exact,
@@ -292,7 +294,7 @@ TEST(Ciede, GoldenDeviceStageOnCpu)
 TEST(Ciede, Refusals)
 {
     char err[256];
-    for (const Pair &p : kPairs)
+    for (const Pair &p : pairs())
         EXPECT_EQ(vq_ciede_check(p.w, p.h, p.bpc, p.ssx, p.ssy, 1, err, sizeof(err)), 0) << p.name;
     EXPECT_NE(vq_ciede_check(64, 64, 8, 1, 1, 0, err, sizeof(err)), 0);      /* gray */
     EXPECT_NE(strstr(err, "gray"), nullptr) << err;

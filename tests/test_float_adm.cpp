@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adm_params.h"
+#include "clip_table.h"
 #include "float_adm_fold.h"
 #include "glibc_powf.h"
 #include "glibc_powf_check.h"
@@ -487,7 +488,8 @@ namespace {
 
 struct Dog {
     static constexpr int n = 8;
-    Frames f{ 1920, 1080, 8, {}, {} };
+    const vq_test::ClipRow &c = vq_test::clip("dog1080");   /* tests/data/clips.tsv */
+    Frames f{ c.w, c.h, c.bpc, {}, {} };
     nlohmann::json amd, intel;
     std::string skip;
     Dog()
@@ -500,9 +502,9 @@ struct Dog {
             skip = "VQ_RAW_DIR not set";
             return;
         }
-        FILE *fr = fopen((std::string(raw) + "/dog1080_ref.yuv").c_str(), "rb");
-        FILE *fd = fopen((std::string(raw) + "/dog1080_crf34.yuv").c_str(), "rb");
-        std::vector<uint8_t> buf((size_t)f.w * f.h * 3 / 2);
+        FILE *fr = fopen((std::string(raw) + "/" + c.ref + ".yuv").c_str(), "rb");
+        FILE *fd = fopen((std::string(raw) + "/" + c.dis + ".yuv").c_str(), "rb");
+        std::vector<uint8_t> buf(c.frame_bytes());
         for (int i = 0; i < n && fr && fd; i++)
             for (int side = 0; side < 2; side++) {
                 if (fread(buf.data(), 1, buf.size(), side ? fd : fr) != buf.size())

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "clip_table.h"
 #include "json.h"
 #include "motion.h"
 #include "motion_exec.h"
@@ -36,19 +37,20 @@ struct Pair {
     int w, h, bpc, ssw, ssh;    /* chroma shift (libvmaf: floor sizes) */
 };
 
-const Pair kPairs[] = {
-    { "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 1, 1 },
-    { "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 1, 1 },
-    { "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 1, 1 },
-    { "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 1, 1 },
-    { "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 1, 1 },
-    { "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1, 1 },
-    { "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 0, 0 },
-    { "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 1, 1 },
-    { "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 1, 1 },
-    { "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 1, 1 },
-    { "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 1, 0 },
-};
+/* the pairs checked, in this order; their clips and geometry from tests/data/clips.tsv */
+const std::vector<Pair> &pairs()
+{
+    static const std::vector<Pair> v = [] {
+        std::vector<Pair> out;
+        for (const char *name : { "dog1080", "dog1080_self", "birds720", "balle576", "dog1080p10", "dog2160",
+                                  "odd577x323", "small36x34", "checker1080", "dog1080p12", "birds422p10" }) {
+            const vq_test::ClipRow &c = vq_test::clip(name);
+            out.push_back({ c.name.c_str(), c.ref.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.ssx, c.ssy });
+        }
+        return out;
+    }();
+    return v;
+}
 
 std::string env_dir(const char *var)
 {
@@ -252,7 +254,7 @@ TEST(MotionPsnr, GoldenPlanar)
         GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
     Counts c;
     const bool all = all_frames();
-    for (const Pair &p : kPairs) {
+    for (const Pair &p : pairs()) {
         /* the large clips cost most: two frames (motion needs two) */
         const int n = p.w * p.h > 1000000 ? 2 : 4;
         run_pair(p, PLANAR, n, all, &c);
@@ -269,7 +271,7 @@ TEST(MotionPsnr, GoldenInterleavedChroma)
         GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
     Counts c;
     const bool all = all_frames();
-    for (const Pair &p : kPairs) {
+    for (const Pair &p : pairs()) {
         if (strcmp(p.name, "small36x34") && strcmp(p.name, "birds422p10") &&
             strcmp(p.name, "odd577x323") && strcmp(p.name, "dog1080p10") && !all)
             continue;
@@ -287,7 +289,7 @@ TEST(MotionPsnr, GoldenMsbAligned)
         GTEST_SKIP() << "VQ_RAW_DIR or VQ_GOLDEN_DIR not set";
     Counts c;
     const bool all = all_frames();
-    for (const Pair &p : kPairs) {
+    for (const Pair &p : pairs()) {
         if (p.bpc == 8)
             continue;
         run_pair(p, MSB_ALIGNED, 3, all, &c);

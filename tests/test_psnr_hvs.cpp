@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "clip_table.h"
 #include "psnr_hvs.h"
 #include "psnr_hvs_exec.h"
 #include "psnr_hvs_fold.h"
@@ -599,6 +600,13 @@ struct GoldenPair {
     int ssx, ssy;         /* chroma subsampling shifts */
 };
 
+/* the pair's geometry, from tests/data/clips.tsv (its clips: the golden's) */
+GoldenPair golden_pair(const char *pair)
+{
+    const vq_test::ClipRow &c = vq_test::clip(pair);
+    return { c.name.c_str(), c.w, c.h, c.bpc, c.ssx, c.ssy };
+}
+
 std::string clip_name(const std::string &file)
 {
     const size_t dot = file.rfind('.');
@@ -702,17 +710,10 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
 
 INSTANTIATE_TEST_SUITE_P(
     Pairs, PsnrHvsGolden,
-    ::testing::Values(GoldenPair{ "balle576", 720, 576, 8, 1, 1 },
-                      GoldenPair{ "birds422p10", 640, 360, 10, 1, 0 },
-                      GoldenPair{ "birds720", 1280, 720, 8, 1, 1 },
-                      GoldenPair{ "checker1080", 1920, 1080, 8, 1, 1 },
-                      GoldenPair{ "dog1080", 1920, 1080, 8, 1, 1 },
-                      GoldenPair{ "dog1080_self", 1920, 1080, 8, 1, 1 },
-                      GoldenPair{ "dog1080p10", 1920, 1080, 10, 1, 1 },
-                      GoldenPair{ "dog1080p12", 1920, 1080, 12, 1, 1 },
-                      GoldenPair{ "dog2160", 3840, 2160, 8, 1, 1 },
-                      GoldenPair{ "odd577x323", 577, 323, 8, 0, 0 },
-                      GoldenPair{ "small36x34", 36, 34, 8, 1, 1 }),
+    ::testing::Values(golden_pair("balle576"), golden_pair("birds422p10"), golden_pair("birds720"),
+                      golden_pair("checker1080"), golden_pair("dog1080"), golden_pair("dog1080_self"),
+                      golden_pair("dog1080p10"), golden_pair("dog1080p12"), golden_pair("dog2160"),
+                      golden_pair("odd577x323"), golden_pair("small36x34")),
     [](const ::testing::TestParamInfo<GoldenPair> &info) { return std::string(info.param.name); });
 
 } // namespace

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "clip_table.h"
 #include "scale.h"
 #include "scale_exec.h"
 #include "scale_filter.h"
@@ -472,12 +473,13 @@ TEST_P(ScaleLadder, EveryFrameByteExact)
     const int rung = std::get<0>(GetParam()), mode = std::get<1>(GetParam());
     const std::string ff = env("VQ_FFMPEG"), clips = env("VQ_CLIPS_DIR"), raw = env("VQ_RAW_DIR");
     const std::string name = "dog1080_l" + std::to_string(rung);
-    const std::string clip = clips + "/" + name + ".mp4", yuv = raw + "/" + name + ".yuv";
+    const vq_test::ClipRow &row = vq_test::clip(name);   /* the rendition: tests/data/clips.tsv */
+    const std::string clip = clips + "/" + row.dis + ".mp4", yuv = raw + "/" + row.dis + ".yuv";
     if (!file_exists(ff))
         GTEST_SKIP() << "VQ_FFMPEG (the ffmpeg under test) is not set or absent";
     if (!file_exists(clip) || !file_exists(yuv))
         GTEST_SKIP() << "needs " << clip << " and " << yuv;
-    const int sw = rung * 16 / 9, sh = rung;
+    const int sw = row.w, sh = row.h;
     const Fmt &f = kFormats[0];
     Scaler sc(f, sw, sh, 1920, 1080, mode);
     ASSERT_TRUE(sc.err.empty()) << sc.err;

@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "clip_table.h"
 #include "registry.hpp"
 #include "ssim.h"
 #include "ssim_exec.h"
@@ -613,14 +614,15 @@ TEST(SsimCpu, BandsEqualTheWholeFrameRun)
 TEST(SsimSeqSum, EmulationOnRealTerms)
 {
     const char *raw_dir = getenv("VQ_RAW_DIR");
-    FILE *fr = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_ref.yuv").c_str(), "rb") : nullptr;
-    FILE *fd = raw_dir ? fopen((std::string(raw_dir) + "/dog1080_crf34.yuv").c_str(), "rb") : nullptr;
+    const vq_test::ClipRow &c = vq_test::clip("dog1080");
+    FILE *fr = raw_dir ? fopen((std::string(raw_dir) + "/" + c.ref + ".yuv").c_str(), "rb") : nullptr;
+    FILE *fd = raw_dir ? fopen((std::string(raw_dir) + "/" + c.dis + ".yuv").c_str(), "rb") : nullptr;
     if (!fr || !fd) {
         if (fr) fclose(fr);
         if (fd) fclose(fd);
         GTEST_SKIP() << "no dog1080 raw clips";
     }
-    const int w = 1920, h = 1080;
+    const int w = c.w, h = c.h;
     std::vector<uint8_t> a((size_t)w * h), b(a.size());
     ASSERT_EQ(fread(a.data(), 1, a.size(), fr), a.size());
     ASSERT_EQ(fread(b.data(), 1, b.size(), fd), b.size());
@@ -787,6 +789,13 @@ struct GoldenPair {
     int cw, ch;              /* chroma plane size: only to step over frames */
 };
 
+/* the pair's clips and geometry, from tests/data/clips.tsv */
+GoldenPair golden_pair(const char *pair)
+{
+    const vq_test::ClipRow &c = vq_test::clip(pair);
+    return { c.name.c_str(), c.ref.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.cw(), c.ch() };
+}
+
 std::string pair_name(const ::testing::TestParamInfo<GoldenPair> &info)
 {
     std::string n = info.param.pair;
@@ -906,18 +915,10 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
 
 INSTANTIATE_TEST_SUITE_P(
     Pairs, SsimGolden,
-    ::testing::Values(
-        GoldenPair{ "dog1080", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 960, 540 },
-        GoldenPair{ "dog1080_self", "dog1080_ref", "dog1080_ref", 1920, 1080, 8, 960, 540 },
-        GoldenPair{ "birds720", "birds720_ref", "birds720_crf30", 1280, 720, 8, 640, 360 },
-        GoldenPair{ "balle576", "balle576_ref", "balle576_crf36", 720, 576, 8, 360, 288 },
-        GoldenPair{ "dog1080p10", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 960, 540 },
-        GoldenPair{ "dog1080p12", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 960, 540 },
-        GoldenPair{ "dog2160", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1920, 1080 },
-        GoldenPair{ "odd577x323", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 577, 323 },
-        GoldenPair{ "small36x34", "small36x34_ref", "small36x34_dist", 36, 34, 8, 18, 17 },
-        GoldenPair{ "checker1080", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 960, 540 },
-        GoldenPair{ "birds422p10", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 320, 360 }),
+    ::testing::Values(golden_pair("dog1080"), golden_pair("dog1080_self"), golden_pair("birds720"),
+                      golden_pair("balle576"), golden_pair("dog1080p10"), golden_pair("dog1080p12"),
+                      golden_pair("dog2160"), golden_pair("odd577x323"), golden_pair("small36x34"),
+                      golden_pair("checker1080"), golden_pair("birds422p10")),
     pair_name);
 
 } // namespace

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "clip_table.h"
 #include "vif.h"
 #include "vif_exec.h"
 #include "vif_fold.h"
@@ -387,6 +388,13 @@ struct GoldenPair {
     std::vector<int> frames;
 };
 
+/* a pair of tests/data/clips.tsv (its clips and geometry) with this test's columns */
+GoldenPair golden_pair(const char *golden, const char *row, double egl, std::vector<int> frames)
+{
+    const vq_test::ClipRow &c = vq_test::clip(row);
+    return { golden, c.ref.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.cw(), c.ch(), egl, std::move(frames) };
+}
+
 std::string read_file(const std::string &path)
 {
     std::string s;
@@ -473,15 +481,16 @@ TEST_P(VifGolden, CpuScoresEqualReference)
 INSTANTIATE_TEST_SUITE_P(
     Pairs, VifGolden,
     ::testing::Values(
-        GoldenPair{ "dog1080.json", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 960, 540, 100.0, { 0, 40 } },
-        GoldenPair{ "dog1080p10.json", "dog1080p10_ref", "dog1080p10_crf30", 1920, 1080, 10, 960, 540, 100.0, { 0, 40 } },
-        GoldenPair{ "dog1080p12.json", "dog1080p12_ref", "dog1080p12_crf30", 1920, 1080, 12, 960, 540, 100.0, { 19 } },
-        GoldenPair{ "birds422p10.json", "birds422p10_ref", "birds422p10_dist", 640, 360, 10, 320, 360, 100.0, { 0, 5 } },
-        GoldenPair{ "odd577x323.json", "odd577x323_ref", "odd577x323_dist", 577, 323, 8, 577, 323, 100.0, { 0, 4, 9 } },
-        GoldenPair{ "small36x34.json", "small36x34_ref", "small36x34_dist", 36, 34, 8, 18, 17, 100.0, { 0, 1, 2, 3, 4, 5, 6, 7 } },
-        GoldenPair{ "checker1080.json", "checker1080_ref", "checker1080_dist", 1920, 1080, 8, 960, 540, 100.0, { 1 } },
-        GoldenPair{ "dog2160.json", "dog2160_ref", "dog2160_crf32", 3840, 2160, 8, 1920, 1080, 100.0, { 11 } },
-        GoldenPair{ "dog1080.vmaf_v0.6.1neg.json", "dog1080_ref", "dog1080_crf34", 1920, 1080, 8, 960, 540, 1.0, { 0, 20 } }),
+        /* golden, table row, egl, frames */
+        golden_pair("dog1080.json", "dog1080", 100.0, { 0, 40 }),
+        golden_pair("dog1080p10.json", "dog1080p10", 100.0, { 0, 40 }),
+        golden_pair("dog1080p12.json", "dog1080p12", 100.0, { 19 }),
+        golden_pair("birds422p10.json", "birds422p10", 100.0, { 0, 5 }),
+        golden_pair("odd577x323.json", "odd577x323", 100.0, { 0, 4, 9 }),
+        golden_pair("small36x34.json", "small36x34", 100.0, { 0, 1, 2, 3, 4, 5, 6, 7 }),
+        golden_pair("checker1080.json", "checker1080", 100.0, { 1 }),
+        golden_pair("dog2160.json", "dog2160", 100.0, { 11 }),
+        golden_pair("dog1080.vmaf_v0.6.1neg.json", "dog1080", 1.0, { 0, 20 })),
     [](const ::testing::TestParamInfo<GoldenPair> &info) {
         std::string n = info.param.golden;
         n = n.substr(0, n.size() - 5);   /* .json */

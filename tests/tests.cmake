@@ -11,6 +11,35 @@ endif()
 set(VQ_TEST_ENV VQ_RAW_DIR=${VQ_RAW_DIR} VQ_GOLDEN_DIR=${VQ_DATA}/golden
     VQ_MODELS_DIR=${VQ_MODELS_DIR} VQ_CLIPS_DIR=${VQ_DATA}/clips VQ_FFMPEG=${VQ_FFMPEG})
 
+# The test pairs (tests/data/clips.tsv, the one list the C++ tests, the
+# scripts and the Python drivers also read): for each pair P, VQ_CLIP_P_REF,
+# _DIS (clip names, raw as <clip>.yuv), _SIZE (WxH), _FMT (pixel format),
+# _BPC, _SSX, _SSY and _DEVICE (nv12/p010/p016, empty for none); the pair
+# names in the table's order in VQ_CLIP_NAMES.  The lists below name their
+# pairs and take the rest from here.
+set(VQ_CLIPS_TSV ${VQ_DATA}/clips.tsv)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${VQ_CLIPS_TSV})
+file(STRINGS ${VQ_CLIPS_TSV} vq_clip_lines REGEX "^[^#]")
+list(REMOVE_AT vq_clip_lines 0)   # the column names
+set(VQ_CLIP_NAMES)
+foreach(line ${vq_clip_lines})
+  string(REPLACE "\t" ";" row "${line}")
+  list(LENGTH row n)
+  if(NOT n EQUAL 9)
+    message(FATAL_ERROR "${VQ_CLIPS_TSV}: bad row: ${line}")
+  endif()
+  list(GET row 0 pair)
+  list(APPEND VQ_CLIP_NAMES ${pair})
+  set(i 1)
+  foreach(col REF DIS SIZE FMT BPC SSX SSY DEVICE)
+    list(GET row ${i} VQ_CLIP_${pair}_${col})
+    math(EXPR i "${i} + 1")
+  endforeach()
+  if(VQ_CLIP_${pair}_DEVICE STREQUAL "-")
+    set(VQ_CLIP_${pair}_DEVICE "")
+  endif()
+endforeach()
+
 if(VQ_FFMPEG)
   add_test(NAME decode_raw COMMAND ${CMAKE_SOURCE_DIR}/tests/decode_raw.sh ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${VQ_RAW_DIR})
@@ -27,7 +56,8 @@ foreach(src ${VQ_UNIT_TESTS})
   add_executable(${name} ${src} ${CMAKE_SOURCE_DIR}/tests/unit_env.cpp)
   target_compile_definitions(${name} PRIVATE VQ_TEST_RAW_DIR="${VQ_RAW_DIR}"
       VQ_TEST_GOLDEN_DIR="${VQ_DATA}/golden" VQ_TEST_MODELS_DIR="${VQ_MODELS_DIR}"
-      VQ_TEST_CLIPS_DIR="${VQ_DATA}/clips" VQ_TEST_FFMPEG="${VQ_FFMPEG}")
+      VQ_TEST_CLIPS_DIR="${VQ_DATA}/clips" VQ_TEST_FFMPEG="${VQ_FFMPEG}"
+      VQ_CLIPS_TSV="${VQ_CLIPS_TSV}")
   target_link_libraries(${name} PRIVATE vqcuda_obj GTest::gtest GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/include
                              ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
@@ -60,17 +90,13 @@ endif()
 # Library-level golden runs over raw frames in layouts software decoders never
 # give (nv12/p010/p016 in host memory), on the CPU and (if present) the GPU.
 if(VQ_FFMPEG)
-  foreach(c "dog1080;dog1080_ref;dog1080_crf34;1920x1080;yuv420p;nv12"
-            "dog1080p10;dog1080p10_ref;dog1080p10_crf30;1920x1080;yuv420p10;p010"
-            "dog1080p12;dog1080p12_ref;dog1080p12_crf30;1920x1080;yuv420p12;p016"
-            "odd577x323;odd577x323_ref;odd577x323_dist;577x323;yuv444p;"
-            "birds422p10;birds422p10_ref;birds422p10_dist;640x360;yuv422p10;")
-    list(GET c 0 pair)
-    list(GET c 1 ref)
-    list(GET c 2 dis)
-    list(GET c 3 size)
-    list(GET c 4 fmt)
-    list(GET c 5 as)
+  # the pairs with a semiplanar layout in the table, in it; two without, planar
+  foreach(pair dog1080 dog1080p10 dog1080p12 odd577x323 birds422p10)
+    set(ref ${VQ_CLIP_${pair}_REF})
+    set(dis ${VQ_CLIP_${pair}_DIS})
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
+    set(as "${VQ_CLIP_${pair}_DEVICE}")
     set(aopt)
     set(tag planar)
     if(as)
@@ -109,13 +135,10 @@ endif()
 # (*.opt_cambi_src).  Pairs the reference refused (refused_by_reference) must
 # be refused, naming the extractor.
 if(VQ_FFMPEG)
-  foreach(c "balle576;720x576;yuv420p" "birds422p10;640x360;yuv422p10" "birds720;1280x720;yuv420p"
-            "checker1080;1920x1080;yuv420p" "dog1080;1920x1080;yuv420p" "dog1080_self;1920x1080;yuv420p"
-            "dog1080p10;1920x1080;yuv420p10" "dog1080p12;1920x1080;yuv420p12"
-            "dog2160;3840x2160;yuv420p" "odd577x323;577x323;yuv444p" "small36x34;36x34;yuv420p")
-    list(GET c 0 pair)
-    list(GET c 1 size)
-    list(GET c 2 fmt)
+  foreach(pair balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog1080p10 dog1080p12
+               dog2160 odd577x323 small36x34)
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
     foreach(tag opt_lcs opt_skip opt_skip_model opt_cambi_fr opt_cambi_src)
       set(g ${VQ_DATA}/golden/${pair}.${tag}.json)
       if(NOT EXISTS ${g})
@@ -153,8 +176,12 @@ endif()
 # reference's option parser refuses them), and cambi full_ref with a 10-bit
 # input and src_width above its width (libvmaf scores a sheared picture).
 if(VQ_FFMPEG)
-  set(odd -r ${VQ_RAW_DIR}/odd577x323_ref.yuv -d ${VQ_RAW_DIR}/odd577x323_dist.yuv -s 577x323 -f yuv444p)
-  set(b10 -r ${VQ_RAW_DIR}/birds422p10_ref.yuv -d ${VQ_RAW_DIR}/birds422p10_dist.yuv -s 640x360 -f yuv422p10)
+  foreach(v "odd;odd577x323" "b10;birds422p10")
+    list(GET v 0 var)
+    list(GET v 1 pair)
+    set(${var} -r ${VQ_RAW_DIR}/${VQ_CLIP_${pair}_REF}.yuv -d ${VQ_RAW_DIR}/${VQ_CLIP_${pair}_DIS}.yuv
+        -s ${VQ_CLIP_${pair}_SIZE} -f ${VQ_CLIP_${pair}_FMT})
+  endforeach()
   foreach(c "vif_skip_scale0;odd;name=vif:vif_skip_scale0=2;option vif_skip_scale0: bad or out-of-range value '2'"
             "adm_skip_aim;odd;name=adm:adm_skip_aim=yes;option adm_skip_aim: bad or out-of-range value 'yes'"
             "adm_skip_scale0;odd;name=adm:adm_skip_scale0=-1;option adm_skip_scale0: bad or out-of-range value '-1'"
@@ -179,18 +206,18 @@ endif()
 # instances): the opt_debug goldens' columns, made with --no_prediction, must
 # all be in the log of vmaf_v0.6.1 + the three debug features.
 if(VQ_FFMPEG)
-  foreach(c "birds720;birds720_crf30;1280x720;yuv420p" "dog1080p10;dog1080p10_crf30;1920x1080;yuv420p10")
-    list(GET c 0 pair)
-    list(GET c 1 dis)
-    list(GET c 2 size)
-    list(GET c 3 fmt)
+  foreach(pair birds720 dog1080p10)
+    set(ref ${VQ_CLIP_${pair}_REF})
+    set(dis ${VQ_CLIP_${pair}_DIS})
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
     foreach(exec cpu cuda)
       if(exec STREQUAL cuda AND NOT VQ_ENABLE_CUDA)
         continue()
       endif()
       set(t lib_${pair}_debug_beside_model_${exec})
       add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
-               ${VQ_RAW_DIR}/${pair}_ref.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "" ${exec}
+               ${VQ_RAW_DIR}/${ref}.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "" ${exec}
                ${VQ_DATA}/golden/${pair}.opt_debug.json ${CMAKE_BINARY_DIR}/out/debug_model
                -m version=vmaf_v0.6.1 -F "name=vif:debug=true|name=adm:debug=true|name=motion:debug=true")
       set_tests_properties(${t} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)

@@ -10,21 +10,13 @@ if(VQ_FFMPEG)
   set(VQ_V1_ADM_5d0h ":adm_norm_view_dist=5")
   set(VQ_V1_ADM_1d5h_2160 ":adm_norm_view_dist=1.5:adm_ref_display_height=2160")
   set(VQ_V1_ADM_3d0h_2160 ":adm_ref_display_height=2160")
-  foreach(c "balle576;balle576_ref;balle576_crf36;720x576;yuv420p"
-            "birds422p10;birds422p10_ref;birds422p10_dist;640x360;yuv422p10"
-            "birds720;birds720_ref;birds720_crf30;1280x720;yuv420p"
-            "checker1080;checker1080_ref;checker1080_dist;1920x1080;yuv420p"
-            "dog1080;dog1080_ref;dog1080_crf34;1920x1080;yuv420p"
-            "dog1080_self;dog1080_ref;dog1080_ref;1920x1080;yuv420p"
-            "dog1080p10;dog1080p10_ref;dog1080p10_crf30;1920x1080;yuv420p10"
-            "dog1080p12;dog1080p12_ref;dog1080p12_crf30;1920x1080;yuv420p12"
-            "dog2160;dog2160_ref;dog2160_crf32;3840x2160;yuv420p"
-            "odd577x323;odd577x323_ref;odd577x323_dist;577x323;yuv444p")
-    list(GET c 0 pair)
-    list(GET c 1 ref)
-    list(GET c 2 dis)
-    list(GET c 3 size)
-    list(GET c 4 fmt)
+  # (the clips of each pair: tests/data/clips.tsv, through tests/tests.cmake)
+  foreach(pair balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog1080p10 dog1080p12
+               dog2160 odd577x323)
+    set(ref ${VQ_CLIP_${pair}_REF})
+    set(dis ${VQ_CLIP_${pair}_DIS})
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
     foreach(kind 3d0h 5d0h 1d5h_2160 3d0h_2160)
       set(g ${VQ_DATA}/golden_columns/${pair}.v1_${kind}.adm.json)
       if(NOT EXISTS ${g})

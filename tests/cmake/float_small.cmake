@@ -14,26 +14,23 @@ if(VQ_FFMPEG)
   if(VQ_ENABLE_CUDA)
     list(APPEND VQ_FSMALL_EXECS cuda)
   endif()
-  foreach(c "balle576;balle576_ref;balle576_crf36;720x576;yuv420p;"
-            "birds422p10;birds422p10_ref;birds422p10_dist;640x360;yuv422p10;"
-            "birds720;birds720_ref;birds720_crf30;1280x720;yuv420p;"
-            "checker1080;checker1080_ref;checker1080_dist;1920x1080;yuv420p;"
-            "dog1080;dog1080_ref;dog1080_crf34;1920x1080;yuv420p;"
-            "dog1080;dog1080_ref;dog1080_crf34;1920x1080;yuv420p;nv12"
-            "dog1080_self;dog1080_ref;dog1080_ref;1920x1080;yuv420p;"
-            "dog1080p10;dog1080p10_ref;dog1080p10_crf30;1920x1080;yuv420p10;"
-            "dog1080p10;dog1080p10_ref;dog1080p10_crf30;1920x1080;yuv420p10;p010"
-            "dog1080p12;dog1080p12_ref;dog1080p12_crf30;1920x1080;yuv420p12;"
-            "dog1080p12;dog1080p12_ref;dog1080p12_crf30;1920x1080;yuv420p12;p016"
-            "dog2160;dog2160_ref;dog2160_crf32;3840x2160;yuv420p;"
-            "odd577x323;odd577x323_ref;odd577x323_dist;577x323;yuv444p;"
-            "small36x34;small36x34_ref;small36x34_dist;36x34;yuv420p;")
-    list(GET c 0 pair)
-    list(GET c 1 ref)
-    list(GET c 2 dis)
-    list(GET c 3 size)
-    list(GET c 4 fmt)
-    list(GET c 5 as)
+  # each pair planar, and then in its semiplanar layout where the table
+  # (tests/data/clips.tsv, through tests/tests.cmake) gives one
+  set(VQ_FSMALL_RUNS)
+  foreach(pair balle576 birds422p10 birds720 checker1080 dog1080 dog1080_self dog1080p10 dog1080p12
+               dog2160 odd577x323 small36x34)
+    list(APPEND VQ_FSMALL_RUNS ${pair}/)
+    if(VQ_CLIP_${pair}_DEVICE)
+      list(APPEND VQ_FSMALL_RUNS ${pair}/${VQ_CLIP_${pair}_DEVICE})
+    endif()
+  endforeach()
+  foreach(run ${VQ_FSMALL_RUNS})
+    string(REGEX REPLACE "/.*" "" pair ${run})
+    string(REGEX REPLACE ".*/" "" as ${run})
+    set(ref ${VQ_CLIP_${pair}_REF})
+    set(dis ${VQ_CLIP_${pair}_DIS})
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
     set(tag "")
     if(as)
       set(tag _${as})
@@ -49,13 +46,11 @@ if(VQ_FFMPEG)
   endforeach()
   # the CPU executor's row bands at 3 threads (the exact row sums, the ordered
   # finish on one thread, the tasks beside them): two pairs
-  foreach(c "birds422p10;birds422p10_ref;birds422p10_dist;640x360;yuv422p10"
-            "odd577x323;odd577x323_ref;odd577x323_dist;577x323;yuv444p")
-    list(GET c 0 pair)
-    list(GET c 1 ref)
-    list(GET c 2 dis)
-    list(GET c 3 size)
-    list(GET c 4 fmt)
+  foreach(pair birds422p10 odd577x323)
+    set(ref ${VQ_CLIP_${pair}_REF})
+    set(dis ${VQ_CLIP_${pair}_DIS})
+    set(size ${VQ_CLIP_${pair}_SIZE})
+    set(fmt ${VQ_CLIP_${pair}_FMT})
     set(t lib_fsmall_${pair}_cpu3)
     add_test(NAME ${t} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh $<TARGET_FILE:vqscore>
              ${VQ_RAW_DIR}/${ref}.yuv ${VQ_RAW_DIR}/${dis}.yuv ${size} ${fmt} "" cpu
@@ -71,20 +66,24 @@ if(VQ_FFMPEG)
   # only), the four prescale methods, two or four instances at once; all four
   # features with n_subsample=3 (speed_temporal still sees every frame).
   set(P ${VQ_DATA}/golden_parts)
+  # lib_golden.sh's reference, distorted, size and format of the two pairs
+  foreach(v "b720;birds720" "d10;dog1080p10")
+    list(GET v 0 var)
+    list(GET v 1 pair)
+    set(${var} ${VQ_RAW_DIR}/${VQ_CLIP_${pair}_REF}.yuv ${VQ_RAW_DIR}/${VQ_CLIP_${pair}_DIS}.yuv
+        ${VQ_CLIP_${pair}_SIZE} ${VQ_CLIP_${pair}_FMT})
+  endforeach()
   set(VQ_FSMALL_OPTS1 "name=speed_temporal:speed_use_ref_diff=true|name=speed_temporal:speed_kernelscale=2:speed_sigma_nn=0.5:speed_nn_floor=0.1:speed_max_val=10")
   set(VQ_FSMALL_OPTS2 "name=speed_temporal:speed_prescale=0.5|name=speed_temporal:speed_prescale=0.5:speed_prescale_method=bilinear|name=speed_temporal:speed_prescale=0.5:speed_prescale_method=bicubic:speed_kernelscale=1.5|name=speed_temporal:speed_prescale=0.75:speed_prescale_method=lanczos4")
   foreach(exec ${VQ_FSMALL_EXECS})
     add_test(NAME lib_fsmall_speedt_opts1_${exec} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh
-             $<TARGET_FILE:vqscore> ${VQ_RAW_DIR}/birds720_ref.yuv ${VQ_RAW_DIR}/birds720_crf30.yuv 1280x720 yuv420p
-             "" ${exec} ${P}/fsmall_birds720_speedt_opts1.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec} -m none -n 10
+             $<TARGET_FILE:vqscore> ${b720} "" ${exec} ${P}/fsmall_birds720_speedt_opts1.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec} -m none -n 10
              -F "${VQ_FSMALL_OPTS1}")
     add_test(NAME lib_fsmall_speedt_opts2_${exec} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh
-             $<TARGET_FILE:vqscore> ${VQ_RAW_DIR}/birds720_ref.yuv ${VQ_RAW_DIR}/birds720_crf30.yuv 1280x720 yuv420p
-             "" ${exec} ${P}/fsmall_birds720_speedt_opts2.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec} -m none -n 10
+             $<TARGET_FILE:vqscore> ${b720} "" ${exec} ${P}/fsmall_birds720_speedt_opts2.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec} -m none -n 10
              -F "${VQ_FSMALL_OPTS2}")
     add_test(NAME lib_fsmall_subsample3_${exec} COMMAND ${CMAKE_SOURCE_DIR}/tests/lib_golden.sh
-             $<TARGET_FILE:vqscore> ${VQ_RAW_DIR}/dog1080p10_ref.yuv ${VQ_RAW_DIR}/dog1080p10_crf30.yuv 1920x1080
-             yuv420p10 "" ${exec} ${P}/fsmall_dog1080p10_subsample3.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec}
+             $<TARGET_FILE:vqscore> ${d10} "" ${exec} ${P}/fsmall_dog1080p10_subsample3.json ${CMAKE_BINARY_DIR}/out/fsmall_${exec}
              -m none -n 12 -u 3 -F "${VQ_FSMALL_FEATURES}")
     set_tests_properties(lib_fsmall_speedt_opts1_${exec} lib_fsmall_speedt_opts2_${exec}
                          lib_fsmall_subsample3_${exec} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)

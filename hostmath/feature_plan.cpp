@@ -10,9 +10,7 @@
 #include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "ciede_fold.h"
-#include "float_adm_fold.h"
 #include "module.hpp"
-#include "rcp_select.h"
 #include "vq_error.h"
 
 namespace vq {
@@ -57,33 +55,6 @@ VqAdmOptions adm_options(const FeatureOptions &o)
     a.csf_mode = (int)o.get("adm_csf_mode");
     a.csf_scale = o.get("adm_csf_scale");
     a.csf_diag_scale = o.get("adm_csf_diag_scale");
-    return a;
-}
-
-VqFadmOptions fadm_options(const FeatureOptions &o)
-{
-    VqFadmOptions a;
-    vq_fadm_options_default(&a);
-    a.enhn_gain_limit = o.get("adm_enhn_gain_limit");
-    a.norm_view_dist = o.get("adm_norm_view_dist");
-    a.noise_weight = o.get("adm_noise_weight");
-    a.csf_scale = o.get("adm_csf_scale");
-    a.csf_diag_scale = o.get("adm_csf_diag_scale");
-    a.ref_display_height = (int)o.get("adm_ref_display_height");
-    a.csf_mode = (int)o.get("adm_csf_mode");
-    a.bypass_cm = (int)o.get("adm_bypass_cm");
-    a.adm3_apply_hm = (int)o.get("adm_adm3_apply_hm");
-    a.p_norm = o.get("adm_p_norm");
-    a.dlm_weight = o.get("adm_dlm_weight");
-    a.min_val = o.get("adm_min_val");
-    static const char *const f1[4] = { "adm_f1s0", "adm_f1s1", "adm_f1s2", "adm_f1s3" };
-    static const char *const f2[4] = { "adm_f2s0", "adm_f2s1", "adm_f2s2", "adm_f2s3" };
-    for (int s = 0; s < 4; s++) {
-        a.f1s[s] = o.get(f1[s]);
-        a.f2s[s] = o.get(f2[s]);
-    }
-    a.skip_aim_scale = (int)o.get("adm_skip_aim_scale");
-    a.skip_scale0 = (int)o.get("adm_skip_scale0");
     return a;
 }
 
@@ -379,28 +350,6 @@ void FeaturePlan::make_exec_plan()
                 if (p.n_adm == VQ_EXEC_MAX_INSTANCES)
                     fail(VQ_EINVAL, "more than %d configurations of adm", VQ_EXEC_MAX_INSTANCES);
                 p.adm[p.n_adm++] = a;
-            }
-            in.exec_index = k;
-            break;
-        }
-        case FexKind::FloatAdm: {
-            char msg[512] = "";
-            const VqRcpTable *rcp = vq_rcp_select(o.get_str("rcp"), msg, sizeof(msg));
-            if (!rcp)
-                fail(VQ_EINVAL, "float_adm: %s", msg);
-            const VqFadmOptions fo = fadm_options(o);
-            VqFadmParams a;
-            if (vq_fadm_params_init(&a, fmt_.width, fmt_.height, fmt_.bitdepth, &fo, rcp->mode, msg,
-                                    sizeof(msg)) < 0)
-                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", msg, fmt_.width, fmt_.height, fmt_.bitdepth);
-            int k = 0;
-            while (k < p.n_fadm && (std::memcmp(&p.fadm[k], &a, sizeof(a)) || p.fadm_rcp[k] != rcp))
-                k++;
-            if (k == p.n_fadm) {
-                if (p.n_fadm == VQ_EXEC_MAX_INSTANCES)
-                    fail(VQ_EINVAL, "more than %d configurations of float_adm", VQ_EXEC_MAX_INSTANCES);
-                p.fadm[p.n_fadm] = a;
-                p.fadm_rcp[p.n_fadm++] = rcp;
             }
             in.exec_index = k;
             break;

@@ -11,6 +11,7 @@ const Module &float_psnr_module();      /* hostmath/float_psnr/ */
 const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
 const Module &float_moment_module();    /* hostmath/float_moment/ */
 const Module &float_vif_module();       /* hostmath/float_vif/ */
+const Module &float_adm_module();       /* hostmath/float_adm/ */
 const Module &null_module();            /* hostmath/null/ */
 const Module &psnr_hvs_module();        /* hostmath/psnr_hvs/ */
 const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
@@ -22,6 +23,7 @@ const std::vector<const Module *> &modules()
         &float_ansnr_module(),
         &float_moment_module(),
         &float_vif_module(),
+        &float_adm_module(),
         &null_module(),
         &psnr_hvs_module(),
         &speed_chroma_module(),

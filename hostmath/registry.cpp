@@ -25,8 +25,6 @@ constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = 
                   S = OptType::String;
 const char *const eotfs[] = { "bt1886", "pq", nullptr };
 const char *const speed_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
-/* float_adm's rcp (vqcuda's own option): whose RCPSS its divisions reproduce */
-const char *const rcp_choices[] = { "auto", "amd", "intel", "div", nullptr };
 
 std::vector<FeatureSpec> make_specs()
 {
@@ -189,48 +187,6 @@ std::vector<FeatureSpec> make_specs()
         { "VMAF_feature_motion2_score" },
         { "VMAF_feature_motion3_score" },
         { "VMAF_feature_motion_score" },
-    });
-    /* float_adm.c (libvmaf's order; its alias of adm_ref_display_height is
-     * "rdf"); rcp is vqcuda's: which CPU's approximate reciprocal the
-     * divisions reproduce (docs/float-adm.md), not a feature parameter */
-    v.push_back(FeatureSpec{
-        "float_adm", FexKind::FloatAdm,
-        {
-            { "debug", nullptr, B, 0, 0, 1, false, true },
-            { "adm_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
-            { "adm_norm_view_dist", "nvd", D, 3.0, 0.75, 24.0, true, true },
-            { "adm_noise_weight", "nw", D, 0.03125, 0.0, 1500.0, true, true },
-            { "adm_csf_scale", "scf", D, 1.0, 0.0, 50.0, true, true },
-            { "adm_csf_diag_scale", "scfd", D, 1.0, 0.0, 50.0, true, true },
-            { "adm_ref_display_height", "rdf", I, 1080, 1, 4320, true, true },
-            { "adm_csf_mode", "csf", I, 0, 0, 9, true, true },
-            { "adm_bypass_cm", "bcm", I, 0, 0, 1, true, true },
-            { "adm_adm3_apply_hm", "aah", B, 0, 0, 1, true, true },
-            { "adm_p_norm", "apn", D, 3.0, 1.0, 20.0, true, true },
-            { "adm_dlm_weight", "dlmw", D, 0.5, 0.0, 1.0, true, true },
-            { "adm_min_val", "min", D, 0.0, 0.0, 1.0, true, true },
-            { "adm_f1s0", "f1s0", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f1s1", "f1s1", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f1s2", "f1s2", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f1s3", "f1s3", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f2s0", "f2s0", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f2s1", "f2s1", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f2s2", "f2s2", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_f2s3", "f2s3", D, -1.0, -1.0, 10.0, true, true },
-            { "adm_skip_aim_scale", "sasc", I, -1, 0, 3, true, true },
-            { "adm_skip_scale0", "ssz", B, 0, 0, 1, true, true },
-            { "rcp", nullptr, E, 0, 0, 3, false, true, rcp_choices },
-        },
-        { "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
-          "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-          "VMAF_feature_adm_scale3_score" },
-        { "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
-          "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-          "VMAF_feature_adm_scale3_score" },
-        {},
-        /* debug=true: extract()'s further outputs */
-        { "adm", "adm_num", "adm_den", "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
-          "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3" },
     });
     v.push_back(FeatureSpec{
         "ciede", FexKind::Ciede, {},    /* ciede.c has no options */

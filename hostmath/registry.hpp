@@ -37,7 +37,7 @@ struct OptionSpec {
  * through its tables only; the others are wired in by kind. */
 enum class FexKind { Vif, Adm, Motion, Psnr, FloatSsim, FloatMsSsim, Cambi, Ciede,
                      SpeedTemporal,
-                     FloatMotion, FloatAdm, Module };
+                     FloatMotion, Module };
 
 struct Module;
 

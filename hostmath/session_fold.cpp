@@ -6,30 +6,10 @@
  */
 #include <system_error>
 
+#include "adm_outputs.hpp"
 #include "session_impl.hpp"
 
 using vq::fail;
-
-/* adm's and float_adm's outputs: adm2, aim, adm3, the four scales; with
- * debug=true then extract()'s score, score_num, score_den and scores[] */
-template <typename Scores>
-static void put_adm_outputs(const Scores &a, int n_outputs, double *out)
-{
-    out[0] = a.adm2;
-    out[1] = a.aim;
-    out[2] = a.adm3;
-    for (int k = 0; k < 4; k++)
-        out[3 + k] = a.scale[k];
-    if (n_outputs > 7) {
-        out[7] = a.adm2;
-        out[8] = a.num;
-        out[9] = a.den;
-        for (int k = 0; k < 4; k++) {
-            out[10 + 2 * k] = a.num_scale[k];
-            out[11 + 2 * k] = a.den_scale[k];
-        }
-    }
-}
 
 /* Row sums of frame n_folded -> every instance's outputs (motion2/3 of the
  * frame before, once this one's SAD is known). */
@@ -139,7 +119,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     case vq::FexKind::SpeedTemporal:
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim:
-    case vq::FexKind::FloatAdm:
         return true;
     case vq::FexKind::Module:
         return in.opts.spec().module->deferrable;
@@ -317,16 +296,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
                               (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
         vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
-        put_adm_outputs(a, in.n_outputs, out);
-        break;
-    }
-    case vq::FexKind::FloatAdm: {
-        VqFadmScores a;
-        char msg[256] = "";
-        if (vq_fadm_fold(&ep.fadm[in.exec_index], rows, ep.fadm_off[in.exec_index], &a, msg,
-                         sizeof(msg)) < 0)
-            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
-        put_adm_outputs(a, in.n_outputs, out);
+        vq::put_adm_outputs(a, in.n_outputs, out);
         break;
     }
     case vq::FexKind::Psnr: {

@@ -29,7 +29,6 @@
 
 #include "vqcuda.h"
 #include "adm_fold.h"
-#include "float_adm_fold.h"
 #include "cpu_exec.h"
 #include "cuda_exec.h"
 #include "feature_plan.hpp"

@@ -28,7 +28,6 @@
 #include "ciede_exec.h"
 #include "float_small_exec.h"
 #include "float_motion_exec.h"
-#include "float_adm_exec.h"
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "scale_exec.h"
@@ -155,7 +154,7 @@ private:
  * module's (kModule): rows of its step (scale) of instance inst. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
                  kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
-                 kFadmDwt, kFadmDec, kFadmSum, kModule };
+                 kModule };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -182,7 +181,6 @@ struct VqCpuExec {
     const uint16_t *log2_table;
     std::vector<VqVifCpu *> vif;
     std::vector<VqAdmCpu *> adm;
-    std::vector<VqFadmCpu *> fadm;
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
     VqSsimCpu *ssim = nullptr;
@@ -207,8 +205,6 @@ struct VqCpuExec {
             vq_vif_cpu_free(v);
         for (VqAdmCpu *a : adm)
             vq_adm_cpu_free(a);
-        for (VqFadmCpu *a : fadm)
-            vq_fadm_cpu_free(a);
         if (motion)
             vq_motion_cpu_free(motion);
         if (scale)
@@ -238,7 +234,7 @@ namespace {
  * better split until a task is longer than the frame's work divided by the
  * threads.  The costs: single-thread nanoseconds per luma pixel measured on
  * the development machine (AVX-512), only their ratios matter (the modules,
- * always in their steps' bands, are not counted).  VQ_CPU_BANDS=all|none forces either way (tests).
+ * always in their steps' bands, by their tables' hints).  VQ_CPU_BANDS=all|none forces either way (tests).
  */
 struct Split {
     bool ssim = false, cambi = false;
@@ -261,7 +257,10 @@ Split split_features(const VqExecPlan *p, int threads)
     const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
     const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
     const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
-    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + p->n_fadm * 6.0 + (p->motion ? 0.5 : 0.0)) * px;
+    double modules = 0.0;   /* their hints (kernels/module.h) */
+    for (int k = 0; k < p->n_modules; k++)
+        modules += p->module[k].cpu->cost;
+    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + modules + (p->motion ? 0.5 : 0.0)) * px;
     const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi;
     const double fair = total / threads;
     sp.ssim = p->ssim && ssim > fair;
@@ -296,8 +295,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
-        for (int k = 0; k < plan->n_fadm; k++)
-            ok = ok && (e->fadm.push_back(vq_fadm_cpu_alloc(&plan->fadm[k])), e->fadm.back());
         if (plan->motion)
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
         for (int k = 0; k < plan->n_fmotion; k++)
@@ -384,7 +381,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* speed_temporal: the luma differences against the previous frame, one task per image */
     const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
     const int n_tasks = n_speed_t + n_ciede + n_cambi + n_ssim;
-    const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0, n_fadm = score ? p->n_fadm : 0;
+    const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -401,11 +398,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             std::snprintf(err, errlen, "CPU ADM loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
             return VQ_EINVAL;
         }
-    for (int k = 0; k < n_fadm; k++)
-        if (vq_fadm_cpu_check(e->fadm[k], ref[0], dis[0], &p->fadm[k]) < 0) {
-            std::snprintf(err, errlen, "CPU float ADM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
+    for (int k = 0; score && k < p->n_modules; k++) {
+        const VqModuleExec &m = p->module[k];
+        if (m.cpu->check && m.cpu->check(e->module_scratch[k], &m.g, ref, dis) < 0) {
+            std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d)", m.name, ref[0].w, ref[0].h);
             return VQ_EINVAL;
         }
+    }
 
     /* the steps' items; bands: several per thread, so that they balance */
     const int per = e->threads > 1 ? 4 * e->threads : 1;
@@ -431,15 +430,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         for (int s = 0; s < VQ_ADM_SCALES; s++) {
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
-        }
-    /* float ADM: scale s's DWT in step s, its decouple/CSF in step s + 1 and
-     * its sums in step s + 2 (each scale has its own images) */
-    for (int k = 0; k < n_fadm; k++)
-        for (int s = 0; s < VQ_ADM_SCALES; s++) {
-            const int bh = p->fadm[k].s[s].h;
-            bands(e->items[s], kFadmDwt, k, s, bh);
-            bands(e->items[s + 1], kFadmDec, k, s, bh);
-            bands(e->items[s + 2], kFadmSum, k, s, bh);
         }
     for (int k = 0; ssim_bands && k < e->n_ssim_stages; k++) {
         const VqSsimStage &st = e->ssim_stages[k];
@@ -541,15 +531,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kAdmDwt:
                 vq_adm_cpu_dwt_rows(e->adm[k], ref[0], dis[0], &p->adm[k], it.scale, it.a, it.b);
-                break;
-            case kFadmDwt:
-                vq_fadm_cpu_dwt_rows(e->fadm[k], ref[0], dis[0], &p->fadm[k], it.scale, it.a, it.b);
-                break;
-            case kFadmDec:
-                vq_fadm_cpu_dec_rows(e->fadm[k], &p->fadm[k], p->fadm_rcp[k], it.scale, it.a, it.b);
-                break;
-            case kFadmSum:
-                vq_fadm_cpu_sum_rows(e->fadm[k], &p->fadm[k], it.scale, r, p->fadm_off[k][it.scale], it.a, it.b);
                 break;
             case kAdmSums:
                 vq_adm_cpu_sums_rows(e->adm[k], &p->adm[k], &p->adm_layout[k], it.scale, r, it.a, it.b);

@@ -44,7 +44,6 @@
 #include "scale_exec.h"
 #include "speed_exec.h"
 #include "ssim_exec.h"
-#include "float_adm_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -136,7 +135,6 @@ struct VqCudaExec {
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
     int *have_prev;             /* device: 1 once a frame was kept */
     VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
-    VqFadmCuda *fadm[VQ_EXEC_MAX_INSTANCES];     /* per float_adm instance: its images and table */
 };
 
 /* a ladder's shared reference work (a part of this file) */
@@ -247,10 +245,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
                     errlen)) < 0)
         return ret;
-    for (int k = 0; k < p->n_fadm; k++)
-        if ((ret = wrap(vq_fadm_cuda_alloc(&e->fadm[k], &p->fadm[k], p->fadm_rcp[k]), "float_adm alloc", err,
-                        errlen)) < 0)
-            return ret;
     if (p->cambi && p->cambi_src &&
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi_src, &p->cambi_src_p, p->cambi_src_tables),
                     "cambi source pass alloc", err, errlen)) < 0)
@@ -403,10 +397,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                : vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k],
                                                  &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
                             "adm kernels", err, errlen)) < 0)
-                return ret;
-        for (int k = 0; k < c->n_fadm; k++)
-            if ((ret = wrap(vq_fadm_cuda_run(e->fadm[k], ref[0], dis[0], &c->fadm[k], s->d_rows, c->fadm_off[k],
-                                             side[SIDE_ADM]), "float_adm kernels", err, errlen)) < 0)
                 return ret;
         if (c->nplanes &&
             (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
@@ -718,10 +708,8 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < 2; k++)
         cudaFree(e->prev_luma[k]);
     cudaFree(e->have_prev);
-    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++) {
+    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
         vq_fmotion_cuda_free(e->fmotion[k]);
-        vq_fadm_cuda_free(e->fadm[k]);
-    }
     delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];

@@ -24,7 +24,6 @@
 #include "speed_exec.h"
 #include "float_small_exec.h"
 #include "float_motion.h"
-#include "float_adm.h"
 #include "module.h"
 
 #ifdef __cplusplus
@@ -80,11 +79,6 @@ typedef struct VqExecPlan {
     int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
     VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
     size_t ssim_off;
-    int n_fadm;                 /* float_adm instances (one per distinct parameter set and table):
-                                 * per scale s, s[s].h rows x VQ_FADM_NSUMS words at fadm_off[k][s] */
-    VqFadmParams fadm[VQ_EXEC_MAX_INSTANCES];
-    const VqRcpTable *fadm_rcp[VQ_EXEC_MAX_INSTANCES];  /* host memory, hostmath/rcp_select.cpp's */
-    size_t fadm_off[VQ_EXEC_MAX_INSTANCES][VQ_ADM_SCALES];
     int n_modules;              /* metric modules' instances (module.h): each its own section */
     VqModuleExec module[VQ_EXEC_MAX_MODULES];
     size_t total;               /* int64 words per frame */
@@ -145,11 +139,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->fmotion_off[k] = off;
         off += p->fmotion[k].words;
     }
-    for (k = 0; k < p->n_fadm; k++)
-        for (s = 0; s < VQ_ADM_SCALES; s++) {
-            p->fadm_off[k][s] = off;
-            off += (size_t)p->fadm[k].s[s].h * VQ_FADM_NSUMS;
-        }
     if (p->cambi && p->cambi_cv)
         for (s = 0; s < VQ_CAMBI_SCALES; s++) {
             p->cambi_cv_off[s] = off;
@@ -170,12 +159,12 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
 static inline const char *vq_exec_plan_gpu_lacks(const VqExecPlan *p)
 {
     int k;
-    for (k = 0; k < p->n_fadm; k++)
-        if (!p->fadm[k].powf_gpu)
-            return "float_adm (adm_p_norm other than 3 with a host powf other than glibc's)";
-    for (k = 0; k < p->n_modules; k++)
+    for (k = 0; k < p->n_modules; k++) {
         if (!p->module[k].cuda)
             return p->module[k].name;
+        if (p->module[k].g.cuda_lacks)
+            return p->module[k].g.cuda_lacks;
+    }
     return NULL;
 }
 

@@ -20,6 +20,28 @@
 extern "C" {
 #endif
 
+/* One instance as its module's tables see it (kernels/module.h: g->host):
+ * its parameters, the reciprocal table its divisions reproduce (host
+ * memory, hostmath/rcp_select.cpp's) and its section's layout, scale s's
+ * rows from off[s] (words in all). */
+typedef struct VqFadmInstance {
+    VqFadmParams p;
+    const VqRcpTable *rcp;
+    size_t off[VQ_ADM_SCALES];
+    size_t words;
+} VqFadmInstance;
+
+static inline void vq_fadm_instance_layout(VqFadmInstance *in)
+{
+    size_t off = 0;
+    int s;
+    for (s = 0; s < VQ_ADM_SCALES; s++) {
+        in->off[s] = off;
+        off += (size_t)in->p.s[s].h * VQ_FADM_NSUMS;
+    }
+    in->words = off;
+}
+
 /* ---- CPU: host memory; steps per scale s: dwt(s), then dec(s), then
  * sums(s) (any row bands of one step concurrently; dwt(s + 1) may run
  * beside dec(s) and sums(s): every scale has its own images) ---- */

@@ -31,6 +31,10 @@ typedef struct VqModuleGeom {
      * (a hostmath/ type); NULL when it needs none */
     const void *host;
     const void *fold_host;
+    /* NULL, or why the CUDA executor cannot run this instance (its plan
+     * found something the device would not reproduce): the executor then
+     * refuses the plan, as for a module without CUDA tables */
+    const char *cuda_lacks;
 } VqModuleGeom;
 
 /* The CPU executor's side.  scratch: per instance, made once (NULL when the
@@ -48,6 +52,13 @@ typedef struct VqModuleCpu {
     /* steps (bit s: step s) whose "rows" are each a long task of its own
      * (a whole plane): they start first in their step, one per item */
     unsigned long_steps;
+    /* optional (NULL: none): before the steps of a frame, 0, or -1 when
+     * the pictures disagree with the instance's geometry (the executor
+     * refuses the frame) */
+    int (*check)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3]);
+    /* the executor's cost hint: single-thread nanoseconds per luma pixel
+     * (only ratios matter; 0: not counted) for its split of the threads */
+    double cost;
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is

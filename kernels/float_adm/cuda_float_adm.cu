@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "float_adm_exec.h"
+#include "module.h"
 #include "glibc_powf.h"
 
 struct VqFadmCuda {
@@ -214,3 +215,31 @@ extern "C" int vq_fadm_cuda_run(VqFadmCuda *c, VqPlaneView ref, VqPlaneView dis,
     }
     return (int)cudaGetLastError();
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's VqFadmInstance. */
+namespace {
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    const VqFadmInstance *in = static_cast<const VqFadmInstance *>(g->host);
+    VqFadmCuda *c = NULL;
+    const int e = vq_fadm_cuda_alloc(&c, &in->p, in->rcp);
+    *scratch = c;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_fadm_cuda_free(static_cast<VqFadmCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream)
+{
+    const VqFadmInstance *in = static_cast<const VqFadmInstance *>(g->host);
+    return vq_fadm_cuda_run(static_cast<VqFadmCuda *>(scratch), ref[0], dis[0], &in->p, d_section, in->off, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_float_adm_module_cuda = { module_alloc, module_free, module_enqueue };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "float_adm_exec.h"
+#include "module.h"
 
 struct VqFadmCpu {
     int w[VQ_ADM_SCALES], h[VQ_ADM_SCALES];
@@ -168,3 +169,80 @@ extern "C" int vq_fadm_cpu_run(VqFadmCpu *c, VqPlaneView ref, VqPlaneView dis, c
     }
     return 0;
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqFadmInstance.  Step t runs scale t's DWT, scale t-1's decouple and CSF
+ * and scale t-2's sums (each scale has its own images); a step's rows are
+ * its operations' band rows one after another. */
+namespace {
+
+enum { OP_DWT, OP_DEC, OP_SUM };
+
+const VqFadmInstance *inst_of(const VqModuleGeom *g)
+{
+    return static_cast<const VqFadmInstance *>(g->host);
+}
+
+/* the operations of step t: (op, scale) pairs, their number */
+int step_ops(int t, int op[3], int scale[3])
+{
+    int n = 0;
+    for (int q = OP_DWT; q <= OP_SUM; q++)
+        if (t - q >= 0 && t - q < VQ_ADM_SCALES) {
+            op[n] = q;
+            scale[n++] = t - q;
+        }
+    return n;
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    *scratch = vq_fadm_cpu_alloc(&inst_of(g)->p);
+    return *scratch ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    vq_fadm_cpu_free(static_cast<VqFadmCpu *>(scratch));
+}
+
+int module_check(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3])
+{
+    return vq_fadm_cpu_check(static_cast<VqFadmCpu *>(scratch), ref[0], dis[0], &inst_of(g)->p);
+}
+
+int module_step_rows(const VqModuleGeom *g, int t)
+{
+    int op[3], scale[3], rows = 0;
+    const int n = step_ops(t, op, scale);
+    for (int q = 0; q < n; q++)
+        rows += inst_of(g)->p.s[scale[q]].h;
+    return rows;
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int t, int a, int b)
+{
+    VqFadmCpu *c = static_cast<VqFadmCpu *>(scratch);
+    const VqFadmInstance *in = inst_of(g);
+    int op[3], scale[3];
+    const int n = step_ops(t, op, scale);
+    for (int q = 0, base = 0; q < n; q++) {
+        const int s = scale[q], rows = in->p.s[s].h;
+        const int lo = a > base ? a : base, hi = b < base + rows ? b : base + rows;
+        if (lo < hi) {
+            if (op[q] == OP_DWT)
+                vq_fadm_cpu_dwt_rows(c, ref[0], dis[0], &in->p, s, lo - base, hi - base);
+            else if (op[q] == OP_DEC)
+                vq_fadm_cpu_dec_rows(c, &in->p, in->rcp, s, lo - base, hi - base);
+            else
+                vq_fadm_cpu_sum_rows(c, &in->p, s, section, in->off[s], lo - base, hi - base);
+        }
+        base += rows;
+    }
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_float_adm_module_cpu = { module_alloc, module_free, VQ_ADM_SCALES + 2,
+                                                         module_step_rows, module_rows, 0u, module_check, 6.0 };

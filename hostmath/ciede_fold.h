@@ -31,19 +31,6 @@ int vq_ciede_check(int w, int h, int bpc, int ssx, int ssy, int has_chroma, char
 int64_t vq_ciede_extra_entries(const int64_t *buf);
 
 /*
- * Where the fold finds the pixel words of a row that falls back (a row
- * whose sum it cannot prove exact: docs/ciede.md section 5): px, every pixel
- * word in host memory (the CPU executor's, w * h words), or else fetch(ctx,
- * row0, nrows, dst), which copies rows row0 .. row0 + nrows - 1 (w words
- * each) into dst and returns 0 (the CUDA executor's device buffer).
- */
-typedef struct VqCiedeRowSource {
-    const int64_t *px;
-    int (*fetch)(void *ctx, int row0, int nrows, int64_t *dst);
-    void *ctx;
-} VqCiedeRowSource;
-
-/*
  * The frame's score.  extra: the list entries past VQ_CIEDE_LIST_INLINE
  * (NULL when vq_ciede_extra_entries() is 0); src: the pixel words for rows
  * that fall back (NULL: such a row is an error).  Returns 0, or VQ_EINVAL

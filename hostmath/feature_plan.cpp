@@ -9,7 +9,6 @@
 #include "option_string.hpp"
 #include "ssim_fold.h"
 #include "cambi_fold.h"
-#include "ciede_fold.h"
 #include "module.hpp"
 #include "vq_error.h"
 
@@ -361,17 +360,6 @@ void FeaturePlan::make_exec_plan()
             if (psnr_planes(in) > p.nplanes)
                 p.nplanes = psnr_planes(in);
             break;
-        case FexKind::Ciede: {
-            char msg[256] = "";
-            if (vq_ciede_check(fmt_.width, fmt_.height, fmt_.bitdepth, fmt_.chroma_shift_w,
-                               fmt_.chroma_shift_h, fmt_.layout != VQ_LAYOUT_GRAY, msg, sizeof(msg)) < 0)
-                fail(VQ_EINVAL, "ciede cannot score %dx%d %d-bit frames: %s", fmt_.width, fmt_.height,
-                     fmt_.bitdepth, msg);
-            p.ciede_geom = vq_ciede_geom(fmt_.width, fmt_.height, fmt_.chroma_shift_w, fmt_.chroma_shift_h,
-                                         fmt_.bitdepth);
-            p.ciede = 1;
-            break;
-        }
         case FexKind::Module: {
             /* a metric module: its tables, its geometry and settings, its section */
             const Module &m = *o.spec().module;

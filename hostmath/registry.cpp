@@ -188,10 +188,6 @@ std::vector<FeatureSpec> make_specs()
         { "VMAF_feature_motion3_score" },
         { "VMAF_feature_motion_score" },
     });
-    v.push_back(FeatureSpec{
-        "ciede", FexKind::Ciede, {},    /* ciede.c has no options */
-        { "ciede2000" }, { "ciede2000" }, {},
-    });
     /* speed.c's speed_temporal (its own options table: no weight mode, and
      * speed_max_val only renames: the score is not clipped) */
     v.push_back(FeatureSpec{

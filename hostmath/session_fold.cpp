@@ -341,24 +341,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         std::copy(v, v + nv, out);
         break;
     }
-    case vq::FexKind::Ciede: {
-        char msg[256] = "";
-        const int64_t *extra = use_cuda ? vq_cuda_exec_ciede_extra(cuda) : nullptr;
-        /* rows that fall back read the executor's pixel words: the CPU
-         * executor's until its next run, the CUDA executor's (fetched
-         * from the frame's slot) until the next submit; both come
-         * after this fold */
-        VqCiedeRowSource src = {};
-        if (use_cuda) {
-            src.fetch = vq_cuda_exec_ciede_fetch_rows;
-            src.ctx = cuda;
-        } else {
-            src.px = vq_cpu_exec_ciede_pixels(cpu);
-        }
-        if (vq_ciede_fold(&ep.ciede_geom, rows + ep.ciede_off, extra, &src, &out[0], msg, sizeof(msg)) < 0)
-            fail(VQ_EINVAL, "frame %lld: ciede: %s", (long long)k, msg);
-        break;
-    }
     case vq::FexKind::Cambi:
         if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
             fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
@@ -389,9 +371,14 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         break;
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
+        const vq::Module &m = *in.opts.spec().module;
         VqModuleGeom g = x.g;   /* the section may be shared: the instance's own fold_host */
         g.fold_host = in.fold_host;
-        in.opts.spec().module->fold(g, rows + x.off, k - first, out);
+        /* a fold on this thread may read what the executor kept of the frame */
+        if (!m.deferrable)
+            g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
+                                   : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
+        m.fold(g, rows + x.off, k - first, out);
         break;
     }
     case vq::FexKind::SpeedTemporal: {

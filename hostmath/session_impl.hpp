@@ -44,7 +44,6 @@
 #include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "cambi_heatmaps.h"
-#include "ciede_fold.h"
 #include "float_small_fold.h"
 #include "float_motion_fold.h"
 #include "vif_fold.h"

@@ -75,6 +75,27 @@ static inline size_t vq_ciede_buffer_words(int w, int h)
     return (size_t)VQ_CIEDE_ROW_OFF + (size_t)VQ_CIEDE_ROW_WORDS * (size_t)h;
 }
 
+/*
+ * Where the fold finds the pixel words of a row that falls back (a row
+ * whose sum it cannot prove exact: docs/ciede.md section 5): px, every pixel
+ * word in host memory (the CPU executor's, w * h words), or else fetch(ctx,
+ * row0, nrows, dst), which copies rows row0 .. row0 + nrows - 1 (w words
+ * each) into dst and returns 0 (the CUDA executor's device buffer).
+ */
+typedef struct VqCiedeRowSource {
+    const int64_t *px;
+    int (*fetch)(void *ctx, int row0, int nrows, int64_t *dst);
+    void *ctx;
+} VqCiedeRowSource;
+
+/* What the module's executors keep for the fold of the last frame they ran
+ * (kernels/module.h: fold_data): the row source and the list entries past
+ * VQ_CIEDE_LIST_INLINE (NULL when there are none). */
+typedef struct VqCiedeFoldData {
+    VqCiedeRowSource src;
+    const int64_t *extra;
+} VqCiedeFoldData;
+
 /* The geometry of the reference's sample reads (kernels/ciede.h,
  * vq_ciede_chroma_sample). */
 typedef struct VqCiedeGeom {

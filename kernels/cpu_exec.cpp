@@ -1,7 +1,7 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
  * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
  * and SSIM's stages likewise); each step is a list of work items - row
- * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, ciede, the modules' steps),
+ * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, the modules' steps),
  * sums that must be added in order on one thread, and features run whole
  * as one task (split_features) - that run on a pool of threads living as
  * long as the executor.  Every item writes only its own rows of the
@@ -25,7 +25,6 @@
 #include "adm_exec.h"
 #include "cpu_bands.h"
 #include "cambi_exec.h"
-#include "ciede_exec.h"
 #include "float_small_exec.h"
 #include "float_motion_exec.h"
 #include "motion_exec.h"
@@ -192,7 +191,6 @@ struct VqCpuExec {
     int n_ssim_stages = 0;
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<int64_t> rows;
-    std::vector<int64_t> ciede_px;     /* ciede's pixel words (kernels/ciede_exec.h) */
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
     std::vector<uint16_t> prev_luma[2];/* speed_temporal: the previous frame's luma (ref, dis) */
     bool have_prev = false;
@@ -261,7 +259,7 @@ Split split_features(const VqExecPlan *p, int threads)
     for (int k = 0; k < p->n_modules; k++)
         modules += p->module[k].cpu->cost;
     const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + modules + (p->motion ? 0.5 : 0.0)) * px;
-    const double total = vmaf + (p->ciede ? 290.0 * px : 0.0) + ssim + cambi;
+    const double total = vmaf + ssim + cambi;
     const double fair = total / threads;
     sp.ssim = p->ssim && ssim > fair;
     sp.cambi = p->cambi && cambi > fair;
@@ -284,8 +282,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
-        if (plan->ciede)
-            e->ciede_px.assign((size_t)plan->w * plan->h, 0);
         for (int k = 0; k < plan->n_modules; k++)
             ok = ok && plan->module[k].cpu->steps <= kSteps &&
                  plan->module[k].cpu->alloc(&e->module_scratch[k], &plan->module[k].g) == 0;
@@ -352,7 +348,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: ciede in bands; cambi and ssim whole unless split_features bands them */
+    /* tasks: cambi and ssim whole unless split_features bands them */
     const int n_ssim = score && p->ssim && !e->ssim_bands ? 1 : 0;
     const bool ssim_bands = score && p->ssim && e->ssim_bands;
     if (ssim_bands && (ref[0].w != p->ssim_geom.w || ref[0].h != p->ssim_geom.h ||
@@ -374,13 +370,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const VqCambiTables *const cambi_t[2] = { p->cambi_tables, p->cambi_src_tables };
     const VqCambiLayout *const cambi_l[2] = { &p->cambi_l, &p->cambi_src_l };
     const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
-    /* ciede: the slowest per pixel (its libm calls), in row bands on every thread */
-    const int n_ciede = score && p->ciede ? e->threads : 0;
-    if (n_ciede)
-        std::fill(r + p->ciede_off, r + p->ciede_off + VQ_CIEDE_ROW_OFF, 0);
     /* speed_temporal: the luma differences against the previous frame, one task per image */
     const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
-    const int n_tasks = n_speed_t + n_ciede + n_cambi + n_ssim;
+    const int n_tasks = n_speed_t + n_cambi + n_ssim;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -471,8 +463,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         for (int s = 0; s < m.cpu->steps && s < kSteps; s++) {
             const int n = m.cpu->step_rows(&m.g, s);
             if (n > 0 && (m.cpu->long_steps >> s & 1u)) {   /* long tasks: first, one each */
-                for (int q = n - 1; q >= 0; q--)
-                    e->items[s].insert(e->items[s].begin(), Item{ kModule, (uint8_t)k, (int16_t)s, q, q + 1 });
+                std::vector<Item> first((size_t)n);
+                for (int q = 0; q < n; q++)
+                    first[(size_t)q] = Item{ kModule, (uint8_t)k, (int16_t)s, q, q + 1 };
+                e->items[s].insert(e->items[s].begin(), first.begin(), first.end());
             } else if (n > 0) {
                 bands(e->items[s], kModule, k, s, n);
             }
@@ -496,12 +490,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             return;
         }
         t -= n_speed_t;
-        if (t < n_ciede) {
-            const int r0 = p->h * t / n_ciede, r1 = p->h * (t + 1) / n_ciede;
-            vq_ciede_cpu_run_rows(ref, dis, &p->ciede_geom, r + p->ciede_off, e->ciede_px.data(), r0, r1);
-            return;
-        }
-        t -= n_ciede;
         if (t < n_cambi) {  /* pass t: the distorted luma, or (full_ref) the reference luma */
             if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
                 failed = 4;
@@ -598,9 +586,11 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     return VQ_OK;
 }
 
-extern "C" const int64_t *vq_cpu_exec_ciede_pixels(const VqCpuExec *e)
+extern "C" const void *vq_cpu_exec_module_fold_data(const VqCpuExec *e, int k)
 {
-    return e && !e->ciede_px.empty() ? e->ciede_px.data() : nullptr;
+    if (!e || k < 0 || k >= e->plan.n_modules || !e->plan.module[k].cpu->fold_data)
+        return nullptr;
+    return e->plan.module[k].cpu->fold_data(e->module_scratch[k]);
 }
 
 extern "C" void vq_cpu_exec_close(VqCpuExec **e)

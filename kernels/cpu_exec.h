@@ -30,9 +30,9 @@ int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan, const uint16_t *vif
  * score: VIF/ADM/PSNR too (0: motion only, frames n_subsample skips). */
 int  vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,
                      const int64_t **rows, char *err, size_t errlen);
-/* ciede's pixel words of the last run (w * h, kernels/ciede_exec.h), for the
- * fold's rows that fall back; NULL without ciede.  Valid until the next run. */
-const int64_t *vq_cpu_exec_ciede_pixels(const VqCpuExec *e);
+/* module instance k's fold data of the last run (its table's fold_data),
+ * or NULL; valid until the next run */
+const void *vq_cpu_exec_module_fold_data(const VqCpuExec *e, int k);
 void vq_cpu_exec_close(VqCpuExec **e);
 
 #ifdef __cplusplus

@@ -34,7 +34,6 @@
 
 #include "adm_exec.h"
 #include "cambi_exec.h"
-#include "ciede_exec.h"
 #include "float_motion_exec.h"
 #include <new>
 #include <vector>
@@ -77,12 +76,14 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * on side[1], everything else on the main stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
-/* the streams a frame's work forks onto beside the main one (VIF, float
- * VIF): features with scratch of their own run side by side (the modules,
- * one after another, on one of them),
- * as several of them (ssim's and ciede's ordered sums, cambi's
- * selection) fill only part of the GPU */
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_CIEDE, SIDE_MODULES, N_SIDE };
+/* the streams a frame's work forks onto beside the main one (VIF):
+ * features with scratch of their own run side by side, as several of them
+ * (ssim's ordered sums, cambi's selection, a module's row sums) fill only
+ * part of the GPU; module instance k runs on side[SIDE_MODULES + k] (the
+ * last of them from N_MODULE_STREAMS on) */
+enum { N_MODULE_STREAMS = 4 };
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_MODULES,
+       N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
@@ -127,9 +128,6 @@ struct VqCudaExec {
     VqSsimCuda *ssim;
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
-    VqCiedeCuda *ciede;
-    std::vector<int64_t> *ciede_extra;  /* the last collected frame's overflow list */
-    int ciede_slot;             /* the last collected frame's slot (its pixel words) */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
     VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
     uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
@@ -269,16 +267,10 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         if ((ret = wrap(vq_fmotion_cuda_alloc(&e->fmotion[k], &p->fmotion[k]), "float_motion alloc", err,
                         errlen)) < 0)
             return ret;
-    if (p->ciede) {
-        if ((ret = wrap(vq_ciede_cuda_alloc(&e->ciede, p->w, p->h, p->ciede_geom.bpc, VQ_CUDA_PIPELINE_DEPTH), "ciede alloc",
-                        err, errlen)) < 0)
-            return ret;
-        e->ciede_extra = new std::vector<int64_t>();
-    }
     return VQ_OK;
 }
 
-/* The chroma planes a picture's copy needs: psnr's cb/cr, ciede,
+/* The chroma planes a picture's copy needs: psnr's cb/cr,
  * modules that read them;
  * the reference's for float_motion's motion_add_uv; and the distorted
  * one's for the upscaler. */
@@ -290,7 +282,7 @@ static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
         fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
     for (int k = 0; k < p->n_modules; k++)
         mod_uv |= p->module[k].chroma;
-    return v[1].data && (p->nplanes == 3 || p->ciede || fm_uv || mod_uv ||
+    return v[1].data && (p->nplanes == 3 || fm_uv || mod_uv ||
                          (which == 1 && e->scale));
 }
 
@@ -429,16 +421,12 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, side[SIDE_CAMBI]),
                         "cambi source pass kernels", err, errlen)) < 0)
             return ret;
-        if (c->ciede &&
-            (ret = wrap(vq_ciede_cuda_run(e->ciede, slot_index, ref, dis, &c->ciede_geom,
-                                          s->d_rows + c->ciede_off, side[SIDE_CIEDE]), "ciede kernels", err,
-                        errlen)) < 0)
-            return ret;
         /* the metric modules, each from its table */
         for (int k = 0; k < c->n_modules; k++) {
             const VqModuleExec &m = c->module[k];
-            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off,
-                                            side[SIDE_MODULES]), m.name, err, errlen)) < 0)
+            const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
+                                            slot_index), m.name, err, errlen)) < 0)
                 return ret;
         }
         /* speed_temporal: steps 1-3 of the two luma differences against the
@@ -606,17 +594,11 @@ extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
     return e ? e->in_flight : 0;
 }
 
-extern "C" const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e)
+extern "C" const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k)
 {
-    return e && e->ciede_extra && !e->ciede_extra->empty() ? e->ciede_extra->data() : NULL;
-}
-
-extern "C" int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst)
-{
-    VqCudaExec *e = (VqCudaExec *)exec;
-    if (!e || !e->ciede)
-        return (int)cudaErrorInvalidValue;
-    return vq_ciede_cuda_fetch_rows(e->ciede, e->ciede_slot, row0, nrows, dst);
+    if (!e || k < 0 || k >= e->cfg.plan.n_modules || !e->cfg.plan.module[k].cuda->fold_data)
+        return NULL;
+    return e->cfg.plan.module[k].cuda->fold_data(e->module_scratch[k]);
 }
 
 extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
@@ -646,18 +628,14 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
         CHECK(cudaEventSynchronize(s->done));
     }
     *rows = s->h_rows;
-    if (e->ciede) {
-        /* the slot's pixel words stay until the next submit reuses the slot
-         * (the fold, right after this collect, may fetch rows of them) */
-        e->ciede_slot = e->head;
-        /* ciede's overflow list (a pathological frame only): fetched now, synchronously */
-        const int64_t listed = s->h_rows[e->cfg.plan.ciede_off];
-        const int64_t n = listed > VQ_CIEDE_LIST_INLINE ? listed - VQ_CIEDE_LIST_INLINE : 0;
-        e->ciede_extra->assign((size_t)(n > 0 ? 2 * n : 0), 0);
-        if (n > 0 &&
-            (ret = wrap(vq_ciede_cuda_fetch_list(e->ciede, e->head, s->h_rows[e->cfg.plan.ciede_off],
-                                                 e->ciede_extra->data(), e->stream), "ciede list", err,
-                        errlen)) < 0)
+    /* the modules' part of collecting (a slot's device memory stays until
+     * the next submit reuses the slot: the fold, right after this collect,
+     * may read it) */
+    for (int k = 0; k < e->cfg.plan.n_modules; k++) {
+        const VqModuleExec &m = e->cfg.plan.module[k];
+        if (m.cuda->collect &&
+            (ret = wrap(m.cuda->collect(e->module_scratch[k], &m.g, e->head, s->h_rows + m.off, e->stream), m.name,
+                        err, errlen)) < 0)
             return ret;
     }
     e->head = (e->head + 1) % VQ_CUDA_PIPELINE_DEPTH;
@@ -699,7 +677,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
-    if (e->ciede) vq_ciede_cuda_free(e->ciede);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);
@@ -710,7 +687,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     cudaFree(e->have_prev);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
         vq_fmotion_cuda_free(e->fmotion[k]);
-    delete e->ciede_extra;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -43,15 +43,10 @@ int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneV
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);
 /* the cudaStream_t everything runs on (work of one's own queued there is ordered with it) */
 void *vq_cuda_exec_stream(const VqCudaExec *e);
-/* ciede's pixels the device could not decide beyond its in-buffer list, of
- * the frame collected last (NULL: none); valid until the next collect. */
-const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e);
-/* ciede's pixel words of rows row0 .. row0 + nrows - 1 (w words each) of the
- * frame collected last, for the fold's rows that fall back (exec: the
- * VqCudaExec; the signature of VqCiedeRowSource's fetch); synchronous, on a
- * stream of ciede's own.  Valid until the next submit (which may reuse the
- * frame's pipeline slot).  0 or a cudaError_t. */
-int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst);
+/* module instance k's fold data for the frame collected last (its table's
+ * fold_data), or NULL; valid until the next submit (which may reuse the
+ * frame's pipeline slot) */
+const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k);
 /* Wait for the oldest frame in flight; *rows stays valid until the next submit. */
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);

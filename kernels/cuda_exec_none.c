@@ -30,13 +30,7 @@ int vq_cuda_exec_in_flight(const VqCudaExec *e) { (void)e; return 0; }
 
 void *vq_cuda_exec_stream(const VqCudaExec *e) { (void)e; return NULL; }
 
-const int64_t *vq_cuda_exec_ciede_extra(const VqCudaExec *e) { (void)e; return NULL; }
-
-int vq_cuda_exec_ciede_fetch_rows(void *exec, int row0, int nrows, int64_t *dst)
-{
-    (void)exec; (void)row0; (void)nrows; (void)dst;
-    return VQ_ENODEV;
-}
+const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k) { (void)e; (void)k; return NULL; }
 
 int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
 {

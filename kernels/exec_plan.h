@@ -20,7 +20,6 @@
 #include "adm_params.h"
 #include "ssim_exec.h"
 #include "cambi.h"
-#include "ciede_exec.h"
 #include "speed_exec.h"
 #include "float_small_exec.h"
 #include "float_motion.h"
@@ -61,9 +60,6 @@ typedef struct VqExecPlan {
                                  * (cambi_p.sw[s] x cambi_p.sh[s] floats, raster order, two per
                                  * word) at word cambi_cv_off[s], on every scored frame */
     size_t cambi_cv_off[VQ_CAMBI_SCALES];
-    int ciede;                  /* run ciede: vq_ciede_buffer_words() words at ciede_off */
-    VqCiedeGeom ciede_geom;
-    size_t ciede_off;
     int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
                                  * words (a flag, the 1/16 images of the luma differences);
                                  * the executors keep the previous frame's luma */
@@ -126,10 +122,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->cambi && p->cambi_src) {
         vq_cambi_layout_init(&p->cambi_src_l, &p->cambi_src_p, off);
         off += p->cambi_src_l.total;
-    }
-    if (p->ciede) {
-        p->ciede_off = off;
-        off += vq_ciede_buffer_words(p->w, p->h);
     }
     for (k = 0; k < p->n_speed_t; k++) {
         p->speed_t_off[k] = off;

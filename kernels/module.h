@@ -35,6 +35,10 @@ typedef struct VqModuleGeom {
      * found something the device would not reproduce): the executor then
      * refuses the plan, as for a module without CUDA tables */
     const char *cuda_lacks;
+    /* for the fold only (set by the session on its copy): what the executor
+     * that ran the frame keeps for this instance's fold (its table's
+     * fold_data), NULL when the table has none */
+    const void *exec_data;
 } VqModuleGeom;
 
 /* The CPU executor's side.  scratch: per instance, made once (NULL when the
@@ -59,16 +63,30 @@ typedef struct VqModuleCpu {
     /* the executor's cost hint: single-thread nanoseconds per luma pixel
      * (only ratios matter; 0: not counted) for its split of the threads */
     double cost;
+    /* optional (NULL: none): what the fold of the last frame run may read
+     * besides the section (per-pixel words kept in the scratch, say),
+     * valid until the next run; the fold sees it as g.exec_data */
+    const void *(*fold_data)(void *scratch);
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is
  * asynchronous on stream (a cudaStream_t) and capturable into a graph (no
- * host wait, nothing allocated); 0 or a cudaError_t. */
+ * host wait, nothing allocated); 0 or a cudaError_t.  slot: the frame's
+ * pipeline slot (0 .. VQ_CUDA_PIPELINE_DEPTH - 1: a frame's slot is reused
+ * once that frame was collected), for device memory kept per frame. */
 typedef struct VqModuleCuda {
     int (*alloc)(void **scratch, const VqModuleGeom *g);
     void (*free)(void *scratch);
     int (*enqueue)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
-                   int64_t *d_section, void *stream);
+                   int64_t *d_section, void *stream, int slot);
+    /* optional (NULL: none): once the frame of `slot` is collected, its
+     * section in host memory; may copy, synchronously on stream (the
+     * executor's), what the fold needs beyond the section; 0 or a
+     * cudaError_t */
+    int (*collect)(void *scratch, const VqModuleGeom *g, int slot, const int64_t *section, void *stream);
+    /* optional: as VqModuleCpu's, for the frame collected last (valid until
+     * the next submit) */
+    const void *(*fold_data)(void *scratch);
 } VqModuleCuda;
 
 /* One module instance in the executors' plan. */

@@ -26,7 +26,7 @@ void rows(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *
 {
 }
 
-int enqueue(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *, int64_t *, void *)
+int enqueue(void *, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *, int64_t *, void *, int)
 {
     return 0;
 }

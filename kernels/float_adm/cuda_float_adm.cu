@@ -234,7 +234,7 @@ void module_free(void *scratch)
 }
 
 int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
-                   int64_t *d_section, void *stream)
+                   int64_t *d_section, void *stream, int)
 {
     const VqFadmInstance *in = static_cast<const VqFadmInstance *>(g->host);
     return vq_fadm_cuda_run(static_cast<VqFadmCuda *>(scratch), ref[0], dis[0], &in->p, d_section, in->off, stream);

@@ -22,7 +22,7 @@ void cuda_free(void *s)
 }
 
 int enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3], int64_t *d_section,
-            void *stream)
+            void *stream, int)
 {
     return vq_fs_cuda_run(static_cast<VqFloatSmallCuda *>(s), ref[0], dis[0], g->bpc, d_section, stream);
 }

@@ -276,7 +276,7 @@ void module_free(void *scratch)
 }
 
 int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
-                   int64_t *d_section, void *stream)
+                   int64_t *d_section, void *stream, int)
 {
     return vq_fvif_cuda_run(static_cast<VqFloatVifCuda *>(scratch), ref[0], dis[0], g->bpc, d_section, stream);
 }

@@ -381,7 +381,7 @@ void hvs_cuda_free(void *s)
 }
 
 int hvs_enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3], int64_t *d_section,
-                void *stream)
+                void *stream, int)
 {
     VqPlaneView r[3], d[3];
     for (int k = 0; k < 3; k++) {   /* libvmaf's floor-sized chroma */

@@ -23,7 +23,7 @@ void cuda_free(void *s)
 }
 
 int enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3], int64_t *d_section,
-            void *stream)
+            void *stream, int)
 {
     const VqSpeedGeom *sg = static_cast<const VqSpeedGeom *>(g->host);
     const VqPlaneView planes[VQ_SPEED_IMAGES] = { ref[1], ref[2], dis[1], dis[2] };

@@ -27,11 +27,15 @@
 #include <string.h>
 
 #include <mutex>
+#include <new>
+#include <vector>
 
 #include <cuda_runtime.h>
 
 #include "ciede.h"
 #include "ciede_exec.h"
+#include "cuda_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -323,3 +327,74 @@ extern "C" int vq_ciede_cuda_fetch_rows(VqCiedeCuda *p, int slot, int row0, int 
         e = cudaStreamSynchronize(p->fetch);
     return (int)e;
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqCiedeGeom.  The pixel words stay in the slot's device buffer until the
+ * slot is run again; collect fetches a pathological frame's overflow list
+ * and notes the slot, from which the fold fetches the rows it needs. */
+namespace {
+
+struct CudaScratch {
+    VqCiedeCuda *c = nullptr;
+    int slot = 0;                   /* the frame collected last */
+    std::vector<int64_t> extra;     /* its list entries past VQ_CIEDE_LIST_INLINE */
+    VqCiedeFoldData fd{};
+};
+
+int fetch_rows(void *ctx, int row0, int nrows, int64_t *dst)
+{
+    CudaScratch *m = static_cast<CudaScratch *>(ctx);
+    return vq_ciede_cuda_fetch_rows(m->c, m->slot, row0, nrows, dst);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    const VqCiedeGeom *cg = static_cast<const VqCiedeGeom *>(g->host);
+    CudaScratch *m = new (std::nothrow) CudaScratch;
+    *scratch = m;
+    if (!m)
+        return (int)cudaErrorMemoryAllocation;
+    m->fd.src.fetch = fetch_rows;
+    m->fd.src.ctx = m;
+    return vq_ciede_cuda_alloc(&m->c, cg->w, cg->h, cg->bpc, VQ_CUDA_PIPELINE_DEPTH);
+}
+
+void module_free(void *scratch)
+{
+    CudaScratch *m = static_cast<CudaScratch *>(scratch);
+    if (m && m->c)
+        vq_ciede_cuda_free(m->c);
+    delete m;
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream, int slot)
+{
+    return vq_ciede_cuda_run(static_cast<CudaScratch *>(scratch)->c, slot, ref, dis,
+                             static_cast<const VqCiedeGeom *>(g->host), d_section, stream);
+}
+
+int module_collect(void *scratch, const VqModuleGeom *, int slot, const int64_t *section, void *stream)
+{
+    CudaScratch *m = static_cast<CudaScratch *>(scratch);
+    m->slot = slot;
+    const int64_t listed = section[0];
+    const int64_t n = listed > VQ_CIEDE_LIST_INLINE ? listed - VQ_CIEDE_LIST_INLINE : 0;
+    try {
+        m->extra.assign((size_t)(n > 0 ? 2 * n : 0), 0);
+    } catch (const std::bad_alloc &) {
+        return (int)cudaErrorMemoryAllocation;
+    }
+    m->fd.extra = n > 0 ? m->extra.data() : nullptr;
+    return n > 0 ? vq_ciede_cuda_fetch_list(m->c, slot, listed, m->extra.data(), stream) : 0;
+}
+
+const void *module_fold_data(void *scratch)
+{
+    return &static_cast<CudaScratch *>(scratch)->fd;
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_ciede_module_cuda = { module_alloc, module_free, module_enqueue, module_collect,
+                                                       module_fold_data };

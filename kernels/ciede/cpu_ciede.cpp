@@ -16,8 +16,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <new>
+#include <vector>
+
 #include "ciede.h"
 #include "ciede_exec.h"
+#include "module.h"
 
 /* The reference's math calls, as libvmaf's ciede.c makes them once the
  * compiler has folded pow(x, 2) into x * x and pow(25, 7), powf(25., 7)
@@ -170,3 +174,64 @@ void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], co
         buf[1 + 2 * k] = buf[2 + 2 * k] = 0;
     buf[0] = n;
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqCiedeGeom; the scratch keeps the frame's pixel words for the fold.
+ * Each row is a long item of its own (the slowest per pixel of all: libm
+ * per pixel), first in its step. */
+namespace {
+
+struct CpuScratch {
+    std::vector<int64_t> px;
+    VqCiedeFoldData fd;
+};
+
+const VqCiedeGeom *geom_of(const VqModuleGeom *g)
+{
+    return static_cast<const VqCiedeGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    CpuScratch *c = new (std::nothrow) CpuScratch;
+    try {
+        if (c)
+            c->px.assign((size_t)g->w * g->h, 0);
+    } catch (const std::bad_alloc &) {
+        delete c;
+        c = nullptr;
+    }
+    if (c) {
+        c->fd = VqCiedeFoldData{};
+        c->fd.src.px = c->px.data();
+    }
+    *scratch = c;
+    return c ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    delete static_cast<CpuScratch *>(scratch);
+}
+
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    return step == 0 ? g->h : 0;
+}
+
+/* the section's head stays 0 (the executor clears the buffer): no list on the CPU */
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int, int a, int b)
+{
+    vq_ciede_cpu_run_rows(ref, dis, geom_of(g), section, static_cast<CpuScratch *>(scratch)->px.data(), a, b);
+}
+
+const void *module_fold_data(void *scratch)
+{
+    return &static_cast<CpuScratch *>(scratch)->fd;
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_ciede_module_cpu = { module_alloc, module_free, 1, module_step_rows, module_rows,
+                                                     1u, nullptr, 290.0, module_fold_data };

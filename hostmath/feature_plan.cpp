@@ -394,25 +394,6 @@ void FeaturePlan::make_exec_plan()
                 p.n_modules++;
             break;
         }
-        case FexKind::SpeedTemporal: {
-            auto st = std::make_unique<speed::Setup>();
-            st->opt = speed::shared_options(o);     /* weight_var_mode 0: SpeedTemporalState sets none */
-            st->bpc = fmt_.bitdepth;
-            const std::string why = speed::temporal_check(st->opt, fmt_.width, fmt_.height, fmt_.bitdepth);
-            if (!why.empty())
-                fail(VQ_EINVAL, "%s (frames %dx%d, %d-bit)", why.c_str(), fmt_.width, fmt_.height,
-                     fmt_.bitdepth);
-            st->dm = speed::dims(st->opt, fmt_.width, fmt_.height, 0, 0);
-            if (p.n_speed_t == VQ_EXEC_MAX_INSTANCES)
-                fail(VQ_EINVAL, "more than %d configurations of speed_temporal", VQ_EXEC_MAX_INSTANCES);
-            speed::fill_geom(*st);
-            in.exec_index = p.n_speed_t;
-            p.speed_t_geom[p.n_speed_t] = &st->geom;
-            p.speed_t_ref_diff[p.n_speed_t] = o.get("speed_use_ref_diff") != 0;
-            p.speed_t[p.n_speed_t++] = st.get();
-            speed_.push_back(std::move(st));
-            break;
-        }
         case FexKind::Cambi: {
             if (p.cambi)
                 fail(VQ_EINVAL, "cambi with two option sets in one run is not supported");

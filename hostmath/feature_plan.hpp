@@ -21,7 +21,6 @@
 #include "cambi.h"
 #include "model.hpp"
 #include "registry.hpp"
-#include "speed_chroma.hpp"
 #include "float_motion_fold.h"
 #include "vqcuda.h"
 
@@ -84,7 +83,6 @@ private:
     std::unique_ptr<VqCambiTables> cambi_tables_;
     std::unique_ptr<VqCambiTables> cambi_src_tables_;   /* full_ref's source pass */
     std::string cambi_heatmaps_path_;
-    std::vector<std::unique_ptr<speed::Setup>> speed_;   /* exec_.speed[k], exec_.speed_t[k] */
     std::vector<std::shared_ptr<const void>> module_host_;  /* what exec_.module[k].g.host and fold_host point into */
 };
 

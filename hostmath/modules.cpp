@@ -13,6 +13,7 @@ const Module &float_moment_module();    /* hostmath/float_moment/ */
 const Module &float_vif_module();       /* hostmath/float_vif/ */
 const Module &float_adm_module();       /* hostmath/float_adm/ */
 const Module &ciede_module();           /* hostmath/ciede/ */
+const Module &speed_temporal_module();  /* hostmath/speed_temporal/ */
 const Module &null_module();            /* hostmath/null/ */
 const Module &psnr_hvs_module();        /* hostmath/psnr_hvs/ */
 const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
@@ -26,6 +27,7 @@ const std::vector<const Module *> &modules()
         &float_vif_module(),
         &float_adm_module(),
         &ciede_module(),
+        &speed_temporal_module(),
         &null_module(),
         &psnr_hvs_module(),
         &speed_chroma_module(),

@@ -188,23 +188,6 @@ std::vector<FeatureSpec> make_specs()
         { "VMAF_feature_motion3_score" },
         { "VMAF_feature_motion_score" },
     });
-    /* speed.c's speed_temporal (its own options table: no weight mode, and
-     * speed_max_val only renames: the score is not clipped) */
-    v.push_back(FeatureSpec{
-        "speed_temporal", FexKind::SpeedTemporal,
-        {
-            { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
-            { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
-            { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, speed_methods },
-            { "speed_sigma_nn", "snn", D, 0.29, 0.1, 2.0, true, true },
-            { "speed_nn_floor", "nnf", D, 0.0, 0.0, 1.0, true, true },
-            { "speed_max_val", "mxv", D, 1000.0, 0.0, 1000.0, true, true },
-            { "speed_use_ref_diff", "urd", B, 0, 0, 1, true, true },
-        },
-        { "Speed_temporal_feature_speed_temporal_score" },
-        { "Speed_temporal_feature_speed_temporal_score" },
-        {},
-    });
     /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;

@@ -116,7 +116,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     if (fold_threads <= 0)
         return false;
     switch (in.opts.spec().kind) {
-    case vq::FexKind::SpeedTemporal:
     case vq::FexKind::FloatSsim:
     case vq::FexKind::FloatMsSsim:
         return true;
@@ -379,21 +378,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
                                    : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
         m.fold(g, rows + x.off, k - first, out);
-        break;
-    }
-    case vq::FexKind::SpeedTemporal: {
-        /* extract(): 0 at libvmaf's frame 0 (a section's first frame
-         * here); after it, steps 4-6 on the executor's two images */
-        const int64_t *sec = rows + ep.speed_t_off[in.exec_index];
-        if (k == first) {
-            out[0] = 0.0;
-            break;
-        }
-        if (sec[0] != 1)
-            fail(VQ_EINVAL, "frame %lld: speed_temporal: the executor did not keep the frame before",
-                 (long long)k);
-        const vq::speed::Setup &sp = *static_cast<const vq::speed::Setup *>(ep.speed_t[in.exec_index]);
-        out[0] = vq::speed::temporal_from_dec16(sp, (const float *)(sec + 1));
         break;
     }
     case vq::FexKind::Motion:

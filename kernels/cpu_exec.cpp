@@ -192,8 +192,6 @@ struct VqCpuExec {
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<int64_t> rows;
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
-    std::vector<uint16_t> prev_luma[2];/* speed_temporal: the previous frame's luma (ref, dis) */
-    bool have_prev = false;
     std::vector<Item> items[kSteps];
     std::unique_ptr<TaskPool> pool;
     int threads = 1;
@@ -285,8 +283,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         for (int k = 0; k < plan->n_modules; k++)
             ok = ok && plan->module[k].cpu->steps <= kSteps &&
                  plan->module[k].cpu->alloc(&e->module_scratch[k], &plan->module[k].g) == 0;
-        for (int k = 0; plan->n_speed_t && k < 2; k++)
-            e->prev_luma[k].assign((size_t)plan->w * plan->h, 0);
         for (int k = 0; k < plan->n_vif; k++)
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
@@ -370,9 +366,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const VqCambiTables *const cambi_t[2] = { p->cambi_tables, p->cambi_src_tables };
     const VqCambiLayout *const cambi_l[2] = { &p->cambi_l, &p->cambi_src_l };
     const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
-    /* speed_temporal: the luma differences against the previous frame, one task per image */
-    const int n_speed_t = score && e->have_prev ? p->n_speed_t * VQ_SPEED_T_IMAGES : 0;
-    const int n_tasks = n_speed_t + n_cambi + n_ssim;
+    const int n_tasks = n_cambi + n_ssim;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -475,21 +469,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     std::atomic<int> failed{0};
     auto task = [&](int t) {
-        if (t < n_speed_t) {    /* speed_temporal: steps 1-3 of one luma difference */
-            const int k = t / VQ_SPEED_T_IMAGES, q = t % VQ_SPEED_T_IMAGES;
-            const VqSpeedGeom *g = p->speed_t_geom[k];
-            const VqPlaneView prev_ref = vq_packed_u16_view(e->prev_luma[0].data(), p->w, p->h);
-            const VqPlaneView prev_dis = vq_packed_u16_view(e->prev_luma[1].data(), p->w, p->h);
-            /* extract(): ref[n-1] - ref[n]; dis[n-1] - dis[n], or - ref[n] with speed_use_ref_diff */
-            const VqPlaneView cur = q == 0 || p->speed_t_ref_diff[k] ? ref[0] : dis[0];
-            int64_t *sec = r + p->speed_t_off[k];
-            vq_speed_temporal_cpu_dec16(g, q ? prev_dis : prev_ref, cur, p->bpc,
-                                        (float *)(sec + 1) + (size_t)q * g->ow * g->oh);
-            if (q == 0)
-                sec[0] = 1;
-            return;
-        }
-        t -= n_speed_t;
         if (t < n_cambi) {  /* pass t: the distorted luma, or (full_ref) the reference luma */
             if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
                 failed = 4;
@@ -561,15 +540,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     if (p->motion)
         vq_motion_cpu_commit(e->motion);
-    if (p->n_speed_t) {     /* this frame becomes speed_temporal's previous one */
-        for (int k = 0; k < 2; k++) {
-            const VqPlaneView v = k ? dis[0] : ref[0];
-            uint16_t *dst = e->prev_luma[k].data();
-            for (int i = 0; i < p->h; i++)
-                for (int j = 0; j < p->w; j++)
-                    dst[(size_t)i * p->w + j] = (uint16_t)vq_sample(v, i, j);
-        }
-        e->have_prev = true;
+    for (int k = 0; k < p->n_modules; k++) {   /* state kept for the next frame */
+        const VqModuleExec &m = p->module[k];
+        if (m.cpu->frame_end)
+            m.cpu->frame_end(e->module_scratch[k], &m.g, ref, dis);
     }
     for (VqFloatMotionCpu *m : e->fmotion)
         vq_fmotion_cpu_commit(m);

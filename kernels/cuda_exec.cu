@@ -41,7 +41,6 @@
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "scale_exec.h"
-#include "speed_exec.h"
 #include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -129,9 +128,6 @@ struct VqCudaExec {
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
-    VqSpeedCuda *speed_t[VQ_EXEC_MAX_INSTANCES];   /* per speed_temporal instance: its scratch */
-    uint16_t *prev_luma[2];     /* speed_temporal: the previous frame's luma (ref, dis), packed */
-    int *have_prev;             /* device: 1 once a frame was kept */
     VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
 };
 
@@ -247,18 +243,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi_src, &p->cambi_src_p, p->cambi_src_tables),
                     "cambi source pass alloc", err, errlen)) < 0)
         return ret;
-    for (int k = 0; k < p->n_speed_t; k++)
-        if (!(e->speed_t[k] = vq_speed_cuda_alloc(p->speed_t_geom[k]))) {
-            snprintf(err, errlen, "speed_temporal alloc failed (%dx%d)", p->w, p->h);
-            return VQ_ECUDA;
-        }
-    if (p->n_speed_t) {
-        for (int k = 0; k < 2; k++)
-            CHECK(cudaMalloc(&e->prev_luma[k], (size_t)p->w * p->h * sizeof(uint16_t)));
-        CHECK(cudaMalloc(&e->have_prev, sizeof(int)));
-        CHECK(cudaMemset(e->have_prev, 0, sizeof(int)));
-        CHECK(cudaDeviceSynchronize());   /* before any kernel of a non-blocking stream reads it */
-    }
     for (int k = 0; k < p->n_modules; k++)
         if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
@@ -429,32 +413,17 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                             slot_index), m.name, err, errlen)) < 0)
                 return ret;
         }
-        /* speed_temporal: steps 1-3 of the two luma differences against the
-         * kept frame (0 images and flag 0 before there is one) */
-        for (int k = 0; k < c->n_speed_t; k++) {
-            const size_t n = (size_t)c->speed_t_geom[k]->ow * c->speed_t_geom[k]->oh;
-            int64_t *sec = s->d_rows + c->speed_t_off[k];
-            const VqPlaneView prev[2] = { vq_packed_u16_view(e->prev_luma[0], c->w, c->h),
-                                          vq_packed_u16_view(e->prev_luma[1], c->w, c->h) };
-            if ((ret = wrap(vq_speed_temporal_cuda_flag(e->have_prev, sec, side[SIDE_MOTION_PSNR]),
-                            "speed_temporal kernels", err, errlen)) < 0)
-                return ret;
-            for (int q = 0; q < VQ_SPEED_T_IMAGES; q++) {
-                /* extract(): ref[n-1] - ref[n]; dis[n-1] - dis[n], or - ref[n] (speed_use_ref_diff) */
-                const VqPlaneView cur = q == 0 || c->speed_t_ref_diff[k] ? ref[0] : dis[0];
-                if ((ret = wrap(vq_speed_temporal_cuda_run(e->speed_t[k], prev[q], cur, c->bpc, e->have_prev,
-                                                           (float *)(sec + 1) + q * n, side[SIDE_MOTION_PSNR]),
-                                "speed_temporal kernels", err, errlen)) < 0)
-                    return ret;
-            }
-        }
     }
-    /* speed_temporal: every frame (scored or not) becomes the next one's
-     * previous frame, after this frame's work on the same stream */
-    if (c->n_speed_t &&
-        (ret = wrap(vq_speed_temporal_cuda_keep(ref[0], dis[0], e->prev_luma[0], e->prev_luma[1], e->have_prev,
-                                                side[SIDE_MOTION_PSNR]), "speed_temporal kernels", err, errlen)) < 0)
-        return ret;
+    /* the modules' state kept for the next frame, on every frame (scored or
+     * not), after their work on the same stream */
+    for (int k = 0; k < c->n_modules; k++) {
+        const VqModuleExec &m = c->module[k];
+        const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+        if (m.cuda->enqueue_every &&
+            (ret = wrap(m.cuda->enqueue_every(e->module_scratch[k], &m.g, ref, dis, side[si]), m.name, err,
+                        errlen)) < 0)
+            return ret;
+    }
     /* join: the copy waits for the side streams (and the next frame's
      * upscaling, queued on the main stream, for their reads) */
     for (int k = 0; k < N_SIDE; k++) {
@@ -680,11 +649,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);
-    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
-        vq_speed_cuda_free(e->speed_t[k]);
-    for (int k = 0; k < 2; k++)
-        cudaFree(e->prev_luma[k]);
-    cudaFree(e->have_prev);
     for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
         vq_fmotion_cuda_free(e->fmotion[k]);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {

@@ -20,7 +20,6 @@
 #include "adm_params.h"
 #include "ssim_exec.h"
 #include "cambi.h"
-#include "speed_exec.h"
 #include "float_small_exec.h"
 #include "float_motion.h"
 #include "module.h"
@@ -60,13 +59,6 @@ typedef struct VqExecPlan {
                                  * (cambi_p.sw[s] x cambi_p.sh[s] floats, raster order, two per
                                  * word) at word cambi_cv_off[s], on every scored frame */
     size_t cambi_cv_off[VQ_CAMBI_SCALES];
-    int n_speed_t;              /* speed_temporal instances: at speed_t_off[k] vq_speed_temporal_words()
-                                 * words (a flag, the 1/16 images of the luma differences);
-                                 * the executors keep the previous frame's luma */
-    const void *speed_t[VQ_EXEC_MAX_INSTANCES];   /* host memory: vq::speed::Setup */
-    const VqSpeedGeom *speed_t_geom[VQ_EXEC_MAX_INSTANCES];
-    int speed_t_ref_diff[VQ_EXEC_MAX_INSTANCES];  /* speed_use_ref_diff: dis[n-1] - ref[n] */
-    size_t speed_t_off[VQ_EXEC_MAX_INSTANCES];
     int n_fmotion;              /* float_motion instances (distinct geometries): at fmotion_off[k]
                                  * fmotion[k].words words, per row its float SAD against frame
                                  * n-1 (float_motion_exec.h); they run on every frame */
@@ -122,10 +114,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->cambi && p->cambi_src) {
         vq_cambi_layout_init(&p->cambi_src_l, &p->cambi_src_p, off);
         off += p->cambi_src_l.total;
-    }
-    for (k = 0; k < p->n_speed_t; k++) {
-        p->speed_t_off[k] = off;
-        off += vq_speed_temporal_words(p->speed_t_geom[k]);
     }
     for (k = 0; k < p->n_fmotion; k++) {
         p->fmotion_off[k] = off;

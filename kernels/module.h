@@ -67,6 +67,10 @@ typedef struct VqModuleCpu {
      * besides the section (per-pixel words kept in the scratch, say),
      * valid until the next run; the fold sees it as g.exec_data */
     const void *(*fold_data)(void *scratch);
+    /* optional: after every frame's steps (scored or not; the steps run on
+     * scored frames only), on the executor's calling thread: state kept for
+     * the next frame (its pictures, say) */
+    void (*frame_end)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3]);
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is
@@ -87,6 +91,11 @@ typedef struct VqModuleCuda {
     /* optional: as VqModuleCpu's, for the frame collected last (valid until
      * the next submit) */
     const void *(*fold_data)(void *scratch);
+    /* optional: on every frame (scored or not), after enqueue on a scored
+     * one, on the same stream and as capturable: state kept for the next
+     * frame, in device memory the instance owns */
+    int (*enqueue_every)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                         void *stream);
 } VqModuleCuda;
 
 /* One module instance in the executors' plan. */

@@ -414,13 +414,13 @@ VQ_HD uint64_t vq_ciede_dev_de00(VqCiedeLab c1, VqCiedeLab c2)
         return 0;
     const float d_lo = vq_ciede_de00(&b1, rt_lo);
     if (vq_f32_bits(q_lo) == vq_f32_bits(q_hi))
-        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(d_lo);
+        return vq_ciede_exact_word(vq_f32_bits(d_lo));
     if (!vq_ivf_point(vq_ciede_rt<VqIvD>(q_hi, sn), &rt_hi))
         return 0;
     const float d_hi = vq_ciede_de00(&b1, rt_hi);
     const uint32_t ul = vq_f32_bits(d_lo), uh = vq_f32_bits(d_hi);
     if (ul == uh && d_lo == d_lo)
-        return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | ul;
+        return vq_ciede_exact_word(ul);
     /* two candidates: d_lo >= +0 and finite, d_hi its neighbour */
     if (ul >= 0x7f800000u || !(uh == ul + 1 || (ul > 0 && uh == ul - 1)))
         return 0;
@@ -437,7 +437,7 @@ VQ_HD uint64_t vq_ciede_dev_de00(VqCiedeLab c1, VqCiedeLab c2)
  * S_L, S_C >= 1 and S_H >= 1 (T >= 1 - .17 - .24 - .32 - .20 > 0), so the
  * three quotients are +-0, R_T is finite (|sin| <= 1, P7 < 2^128), and
  * dE00 = sqrt(+0 + +-0) = +0 (docs/ciede.md section 12). */
-#define VQ_CIEDE_WORD_ZERO ((uint64_t)VQ_CIEDE_TAG_EXACT << 32)
+#define VQ_CIEDE_WORD_ZERO vq_ciede_exact_word(0u)
 
 VQ_HD int vq_ciede_same_samples(const uint32_t s[6])
 {

@@ -58,6 +58,11 @@ extern "C" {
 
 #define VQ_CIEDE_LIST_INLINE 2048
 #define VQ_CIEDE_TAG_EXACT 0xffffffffu
+/* the exact pixel word of a float dE00 (its bits) */
+VQ_HD uint64_t vq_ciede_exact_word(uint32_t bits)
+{
+    return ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | bits;
+}
 #define VQ_CIEDE_TAG_LIST  0xfffffffeu
 #define VQ_CIEDE_ROW_OFF   (1 + 2 * VQ_CIEDE_LIST_INLINE)
 #define VQ_CIEDE_ROW_WORDS 4

@@ -708,7 +708,7 @@ void build(Synth &s, std::mt19937 &rng, bool scramble)
     std::vector<uint64_t> ent;
     for (size_t k = 0; k < n; k++) {
         if (s.kind[k] == K_EXACT) {
-            s.px[k] = (int64_t)(((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(s.v[k]));
+            s.px[k] = (int64_t)vq_ciede_exact_word(vq_f32_bits(s.v[k]));
             continue;
         }
         uint64_t e[2];

@@ -119,7 +119,7 @@ void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], c
                 }
                 v = de00_ref(lab[0], lab[1]);
             }
-            const uint64_t word = ((uint64_t)VQ_CIEDE_TAG_EXACT << 32) | vq_f32_bits(v);
+            const uint64_t word = vq_ciede_exact_word(vq_f32_bits(v));
             px[(size_t)i * g->w + j] = (int64_t)word;
             vq_ciede_acc_word(&acc, word);
         }

@@ -36,6 +36,17 @@ TEST(Modules, EachDescribesItselfToTheRegistry)
         }
 #endif
         EXPECT_TRUE(m->plan && m->fold) << name;
+        // a fold that reads what the executor kept of the frame (valid until
+        // its next frame) runs on the session's thread, and both executors
+        // keep it
+        const bool reads_exec = m->cpu->fold_data || (m->cuda && m->cuda->fold_data);
+        EXPECT_TRUE(!reads_exec || !m->deferrable) << name;
+        if (m->cuda) {
+            EXPECT_EQ(m->cpu->fold_data == nullptr, m->cuda->fold_data == nullptr) << name;
+            EXPECT_TRUE(!m->cuda->collect || m->cuda->fold_data) << name;
+            // state kept from frame to frame: by both executors
+            EXPECT_EQ(m->cpu->frame_end == nullptr, m->cuda->enqueue_every == nullptr) << name;
+        }
     }
     // float_ansnr: libvmaf's names, and a model may ask for float_ansnr only
     const vq::FeatureSpec *a = vq::find_extractor("float_ansnr");

@@ -386,8 +386,8 @@ void FeaturePlan::make_exec_plan()
             in.fold_host = x.g.fold_host;
             /* another instance of the module with the same row work: its section */
             int k = 0;
-            while (k < p.n_modules && !(m.same_rows && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
-                                        m.same_rows(p.module[k].g, x.g)))
+            while (k < p.n_modules && !(m.share && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
+                                        m.share(p.module[k].g, x.g)))
                 k++;
             in.exec_index = k;
             if (k == p.n_modules)

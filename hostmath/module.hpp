@@ -41,11 +41,13 @@ struct Module {
     /* The frame's outputs (the spec's, in order) from its section; frame is
      * the frame's index within its section of the title (0: the first). */
     void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);
-    /* Optional (nullptr: every instance runs its own row work): whether two
-     * instances' row work is the same (their options differ only in what
-     * the fold reads); the plan then runs it once, and each instance folds
-     * the one section with its own g.fold_host. */
-    bool (*same_rows)(const VqModuleGeom &a, const VqModuleGeom &b) = nullptr;
+    /* Optional (nullptr: every instance runs its own row work): whether b's
+     * row work can be had from into's, into widened in place where it must
+     * (the settings in opt[] only: host memory is read-only); the plan then
+     * runs it once, and each instance folds the one section with its own
+     * g.fold_host.  Tried on the instances of every module with the same
+     * CPU table (two modules may share a row work). */
+    bool (*share)(VqModuleGeom &into, const VqModuleGeom &b) = nullptr;
 };
 
 /* "" or the refusal for frames whose w * h overflows the reference's int

@@ -150,10 +150,11 @@ private:
  * one of its stages (ssim_exec.h; the stage's index in scale).
  * CAMBI's: rows of its step (scale), a scale's selection, row words (in
  * bands) and pooling decision (scale).  A
- * module's (kModule): rows of its step (scale) of instance inst. */
+ * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
+ * its whole frame as one task. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
                  kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
-                 kModule };
+                 kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale, psnr plane */
@@ -229,11 +230,13 @@ namespace {
  * extra and run beside each other and the banded features; that is the
  * better split until a task is longer than the frame's work divided by the
  * threads.  The costs: single-thread nanoseconds per luma pixel measured on
- * the development machine (AVX-512), only their ratios matter (the modules,
- * always in their steps' bands, by their tables' hints).  VQ_CPU_BANDS=all|none forces either way (tests).
+ * the development machine (AVX-512), only their ratios matter (the modules'
+ * from their tables' hints).  A module with a whole-frame task (its table's
+ * run) is split the same way; the others always run in their steps' bands.  VQ_CPU_BANDS=all|none forces either way (tests).
  */
 struct Split {
     bool ssim = false, cambi = false;
+    bool module[VQ_EXEC_MAX_MODULES] = {};  /* a module with a whole-frame task: in its steps' bands */
 };
 
 Split split_features(const VqExecPlan *p, int threads)
@@ -246,6 +249,8 @@ Split split_features(const VqExecPlan *p, int threads)
         const bool all = env[0] == 'a';
         sp.ssim = all && p->ssim;
         sp.cambi = all && p->cambi;
+        for (int k = 0; k < p->n_modules; k++)
+            sp.module[k] = all;
         return sp;
     }
     const double px = (double)p->w * p->h;
@@ -253,14 +258,19 @@ Split split_features(const VqExecPlan *p, int threads)
     const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
     const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
     const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
-    double modules = 0.0;   /* their hints (kernels/module.h) */
-    for (int k = 0; k < p->n_modules; k++)
-        modules += p->module[k].cpu->cost;
-    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + modules + (p->motion ? 0.5 : 0.0)) * px;
-    const double total = vmaf + ssim + cambi;
+    double cost[VQ_EXEC_MAX_MODULES], modules = 0.0;   /* their hints (kernels/module.h) */
+    for (int k = 0; k < p->n_modules; k++) {
+        const VqModuleCpu *c = p->module[k].cpu;
+        cost[k] = (c->cost ? c->cost(&p->module[k].g) : 0.0) * px;
+        modules += cost[k];
+    }
+    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + (p->motion ? 0.5 : 0.0)) * px;
+    const double total = vmaf + modules + ssim + cambi;
     const double fair = total / threads;
     sp.ssim = p->ssim && ssim > fair;
     sp.cambi = p->cambi && cambi > fair;
+    for (int k = 0; k < p->n_modules; k++)
+        sp.module[k] = cost[k] > fair;
     return sp;
 }
 
@@ -280,9 +290,14 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
-        for (int k = 0; k < plan->n_modules; k++)
-            ok = ok && plan->module[k].cpu->steps <= kSteps &&
-                 plan->module[k].cpu->alloc(&e->module_scratch[k], &plan->module[k].g) == 0;
+        e->threads = threads < 1 ? 1 : threads;
+        const Split msp = split_features(plan, e->threads);
+        for (int k = 0; k < plan->n_modules; k++) {
+            VqModuleExec &m = e->plan.module[k];    /* the executor's copy: its threads, its split */
+            m.g.cpu_threads = e->threads;
+            m.g.cpu_bands = !m.cpu->run || msp.module[k];
+            ok = ok && m.cpu->steps <= kSteps && m.cpu->alloc(&e->module_scratch[k], &m.g) == 0;
+        }
         for (int k = 0; k < plan->n_vif; k++)
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
@@ -394,16 +409,20 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     /* the steps' items; bands: several per thread, so that they balance */
     const int per = e->threads > 1 ? 4 * e->threads : 1;
-    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h, int most = 0) {
+    /* rows [base, base + h) in bands */
+    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h, int most = 0, int base = 0) {
         const int nb = std::min(h, most > 0 ? std::min(most, per) : per);
         for (int b = 0; b < nb; b++)
-            v.push_back(Item{ op, (uint8_t)inst, (int16_t)scale, (int32_t)((int64_t)h * b / nb),
-                              (int32_t)((int64_t)h * (b + 1) / nb) });
+            v.push_back(Item{ op, (uint8_t)inst, (int16_t)scale, (int32_t)(base + (int64_t)h * b / nb),
+                              (int32_t)(base + (int64_t)h * (b + 1) / nb) });
     };
     for (std::vector<Item> &v : e->items)
         v.clear();
     for (int t = 0; t < n_tasks; t++)   /* the long ones first */
         e->items[0].push_back(Item{ kTask, 0, 0, t, t + 1 });
+    for (int k = 0; score && k < p->n_modules; k++)   /* modules run as one task (split_features) */
+        if (!p->module[k].g.cpu_bands)
+            e->items[0].push_back(Item{ kModuleRun, (uint8_t)k, 0, 0, 0 });
     for (int k = 0; k < n_vif; k++) {
         const VqRowLayout &l = p->vif_layout[k];
         for (int s = 0; s < VQ_VIF_SCALES; s++) {
@@ -452,22 +471,31 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             }
     for (int q = 0; q < nplanes && q < 3; q++)
         bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
-    for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps, each in bands */
+    for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
         const VqModuleExec &m = p->module[k];
-        for (int s = 0; s < m.cpu->steps && s < kSteps; s++) {
-            const int n = m.cpu->step_rows(&m.g, s);
-            if (n > 0 && (m.cpu->long_steps >> s & 1u)) {   /* long tasks: first, one each */
-                std::vector<Item> first((size_t)n);
-                for (int q = 0; q < n; q++)
-                    first[(size_t)q] = Item{ kModule, (uint8_t)k, (int16_t)s, q, q + 1 };
-                e->items[s].insert(e->items[s].begin(), first.begin(), first.end());
-            } else if (n > 0) {
-                bands(e->items[s], kModule, k, s, n);
+        for (int s = 0; m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
+            VqModulePart parts[VQ_MODULE_MAX_PARTS];
+            int np = 1;
+            if (m.cpu->step_parts)
+                np = std::min(m.cpu->step_parts(&m.g, s, parts), (int)VQ_MODULE_MAX_PARTS);
+            else
+                parts[0] = VqModulePart{ m.cpu->step_rows(&m.g, s), 0, (int)(m.cpu->long_steps >> s & 1u) };
+            std::vector<Item> first;    /* long tasks: first in the step, one item per row */
+            for (int q = 0, base = 0; q < np; base += parts[q].rows, q++) {
+                if (parts[q].rows <= 0)
+                    continue;
+                if (parts[q].first)
+                    for (int i = base; i < base + parts[q].rows; i++)
+                        first.push_back(Item{ kModule, (uint8_t)k, (int16_t)s, i, i + 1 });
+                else
+                    bands(e->items[s], kModule, k, s, parts[q].rows, parts[q].most, base);
             }
+            e->items[s].insert(e->items[s].begin(), first.begin(), first.end());
         }
     }
 
     std::atomic<int> failed{0};
+    std::atomic<int> failed_module{-1};
     auto task = [&](int t) {
         if (t < n_cambi) {  /* pass t: the distorted luma, or (full_ref) the reference luma */
             if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
@@ -530,6 +558,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.scale, it.a, it.b);
                 break;
             }
+            case kModuleRun: {
+                const VqModuleExec &m = p->module[k];
+                if (m.cpu->run(e->module_scratch[k], &m.g, ref, dis, r + m.off) < 0)
+                    failed_module = k;
+                break;
+            }
             case kFmotion:
                 vq_fmotion_cpu_rows(e->fmotion[k], &p->fmotion[k], it.scale >> 4, it.scale & 15,
                                     plane_view(ref[it.scale & 15], p, it.scale & 15), p->bpc,
@@ -547,9 +581,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     for (VqFloatMotionCpu *m : e->fmotion)
         vq_fmotion_cpu_commit(m);
-    if (failed) {
+    if (failed || failed_module >= 0) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed == 1 ? "VIF" : failed == 3 ? "SSIM" : "CAMBI", p->w, p->h, p->bpc);
+                      failed_module >= 0 ? p->module[failed_module].name
+                      : failed == 1      ? "VIF"
+                      : failed == 3      ? "SSIM"
+                                         : "CAMBI",
+                      p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
     if (score && p->cambi && p->cambi_cv)   /* heatmaps_path: the distorted pass's c-values */

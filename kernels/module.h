@@ -39,7 +39,20 @@ typedef struct VqModuleGeom {
      * that ran the frame keeps for this instance's fold (its table's
      * fold_data), NULL when the table has none */
     const void *exec_data;
+    /* set by the CPU executor on its copy, before its table's alloc: its
+     * threads, and whether the instance runs in its steps' bands (1) or as
+     * one task (0: a table with run, where the executor's split chose it) */
+    int cpu_threads, cpu_bands;
 } VqModuleGeom;
+
+/* A part of a CPU step (VqModuleCpu.step_parts): its rows follow the
+ * previous part's in the step's row numbers; most > 0: in at most that
+ * many bands; first: one item, before the step's other items (an ordered
+ * sum that must run on one thread, say: rows 1). */
+typedef struct VqModulePart {
+    int rows, most, first;
+} VqModulePart;
+#define VQ_MODULE_MAX_PARTS 8
 
 /* The CPU executor's side.  scratch: per instance, made once (NULL when the
  * module needs none).  Steps run one after another on scored frames (step k
@@ -60,9 +73,10 @@ typedef struct VqModuleCpu {
      * the pictures disagree with the instance's geometry (the executor
      * refuses the frame) */
     int (*check)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3]);
-    /* the executor's cost hint: single-thread nanoseconds per luma pixel
-     * (only ratios matter; 0: not counted) for its split of the threads */
-    double cost;
+    /* optional (NULL: not counted): the executor's cost hint, single-thread
+     * nanoseconds per luma pixel (only ratios matter), for its split of the
+     * threads */
+    double (*cost)(const VqModuleGeom *g);
     /* optional (NULL: none): what the fold of the last frame run may read
      * besides the section (per-pixel words kept in the scratch, say),
      * valid until the next run; the fold sees it as g.exec_data */
@@ -71,6 +85,15 @@ typedef struct VqModuleCpu {
      * scored frames only), on the executor's calling thread: state kept for
      * the next frame (its pictures, say) */
     void (*frame_end)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3]);
+    /* optional (NULL: step_rows' rows, one part): a step's parts, their
+     * number (at most VQ_MODULE_MAX_PARTS) */
+    int (*step_parts)(const VqModuleGeom *g, int step, VqModulePart parts[VQ_MODULE_MAX_PARTS]);
+    /* optional (NULL: always in steps): the frame's whole work as one task
+     * on one thread, 0 or -1 (refused); the executor runs it so, beside the
+     * others' bands, where its cost is below a thread's share of the frame
+     * (then g->cpu_bands is 0) */
+    int (*run)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+               int64_t *section);
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is

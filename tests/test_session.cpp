@@ -743,7 +743,7 @@ TEST(Session, FoldWorkersGiveTheCallersFolds)
 }
 
 // A module's instances whose options act in the fold alone (float_vif's
-// min_val, hostmath/module.hpp's same_rows) share one section: the plan
+// min_val, hostmath/module.hpp's share) share one section: the plan
 // runs the row work once, and each instance's values equal those of a
 // session of its own; an option of the row work (kernelscale) gets its own.
 TEST(Session, ModuleInstancesShareTheirRowWork)

@@ -106,9 +106,9 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *
 }
 
 /* one row work per parameter set and table (debug acts in the fold) */
-bool same_rows(const VqModuleGeom &a, const VqModuleGeom &b)
+bool share(VqModuleGeom &into, const VqModuleGeom &b)
 {
-    const VqFadmInstance &x = *static_cast<const VqFadmInstance *>(a.host);
+    const VqFadmInstance &x = *static_cast<const VqFadmInstance *>(into.host);
     const VqFadmInstance &y = *static_cast<const VqFadmInstance *>(b.host);
     return !std::memcmp(&x.p, &y.p, sizeof(x.p)) && x.rcp == y.rcp;
 }
@@ -170,7 +170,7 @@ const Module &float_adm_module()
         false,  /* the luma only */
         plan,
         fold,
-        same_rows,
+        share,
     };
     return m;
 }

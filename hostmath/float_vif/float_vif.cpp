@@ -70,9 +70,9 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
 }
 
 /* one row work per geometry (min_val and debug act in the fold) */
-bool same_rows(const VqModuleGeom &a, const VqModuleGeom &b)
+bool share(VqModuleGeom &into, const VqModuleGeom &b)
 {
-    return !std::memcmp(a.host, b.host, sizeof(VqFloatVifGeom));
+    return !std::memcmp(into.host, b.host, sizeof(VqFloatVifGeom));
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ const Module &float_vif_module()
         false,  /* the luma only */
         plan,
         fold,
-        same_rows,
+        share,
     };
     return m;
 }

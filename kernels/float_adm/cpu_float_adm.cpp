@@ -242,7 +242,13 @@ void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3],
     }
 }
 
+double module_cost(const VqModuleGeom *)
+{
+    return 6.0;
+}
+
 }  // namespace
 
 extern "C" const VqModuleCpu vq_float_adm_module_cpu = { module_alloc, module_free, VQ_ADM_SCALES + 2,
-                                                         module_step_rows, module_rows, 0u, module_check, 6.0 };
+                                                         module_step_rows, module_rows, 0u, module_check,
+                                                         module_cost };

@@ -78,5 +78,5 @@ void frame_end(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], c
 
 }  // namespace
 
-extern "C" const VqModuleCpu vq_speed_temporal_cpu = { cpu_alloc, cpu_free, 1, step_rows, rows, 1u, nullptr, 0.0,
+extern "C" const VqModuleCpu vq_speed_temporal_cpu = { cpu_alloc, cpu_free, 1, step_rows, rows, 1u, nullptr, nullptr,
                                                        nullptr, frame_end };

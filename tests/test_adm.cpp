@@ -9,8 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +17,7 @@
 #include "adm_fold.h"
 #include "adm_params.h"
 #include "clip_table.h"
+#include "golden.h"
 
 namespace {
 
@@ -171,34 +170,6 @@ void PrintTo(const Clip &c, std::ostream *os)
     *os << c.pair;
 }
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        return std::string();
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-/* the value of metric `name` in frame `frame` of a libvmaf JSON log (%.17g) */
-bool golden_value(const std::string &js, int frame, const std::string &name, double *v)
-{
-    const std::string fkey = "\"frameNum\": " + std::to_string(frame) + ",";
-    size_t pos = js.find(fkey);
-    if (pos == std::string::npos)
-        return false;
-    size_t end = js.find("\"frameNum\"", pos + fkey.size());
-    if (end == std::string::npos)
-        end = js.find("\"pooled_metrics\"", pos);
-    const std::string key = "\"" + name + "\": ";
-    pos = js.find(key, pos);
-    if (pos == std::string::npos || pos > end)
-        return false;
-    *v = strtod(js.c_str() + pos + key.size(), nullptr);
-    return true;
-}
-
 class AdmGolden : public ::testing::TestWithParam<Clip> {};
 
 TEST_P(AdmGolden, CpuExecutorMatchesLibvmaf)
@@ -207,13 +178,20 @@ TEST_P(AdmGolden, CpuExecutorMatchesLibvmaf)
     const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
     if (!raw_dir || !golden_dir)
         GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
-    const std::string js = slurp(std::string(golden_dir) + "/" + c.golden);
+    vq_test::GoldenLog g;
+    std::string gerr;
+    const vq_test::GoldenStatus st = vq_test::load_golden(std::string(golden_dir) + "/" + c.golden, &g, &gerr);
     FILE *fr = fopen((std::string(raw_dir) + "/" + c.ref + ".yuv").c_str(), "rb");
     FILE *fd = fopen((std::string(raw_dir) + "/" + c.dis + ".yuv").c_str(), "rb");
-    if (js.empty() || !fr || !fd) {
+    if (st == vq_test::GoldenStatus::Missing || !fr || !fd) {
         if (fr) fclose(fr);
         if (fd) fclose(fd);
         GTEST_SKIP() << "raw frames or golden file of " << c.pair << " not found";
+    }
+    if (st != vq_test::GoldenStatus::Ok) {
+        fclose(fr);
+        fclose(fd);
+        FAIL() << gerr;
     }
 
     const int bytes = c.bpc > 8 ? 2 : 1;
@@ -250,11 +228,11 @@ TEST_P(AdmGolden, CpuExecutorMatchesLibvmaf)
         vq_adm_fold(&p, &l, rows.data(), &s);
         const double mine[7] = { s.adm2, s.aim, s.adm3, s.scale[0], s.scale[1], s.scale[2],
                                  s.scale[3] };
+        const int gf = g.frame_index(f);   /* frameNum f */
         for (int k = 0; k < 7; k++) {
-            double g;
-            ASSERT_TRUE(golden_value(js, f, std::string(names[k]) + c.suffix, &g))
-                << c.golden << " frame " << f << " " << names[k];
-            EXPECT_EQ(mine[k], g) << c.pair << " frame " << f << " " << names[k];
+            const std::string name = std::string(names[k]) + c.suffix;
+            ASSERT_TRUE(gf >= 0 && g.has((size_t)gf, name)) << c.golden << " frame " << f << " " << names[k];
+            EXPECT_EQ(mine[k], g.value((size_t)gf, name)) << c.pair << " frame " << f << " " << names[k];
         }
     }
     vq_adm_cpu_free(cpu);

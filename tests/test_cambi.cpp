@@ -23,12 +23,11 @@
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "cambi.h"
 #include "cambi_exec.h"
 #include "cambi_fold.h"
 #include "clip_table.h"
+#include "golden.h"
 #include "vqcuda.h"
 
 namespace {
@@ -1140,20 +1139,6 @@ GoldenPair golden_pair(const char *pair)
     return { c.name.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.cw(), c.ch() };
 }
 
-std::string read_file(const std::string &path)
-{
-    std::string s;
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
-        return s;
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        s.append(buf, n);
-    fclose(f);
-    return s;
-}
-
 class CambiGolden : public ::testing::TestWithParam<GoldenPair> {};
 
 TEST_P(CambiGolden, CpuEqualsReference)
@@ -1162,18 +1147,21 @@ TEST_P(CambiGolden, CpuEqualsReference)
     const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
     if (!raw_dir || !golden_dir)
         GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
-    const std::string text = read_file(std::string(golden_dir) + "/" + g.pair + ".features.json");
+    vq_test::GoldenLog j;
+    std::string jerr;
+    const vq_test::GoldenStatus st =
+        vq_test::load_golden(std::string(golden_dir) + "/" + g.pair + ".features.json", &j, &jerr);
     FILE *fd = fopen((std::string(raw_dir) + "/" + g.dis + ".yuv").c_str(), "rb");
-    if (text.empty() || !fd) {
+    if (st == vq_test::GoldenStatus::Missing || !fd) {
         if (fd)
             fclose(fd);
         GTEST_SKIP() << g.pair << " golden or raw clip missing";
     }
-    const nlohmann::json j = nlohmann::json::parse(text);
-    bool refused = false;
-    if (j.contains("refused"))
-        for (auto &r : j["refused"])
-            refused |= r.get<std::string>() == "cambi";
+    if (st != vq_test::GoldenStatus::Ok) {
+        fclose(fd);
+        FAIL() << jerr;
+    }
+    const bool refused = j.refuses("cambi");
 
     VqCambiOptions o;
     vq_cambi_default_options(&o);
@@ -1182,8 +1170,8 @@ TEST_P(CambiGolden, CpuEqualsReference)
     if (refused) {
         EXPECT_EQ(err, VQ_EINVAL) << g.pair << ": the reference refuses cambi";
         EXPECT_NE(msg[0], 0);
-        for (auto &f : j["frames"])
-            EXPECT_FALSE(f["metrics"].contains("cambi"));
+        for (const vq_test::GoldenMetrics &m : j.frames)
+            EXPECT_FALSE(m.has("cambi"));
         fclose(fd);
         return;
     }
@@ -1198,13 +1186,13 @@ TEST_P(CambiGolden, CpuEqualsReference)
     const size_t frame = luma + 2 * (size_t)g.cw * g.ch * bytes;
     std::vector<uint8_t> buf(luma);
     std::vector<int64_t> words(s.l.total);
-    size_t nframes = j["frames"].size();
+    size_t nframes = j.nframes();
     if (getenv("VQ_CAMBI_FRAMES"))
         nframes = std::min(nframes, (size_t)atoi(getenv("VQ_CAMBI_FRAMES")));
     int equal = 0, fallback = 0, pooled = 0;
     double secs = 0;
     for (size_t f = 0; f < nframes; f++) {
-        const double want = j["frames"][f]["metrics"]["cambi"].get<double>();
+        const double want = j.value(f, "cambi");
         ASSERT_EQ(fseek(fd, (long)(f * frame), SEEK_SET), 0);
         ASSERT_EQ(fread(buf.data(), 1, luma, fd), luma);
         const VqPlaneView v = { buf.data(), (ptrdiff_t)g.w * bytes, g.w, g.h, bytes, 0, 1 };

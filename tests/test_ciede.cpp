@@ -37,7 +37,7 @@
 #include "ciede_exec.h"
 #include "ciede_fold.h"
 #include "clip_table.h"
-#include "json.h"
+#include "golden.h"
 
 namespace {
 
@@ -79,35 +79,21 @@ struct Golden {
     bool refused = false;
 };
 
+/* null (the reference's inf) as +inf: the reader's default */
 bool load_golden(const std::string &path, Golden *out)
 {
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
+    vq_test::GoldenLog log;
+    std::string err;
+    const vq_test::GoldenStatus st = vq_test::load_golden(path, &log, &err);
+    if (st == vq_test::GoldenStatus::Bad)
+        ADD_FAILURE() << err;
+    if (st != vq_test::GoldenStatus::Ok)
         return false;
-    std::string text;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        text.append(buf, n);
-    fclose(f);
-    VqJson *root = nullptr;
-    char err[256];
-    if (vq_json_parse(text.data(), text.size(), &root, err, sizeof(err)) < 0) {
-        ADD_FAILURE() << path << ": " << err;
-        return false;
+    for (const vq_test::GoldenMetrics &m : log.frames) {
+        out->present.push_back(m.has("ciede2000"));
+        out->value.push_back(m.has("ciede2000") ? m.at("ciede2000") : 0.0);
     }
-    const VqJson *frames = vq_json_get(root, "frames");
-    for (size_t i = 0; frames && i < frames->n; i++) {
-        const VqJson *m = vq_json_get(&frames->item[i], "metrics");
-        const VqJson *v = m ? vq_json_get(m, "ciede2000") : nullptr;
-        out->present.push_back(v != nullptr);
-        out->value.push_back(!v ? 0.0 : v->type == VQ_JSON_NULL ? INFINITY : v->number);
-    }
-    const VqJson *refused = vq_json_get(root, "refused");
-    for (size_t i = 0; refused && i < refused->n; i++)
-        if (refused->item[i].type == VQ_JSON_STRING && !strcmp(refused->item[i].str, "ciede"))
-            out->refused = true;
-    vq_json_free(root);
+    out->refused = log.refuses("ciede");
     return true;
 }
 

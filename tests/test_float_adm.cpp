@@ -14,19 +14,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "adm_params.h"
 #include "clip_table.h"
 #include "float_adm_fold.h"
 #include "glibc_powf.h"
 #include "glibc_powf_check.h"
+#include "golden.h"
 #include "rcp_select.h"
 #include "rcp_table.h"
 #include "vqcuda.h"
@@ -415,14 +414,6 @@ std::string score(const Frames &f, int n, const char *feature, int threads, std:
     return fail;
 }
 
-std::string read_text(const std::string &path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 }  // namespace
 
 /* row bands on 3 threads give the bits of one thread, for several sizes,
@@ -490,13 +481,17 @@ struct Dog {
     static constexpr int n = 8;
     const vq_test::ClipRow &c = vq_test::clip("dog1080");   /* tests/data/clips.tsv */
     Frames f{ c.w, c.h, c.bpc, {}, {} };
-    nlohmann::json amd, intel;
+    vq_test::GoldenLog amd, intel;
     std::string skip;
     Dog()
     {
         const std::string cols = std::string(VQ_TEST_GOLDEN_DIR) + "/../golden_columns/";
-        amd = nlohmann::json::parse(read_text(cols + "dog1080.float.fadm.json"));
-        intel = nlohmann::json::parse(read_text(cols + "dog1080.float.intel.fadm.json"));
+        for (const auto &[file, g] : { std::make_pair("dog1080.float.fadm.json", &amd),
+                                       std::make_pair("dog1080.float.intel.fadm.json", &intel) }) {
+            std::string err;
+            if (vq_test::load_golden(cols + file, g, &err) != vq_test::GoldenStatus::Ok)
+                throw std::runtime_error(err.empty() ? cols + file + ": cannot read" : err);
+        }
         const char *raw = getenv("VQ_RAW_DIR");
         if (!raw) {
             skip = "VQ_RAW_DIR not set";
@@ -520,7 +515,7 @@ struct Dog {
             fclose(fd);
     }
     /* values equal to golden g, and frames with all seven equal */
-    int equal(const nlohmann::json &g, const std::vector<std::vector<double>> &out,
+    int equal(const vq_test::GoldenLog &g, const std::vector<std::vector<double>> &out,
               const std::vector<std::string> &names, int *frames_equal) const
     {
         int values = 0;
@@ -528,7 +523,7 @@ struct Dog {
         for (int i = 0; i < n; i++) {
             int eq = 0;
             for (size_t k = 0; k < names.size(); k++)
-                eq += g["frames"][i]["metrics"][names[k]].get<double>() == out[(size_t)i][k];
+                eq += g.value((size_t)i, names[k]) == out[(size_t)i][k];
             values += eq;
             *frames_equal += eq == (int)names.size();
         }
@@ -559,7 +554,7 @@ TEST(FloatAdm, AmdTableGivesAmdsGolden)
     /* the frames where AMD's and Intel's libvmaf differ are not Intel's */
     int differ = 0;
     for (int i = 0; i < Dog::n; i++)
-        differ += d.amd["frames"][i]["metrics"] != d.intel["frames"][i]["metrics"];
+        differ += d.amd.frames.at((size_t)i).values != d.intel.frames.at((size_t)i).values;
     EXPECT_GT(differ, 0);
     d.equal(d.intel, oa, names, &fi);
     EXPECT_EQ(fi, Dog::n - differ);

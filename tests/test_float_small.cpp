@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "float_small.h"
 #include "float_small_exec.h"
 #include "float_small_fold.h"
+#include "golden.h"
 #include "vqcuda.h"
 
 namespace {
@@ -204,16 +206,17 @@ Frame16 make_frame(bool stripes, bool gray, int w, int h, int frame, bool dis)
     return f;
 }
 
-nlohmann::json load_part(const std::string &name)
+/* a log of tests/data/golden_parts: false if it is not there; one that
+ * cannot be read as a log throws */
+bool load_part(const std::string &name, vq_test::GoldenLog *g)
 {
     const char *dir = std::getenv("VQ_GOLDEN_DIR");
     std::string path = std::string(dir ? dir : "") + "/../golden_parts/" + name;
-    std::ifstream in(path);
-    if (!in)
-        return nlohmann::json();
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return nlohmann::json::parse(ss.str());
+    std::string err;
+    const vq_test::GoldenStatus st = vq_test::load_golden(path, g, &err);
+    if (st == vq_test::GoldenStatus::Bad)
+        throw std::runtime_error(err);
+    return st == vq_test::GoldenStatus::Ok;
 }
 
 VqConfig config16(int w, int h, bool gray, const char *features)
@@ -238,15 +241,15 @@ const char *kAll = "name=float_psnr|name=float_ansnr|name=float_moment|name=spee
 
 void run_synth(const char *golden, bool stripes, bool gray, int w, int h, int threads)
 {
-    const nlohmann::json g = load_part(golden);
-    if (g.is_null())
+    vq_test::GoldenLog g;
+    if (!load_part(golden, &g))
         GTEST_SKIP() << golden << " not found";
     VqConfig c = config16(w, h, gray, kAll);
     c.threads = threads;
     char err[256];
     VqSession *s = nullptr;
     ASSERT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK) << err;
-    const size_t nframes = g["frames"].size();
+    const size_t nframes = g.nframes();
     std::vector<std::vector<std::pair<std::string, double>>> got;
     auto drain = [&] {
         VqFrameResult r;
@@ -267,23 +270,23 @@ void run_synth(const char *golden, bool stripes, bool gray, int w, int h, int th
     ASSERT_EQ(got.size(), nframes);
     int checked = 0;
     for (size_t n = 0; n < nframes; n++)
-        for (const auto &[key, want] : g["frames"][n]["metrics"].items()) {
+        for (const auto &[key, want] : g.frames[n].values) {
             bool found = false;
             for (const auto &[name, v] : got[n])
                 if (name == key) {
-                    EXPECT_EQ(v, want.get<double>()) << golden << " frame " << n << " " << key;
+                    EXPECT_EQ(v, want) << golden << " frame " << n << " " << key;
                     found = true;
                     checked++;
                 }
             EXPECT_TRUE(found) << key;
         }
-    for (const auto &[key, pools] : g["pooled_metrics"].items()) {
+    for (const auto &[key, pools] : g.pooled) {
         static const char *const names[] = { "min", "max", "mean", "harmonic_mean" };
         static const VqPool methods[] = { VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_MEAN, VQ_POOL_HARMONIC_MEAN };
         for (int k = 0; k < 4; k++) {
             double v;
             ASSERT_EQ(vq_session_pooled(s, key.c_str(), methods[k], &v), VQ_OK) << key;
-            EXPECT_EQ(v, pools[names[k]].get<double>()) << key << " " << names[k];
+            EXPECT_EQ(v, pools.at(names[k])) << key << " " << names[k];
             checked++;
         }
     }
@@ -311,8 +314,8 @@ TEST(FloatSmallGolden, StripesNeedTheRasterOrder)
     // the stripes frame's second-moment total is past the bound, and the
     // exact total is not the reference's value: the raster-order finish is
     // what makes float_moment_ref2nd right
-    const nlohmann::json g = load_part("fsmall_synth16_stripes_gray.json");
-    if (g.is_null())
+    vq_test::GoldenLog g;
+    if (!load_part("fsmall_synth16_stripes_gray.json", &g))
         GTEST_SKIP() << "golden not found";
     const int w = 3840, h = 2160;
     Frame16 ref = make_frame(true, true, w, h, 0, false);
@@ -325,7 +328,7 @@ TEST(FloatSmallGolden, StripesNeedTheRasterOrder)
     for (int i = 0; i < h; i++)
         tot += sec[VQ_FS_NSUMS * (1 + (size_t)i) + VQ_FS_REF2];
     EXPECT_FALSE(vq_fs_total_exact(tot, 16));
-    const double want = g["frames"][0]["metrics"]["float_moment_ref2nd"].get<double>();
+    const double want = g.value(0, "float_moment_ref2nd");
     EXPECT_NE(vq_fs_total_double(tot) / (w * h), want);
     vq_fs_cpu_finish(rv, dv, 16, sec.data());
     double m[4];

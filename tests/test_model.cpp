@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "feature_plan.hpp"
+#include "golden.h"
 #include "log_writer.hpp"
 #include "model.hpp"
 #include "model_impl.hpp"
@@ -84,31 +85,26 @@ struct Golden {
 
 /* JSON writes every value that is not finite as null (libvmaf does): an
  * infinity (PSNR-HVS of identical frames) or a NaN (ADM with adm_csf_mode 1,
- * whose wrapped factors make 0/0).  Read as NaN, which carries through the
- * model and the pools as the reference's value did; compared with
- * golden_equal. */
-double golden_number(const nlohmann::ordered_json &v)
-{
-    return v.is_null() ? NAN : v.get<double>();
-}
-
-/* equal as doubles, or both not finite (both written null) */
+ * whose wrapped factors make 0/0).  Read as NaN (golden.h's GoldenNull::NaN),
+ * which carries through the model and the pools as the reference's value
+ * did; compared with golden_equal: equal as doubles, or both not finite
+ * (both written null). */
 bool golden_equal(double got, double want)
 {
     return got == want || (!std::isfinite(got) && !std::isfinite(want));
 }
 
 /* "-m version=X:name=Y:enable_transform:motion.motion_force_zero=true ..." */
-std::vector<GoldenModel> models_of(const nlohmann::ordered_json &root)
+std::vector<GoldenModel> models_of(const vq_test::GoldenLog &log)
 {
     std::vector<GoldenModel> out;
-    if (root.contains("model") && root["model"].is_string()) {
+    if (log.has_str("model")) {
         GoldenModel m;
-        m.version = root["model"].get<std::string>();
+        m.version = log.str("model");
         out.push_back(m);
         return out;
     }
-    std::istringstream args(root.value("oracle_args", std::string()));
+    std::istringstream args(log.str("oracle_args"));
     std::string w;
     bool no_prediction = false;     /* the tool's --no_prediction: no model at all */
     while (args >> w) {
@@ -149,31 +145,21 @@ std::vector<GoldenModel> models_of(const nlohmann::ordered_json &root)
 
 bool load_golden(const std::string &path, Golden *g)
 {
-    std::string text;
-    if (!read_file(path, &text))
+    vq_test::GoldenLog log;
+    std::string err;
+    const vq_test::GoldenStatus st = vq_test::load_golden(path, &log, &err, vq_test::GoldenNull::NaN);
+    if (st == vq_test::GoldenStatus::Bad)
+        ADD_FAILURE() << err;
+    if (st != vq_test::GoldenStatus::Ok)
         return false;
-    nlohmann::ordered_json root;
-    try {
-        root = nlohmann::ordered_json::parse(text);
-    } catch (const std::exception &e) {
-        ADD_FAILURE() << path << ": " << e.what();
-        return false;
-    }
     g->file = path;
-    g->models = models_of(root);
-    for (const auto &fr : root["frames"]) {
-        std::map<std::string, double> row;
-        for (const auto &kv : fr["metrics"].items()) {
-            row[kv.key()] = golden_number(kv.value());
-            if (g->frames.empty())
-                g->names.push_back(kv.key());
-        }
-        g->frames.push_back(row);
-    }
-    if (root.contains("pooled_metrics"))
-        for (const auto &kv : root["pooled_metrics"].items())
-            for (const auto &pv : kv.value().items())
-                g->pooled[kv.key()][pv.key()] = golden_number(pv.value());
+    g->models = models_of(log);
+    if (!log.frames.empty())
+        g->names = log.frames[0].names;
+    for (const vq_test::GoldenMetrics &m : log.frames)
+        g->frames.push_back(m.values);
+    for (const std::string &k : log.pooled_names)
+        g->pooled[k] = log.pooled.at(k).values;
     return true;
 }
 

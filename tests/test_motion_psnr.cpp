@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "clip_table.h"
-#include "json.h"
+#include "golden.h"
 #include "motion.h"
 #include "motion_exec.h"
 #include "motion_fold.h"
@@ -71,31 +71,16 @@ using Frames = std::vector<std::map<std::string, double>>;
 
 bool load_golden(const std::string &path, Frames *out)
 {
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
+    vq_test::GoldenLog log;
+    std::string err;
+    const vq_test::GoldenStatus st = vq_test::load_golden(path, &log, &err);
+    if (st == vq_test::GoldenStatus::Bad)
+        ADD_FAILURE() << err;
+    if (st != vq_test::GoldenStatus::Ok)
         return false;
-    std::string text;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        text.append(buf, n);
-    fclose(f);
-    VqJson *root = nullptr;
-    char err[256];
-    if (vq_json_parse(text.data(), text.size(), &root, err, sizeof(err)) < 0) {
-        ADD_FAILURE() << path << ": " << err;
-        return false;
-    }
-    const VqJson *frames = vq_json_get(root, "frames");
     out->clear();
-    for (size_t i = 0; frames && i < frames->n; i++) {
-        const VqJson *m = vq_json_get(&frames->item[i], "metrics");
-        std::map<std::string, double> row;
-        for (size_t k = 0; m && k < m->n; k++)
-            row[m->key[k]] = m->item[k].number;
-        out->push_back(row);
-    }
-    vq_json_free(root);
+    for (const vq_test::GoldenMetrics &m : log.frames)
+        out->push_back(m.values);
     return true;
 }
 

@@ -27,9 +27,8 @@
 #include <time.h>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "clip_table.h"
+#include "golden.h"
 #include "psnr_hvs.h"
 #include "psnr_hvs_exec.h"
 #include "psnr_hvs_fold.h"
@@ -613,11 +612,6 @@ std::string clip_name(const std::string &file)
     return dot == std::string::npos ? file : file.substr(0, dot);
 }
 
-double golden_value(const nlohmann::json &v)
-{
-    return v.is_null() ? std::numeric_limits<double>::infinity() : v.get<double>();
-}
-
 class PsnrHvsGolden : public ::testing::TestWithParam<GoldenPair> {};
 
 TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
@@ -626,15 +620,18 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
     const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
     if (!raw_dir || !golden_dir)
         GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
-    std::ifstream jf(std::string(golden_dir) + "/" + p.name + ".features.json");
-    if (!jf)
+    vq_test::GoldenLog g;   /* null (the reference's inf) as +inf */
+    std::string gerr;
+    const vq_test::GoldenStatus st =
+        vq_test::load_golden(std::string(golden_dir) + "/" + p.name + ".features.json", &g, &gerr);
+    if (st == vq_test::GoldenStatus::Missing)
         GTEST_SKIP() << p.name << ".features.json missing";
-    const nlohmann::json g = nlohmann::json::parse(jf);
-    for (const auto &r : g.value("refused", nlohmann::json::array()))
-        ASSERT_NE(r.get<std::string>(), "psnr_hvs") << "the reference refused psnr_hvs here";
+    ASSERT_TRUE(st == vq_test::GoldenStatus::Ok) << gerr;
+    for (const std::string &r : g.refused)
+        ASSERT_NE(r, "psnr_hvs") << "the reference refused psnr_hvs here";
 
-    const std::string rpath = std::string(raw_dir) + "/" + clip_name(g["reference"]) + ".yuv";
-    const std::string dpath = std::string(raw_dir) + "/" + clip_name(g["distorted"]) + ".yuv";
+    const std::string rpath = std::string(raw_dir) + "/" + clip_name(g.str("reference")) + ".yuv";
+    const std::string dpath = std::string(raw_dir) + "/" + clip_name(g.str("distorted")) + ".yuv";
     FILE *fr = fopen(rpath.c_str(), "rb"), *fd = fopen(dpath.c_str(), "rb");
     if (!fr || !fd) {
         if (fr) fclose(fr);
@@ -657,7 +654,7 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
 
     const VqPsnrHvsTables t = tables();
     std::vector<uint8_t> ref(frame), dis(frame);
-    const auto &frames = g["frames"];
+    const std::vector<vq_test::GoldenMetrics> &frames = g.frames;
     const char *keys[VQ_PSNR_HVS_NSCORES] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" };
     int exact = 0, total = 0;
     double ms = 0;
@@ -694,9 +691,9 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
         ms += (c1.tv_sec - c0.tv_sec) * 1e3 + (c1.tv_nsec - c0.tv_nsec) * 1e-6;
         double out[VQ_PSNR_HVS_NSCORES];
         vq_psnr_hvs_fold(words, vw, vh, p.bpc, out);
-        const auto &m = frames[f]["metrics"];
+        const vq_test::GoldenMetrics &m = frames[f];
         for (int k = 0; k < VQ_PSNR_HVS_NSCORES; k++) {
-            const double want = golden_value(m.at(keys[k]));
+            const double want = m.at(keys[k]);
             total++;
             exact += out[k] == want;
             EXPECT_EQ(out[k], want) << p.name << " frame " << f << " " << keys[k];

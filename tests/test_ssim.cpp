@@ -30,9 +30,8 @@
 
 #include <time.h>
 
-#include <nlohmann/json.hpp>
-
 #include "clip_table.h"
+#include "golden.h"
 #include "registry.hpp"
 #include "ssim.h"
 #include "ssim_exec.h"
@@ -685,14 +684,16 @@ VqSsimScores numbered_scores()
 TEST(SsimLcs, OutputsInTheReferencesOrder)
 {
     const char *golden_dir = getenv("VQ_GOLDEN_DIR");
-    const std::string text =
-        golden_dir ? read_text(std::string(golden_dir) + "/dog1080.opt_lcs.json") : std::string();
-    if (text.empty())
+    vq_test::GoldenLog g;
+    std::string gerr;
+    const vq_test::GoldenStatus st =
+        golden_dir ? vq_test::load_golden(std::string(golden_dir) + "/dog1080.opt_lcs.json", &g, &gerr)
+                   : vq_test::GoldenStatus::Missing;
+    if (st == vq_test::GoldenStatus::Missing)
         GTEST_SKIP() << "no dog1080.opt_lcs.json";
-    const nlohmann::ordered_json g = nlohmann::ordered_json::parse(text);
+    ASSERT_TRUE(st == vq_test::GoldenStatus::Ok) << gerr;
     std::vector<std::string> seen[2];   /* float_ssim*, float_ms_ssim*: the log's order */
-    for (const auto &kv : g["frames"][0]["metrics"].items()) {
-        const std::string &k = kv.key();
+    for (const std::string &k : g.frames.at(0).names) {
         if (k.rfind("float_ms_ssim", 0) == 0)
             seen[1].push_back(k);
         else if (k.rfind("float_ssim", 0) == 0)
@@ -813,27 +814,28 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
     const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
     if (!raw_dir || !golden_dir)
         GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
-    const std::string text = read_text(std::string(golden_dir) + "/" + p.pair + ".features.json");
+    vq_test::GoldenLog golden, lcs_golden;
+    std::string gerr;
+    const vq_test::GoldenStatus st =
+        vq_test::load_golden(std::string(golden_dir) + "/" + p.pair + ".features.json", &golden, &gerr);
     FILE *fr = fopen((std::string(raw_dir) + "/" + p.ref + ".yuv").c_str(), "rb");
     FILE *fd = fopen((std::string(raw_dir) + "/" + p.dis + ".yuv").c_str(), "rb");
-    if (text.empty() || !fr || !fd) {
+    if (st == vq_test::GoldenStatus::Missing || !fr || !fd) {
         if (fr) fclose(fr);
         if (fd) fclose(fd);
         GTEST_SKIP() << p.pair << " or its raw clips are missing";
     }
-    const nlohmann::json golden = nlohmann::json::parse(text);
-    bool ms_refused = false;
-    if (golden.contains("refused"))
-        for (const auto &r : golden["refused"])
-            ms_refused = ms_refused || r == "float_ms_ssim";
+    ASSERT_TRUE(st == vq_test::GoldenStatus::Ok) << gerr;
+    const bool ms_refused = golden.refuses("float_ms_ssim");
 
     /* enable_lcs: the reference's run with both extractors' lcs outputs, or its refusal */
-    const std::string lcs_text = read_text(std::string(golden_dir) + "/" + p.pair + ".opt_lcs.json");
-    ASSERT_FALSE(lcs_text.empty()) << p.pair << ".opt_lcs.json is missing";
-    const nlohmann::json lcs_golden = nlohmann::json::parse(lcs_text);
-    const bool lcs_refused = lcs_golden.contains("refused_by_reference");
+    const vq_test::GoldenStatus lcs_st =
+        vq_test::load_golden(std::string(golden_dir) + "/" + p.pair + ".opt_lcs.json", &lcs_golden, &gerr);
+    ASSERT_FALSE(lcs_st == vq_test::GoldenStatus::Missing) << p.pair << ".opt_lcs.json is missing";
+    ASSERT_TRUE(lcs_st == vq_test::GoldenStatus::Ok) << gerr;
+    const bool lcs_refused = lcs_golden.has_str("refused_by_reference");
     if (lcs_refused) {   /* the whole run fails: float_ms_ssim's extract (its size) */
-        EXPECT_NE(lcs_golden["refused_by_reference"].get<std::string>().find("\"float_ms_ssim\""),
+        EXPECT_NE(lcs_golden.str("refused_by_reference").find("\"float_ms_ssim\""),
                   std::string::npos);
     }
     EXPECT_EQ(lcs_refused, ms_refused) << p.pair;
@@ -856,9 +858,9 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
     const size_t luma = (size_t)p.w * p.h * bytes;
     const size_t frame = luma + 2 * (size_t)p.cw * p.ch * bytes;
     std::vector<uint8_t> ref(luma), dis(luma);
-    const auto &frames = golden["frames"];
+    const std::vector<vq_test::GoldenMetrics> &frames = golden.frames;
     if (!lcs_refused) {
-        ASSERT_EQ(lcs_golden["frames"].size(), frames.size()) << p.pair;
+        ASSERT_EQ(lcs_golden.frames.size(), frames.size()) << p.pair;
     }
     int nf = 0, exact_ssim = 0, exact_ms = 0, n_lcs = 0, exact_lcs = 0;
     double secs = 0;
@@ -875,28 +877,28 @@ TEST_P(SsimGolden, CpuScoresEqualReference)
         secs += thread_seconds() - t0;
         VqSsimScores s;
         ASSERT_EQ(vq_ssim_fold(&g, words, nullptr, nullptr, &s, msg, sizeof msg), 0) << msg;
-        const auto &m = frames[f]["metrics"];
+        const vq_test::GoldenMetrics &m = frames[f];
         nf++;
-        const double want_ssim = m["float_ssim"].get<double>();
+        const double want_ssim = m.at("float_ssim");
         EXPECT_EQ(s.float_ssim, want_ssim) << p.pair << " frame " << f;
         exact_ssim += s.float_ssim == want_ssim;
         if (!ms_refused) {
-            const double want_ms = m["float_ms_ssim"].get<double>();
+            const double want_ms = m.at("float_ms_ssim");
             EXPECT_EQ(s.float_ms_ssim, want_ms) << p.pair << " frame " << f;
             exact_ms += s.float_ms_ssim == want_ms;
         } else {
-            EXPECT_FALSE(m.contains("float_ms_ssim") && !m["float_ms_ssim"].is_null());
+            EXPECT_FALSE(m.has("float_ms_ssim") && !m.is_null("float_ms_ssim"));
         }
         /* enable_lcs: every output of both extractors, by the registry's names */
         for (int ms = 0; ms < 2 && !lcs_refused; ms++) {
-            const auto &lm = lcs_golden["frames"][f]["metrics"];
+            const vq_test::GoldenMetrics &lm = lcs_golden.frames[f];
             double v[1 + 3 * VQ_MS_SSIM_SCALES];
             const int nv = vq_ssim_outputs(&s, ms, &lcs, v);
             ASSERT_EQ((size_t)nv, spec[ms]->outputs.size() + spec[ms]->debug_outputs.size());
             for (int k = 0; k < nv; k++) {
                 const char *name = k ? spec[ms]->debug_outputs[(size_t)k - 1] : spec[ms]->outputs[0];
-                ASSERT_TRUE(lm.contains(name)) << p.pair << " frame " << f << " " << name;
-                const double want = lm[name].get<double>();
+                ASSERT_TRUE(lm.has(name)) << p.pair << " frame " << f << " " << name;
+                const double want = lm.at(name);
                 EXPECT_EQ(v[k], want) << p.pair << " frame " << f << " " << name;
                 n_lcs++;
                 exact_lcs += v[k] == want;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clip_table.h"
+#include "golden.h"
 #include "vif.h"
 #include "vif_exec.h"
 #include "vif_fold.h"
@@ -395,35 +396,6 @@ GoldenPair golden_pair(const char *golden, const char *row, double egl, std::vec
     return { golden, c.ref.c_str(), c.dis.c_str(), c.w, c.h, c.bpc, c.cw(), c.ch(), egl, std::move(frames) };
 }
 
-std::string read_file(const std::string &path)
-{
-    std::string s;
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
-        return s;
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        s.append(buf, n);
-    fclose(f);
-    return s;
-}
-
-/* The per-frame values of one metric, in frame order (the golden files list
- * frames in order, each metric once per frame, before "pooled_metrics"). */
-std::vector<double> golden_metric(const std::string &json, const std::string &name)
-{
-    std::vector<double> v;
-    const std::string key = "\"" + name + "\":";
-    const size_t end = json.find("\"pooled_metrics\"");
-    for (size_t pos = json.find(key); pos != std::string::npos && pos < end;
-         pos = json.find(key, pos)) {
-        pos += key.size();
-        v.push_back(strtod(json.c_str() + pos, nullptr));
-    }
-    return v;
-}
-
 class VifGolden : public ::testing::TestWithParam<GoldenPair> {};
 
 TEST_P(VifGolden, CpuScoresEqualReference)
@@ -432,19 +404,26 @@ TEST_P(VifGolden, CpuScoresEqualReference)
     const char *raw_dir = getenv("VQ_RAW_DIR"), *golden_dir = getenv("VQ_GOLDEN_DIR");
     if (!raw_dir || !golden_dir)
         GTEST_SKIP() << "VQ_RAW_DIR / VQ_GOLDEN_DIR not set";
-    const std::string json = read_file(std::string(golden_dir) + "/" + p.golden);
+    vq_test::GoldenLog g;
+    std::string gerr;
+    const vq_test::GoldenStatus st = vq_test::load_golden(std::string(golden_dir) + "/" + p.golden, &g, &gerr);
     FILE *fr = fopen((std::string(raw_dir) + "/" + p.ref + ".yuv").c_str(), "rb");
     FILE *fd = fopen((std::string(raw_dir) + "/" + p.dis + ".yuv").c_str(), "rb");
-    if (json.empty() || !fr || !fd) {
+    if (st == vq_test::GoldenStatus::Missing || !fr || !fd) {
         if (fr) fclose(fr);
         if (fd) fclose(fd);
         GTEST_SKIP() << p.golden << " or its raw clips are missing";
+    }
+    if (st != vq_test::GoldenStatus::Ok) {
+        fclose(fr);
+        fclose(fd);
+        FAIL() << gerr;
     }
 
     const std::string suffix = p.egl == 100.0 ? "" : "_egl_1";
     std::vector<double> want[VQ_VIF_SCALES];
     for (int s = 0; s < VQ_VIF_SCALES; s++) {
-        want[s] = golden_metric(json, "integer_vif_scale" + std::to_string(s) + suffix);
+        want[s] = g.column("integer_vif_scale" + std::to_string(s) + suffix);
         ASSERT_FALSE(want[s].empty()) << "no integer_vif_scale" << s << suffix;
     }
 

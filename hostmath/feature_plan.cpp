@@ -7,7 +7,6 @@
 #include "adm_params.h"
 #include "c_locale.h"
 #include "option_string.hpp"
-#include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "module.hpp"
 #include "vq_error.h"
@@ -300,7 +299,6 @@ void FeaturePlan::make_exec_plan()
     p.h = fmt_.height;
     p.bpc = fmt_.bitdepth;
     const int nplanes = fmt_.layout == VQ_LAYOUT_GRAY ? 1 : 3;
-    int ssim_features = 0, ssim_scale = -1;
     for (int k = 0; k < 3; k++) {
         p.plane_w[k] = k == 0 ? fmt_.width : k < nplanes ? fmt_.width >> fmt_.chroma_shift_w : 0;
         p.plane_h[k] = k == 0 ? fmt_.height : k < nplanes ? fmt_.height >> fmt_.chroma_shift_h : 0;
@@ -465,31 +463,7 @@ void FeaturePlan::make_exec_plan()
             in.exec_index = k;
             break;
         }
-        case FexKind::FloatSsim:
-        case FexKind::FloatMsSsim: {
-            char msg[256] = "";
-            const bool ms = o.spec().kind == FexKind::FloatMsSsim;
-            if (vq_ssim_check_bpc(fmt_.bitdepth, msg, sizeof(msg)) < 0 ||
-                (ms ? vq_ms_ssim_check_size(fmt_.width, fmt_.height, msg, sizeof(msg))
-                    : vq_ssim_check_size(fmt_.width, fmt_.height, (int)o.get("scale"), msg, sizeof(msg))) < 0)
-                fail(VQ_EINVAL, "%s cannot score %dx%d %d-bit frames: %s", o.spec().name, fmt_.width,
-                     fmt_.height, fmt_.bitdepth, msg);
-            if (!ms) {
-                if (ssim_scale >= 0 && ssim_scale != (int)o.get("scale"))
-                    fail(VQ_EINVAL, "float_ssim with two scale options in one run is not supported");
-                ssim_scale = (int)o.get("scale");
-            }
-            ssim_features |= ms ? VQ_SSIM_F_MS_SSIM : VQ_SSIM_F_SSIM;
-            break;
         }
-        }
-    }
-    if (ssim_features) {
-        if (vq_ssim_geom_init(&p.ssim_geom, fmt_.width, fmt_.height, fmt_.bitdepth, ssim_features,
-                              ssim_scale < 0 ? 0 : ssim_scale) < 0)
-            fail(VQ_EINVAL, "float_ssim / float_ms_ssim cannot score %dx%d %d-bit frames", fmt_.width,
-                 fmt_.height, fmt_.bitdepth);
-        p.ssim = 1;
     }
     int cw = 0, ch = 0;
     if (p.nplanes == 3) {

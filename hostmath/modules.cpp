@@ -14,6 +14,8 @@ const Module &float_vif_module();       /* hostmath/float_vif/ */
 const Module &float_adm_module();       /* hostmath/float_adm/ */
 const Module &ciede_module();           /* hostmath/ciede/ */
 const Module &speed_temporal_module();  /* hostmath/speed_temporal/ */
+const Module &float_ssim_module();      /* hostmath/ssim/ */
+const Module &float_ms_ssim_module();   /* hostmath/ssim/ */
 const Module &null_module();            /* hostmath/null/ */
 const Module &psnr_hvs_module();        /* hostmath/psnr_hvs/ */
 const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
@@ -28,6 +30,8 @@ const std::vector<const Module *> &modules()
         &float_adm_module(),
         &ciede_module(),
         &speed_temporal_module(),
+        &float_ssim_module(),
+        &float_ms_ssim_module(),
         &null_module(),
         &psnr_hvs_module(),
         &speed_chroma_module(),

@@ -108,35 +108,6 @@ std::vector<FeatureSpec> make_specs()
         { "psnr_y", "psnr_cb", "psnr_cr" },
         {},
     });
-    /* float_ssim.c / float_ms_ssim.c: enable_lcs appends the means of l, c
-     * and s (in this order, after the score; ms: l of scales 0..4, then c,
-     * then s); enable_db and clip_db change the score only */
-    v.push_back(FeatureSpec{
-        "float_ssim", FexKind::FloatSsim,
-        {
-            { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
-            { "enable_db", nullptr, B, 0, 0, 1, false, true },
-            { "clip_db", nullptr, B, 0, 0, 1, false, true },
-            { "scale", nullptr, I, 0, 0, 10, false, true },
-        },
-        { "float_ssim" }, { "float_ssim" }, {},
-        { "float_ssim_l", "float_ssim_c", "float_ssim_s" }, "enable_lcs",
-    });
-    v.push_back(FeatureSpec{
-        "float_ms_ssim", FexKind::FloatMsSsim,
-        {
-            { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
-            { "enable_db", nullptr, B, 0, 0, 1, false, true },
-            { "clip_db", nullptr, B, 0, 0, 1, false, true },
-        },
-        { "float_ms_ssim" }, { "float_ms_ssim" }, {},
-        { "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
-          "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4", "float_ms_ssim_c_scale0",
-          "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-          "float_ms_ssim_c_scale4", "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
-          "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
-        "enable_lcs",
-    });
     /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
      * cambi_full_reference (not in its provided_features: printed without
      * suffix); heatmaps_path: a string, no FEATURE_PARAM (hostmath/cambi_heatmaps.h) */

@@ -116,9 +116,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     if (fold_threads <= 0)
         return false;
     switch (in.opts.spec().kind) {
-    case vq::FexKind::FloatSsim:
-    case vq::FexKind::FloatMsSsim:
-        return true;
     case vq::FexKind::Module:
         return in.opts.spec().module->deferrable;
     case vq::FexKind::Cambi:
@@ -320,24 +317,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
                 ps->sse[k] += sse[k];
                 ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
             }
-        break;
-    }
-    case vq::FexKind::FloatSsim:
-    case vq::FexKind::FloatMsSsim: {
-        const bool ms = in.opts.spec().kind == vq::FexKind::FloatMsSsim;
-        VqSsimOptions o = { (int)in.opts.get("enable_lcs"), (int)in.opts.get("enable_db"),
-                            (int)in.opts.get("clip_db") };
-        VqSsimScores sc;
-        char msg[256] = "";
-        if (vq_ssim_fold(&ep.ssim_geom, rows + ep.ssim_off, &o, &o, &sc, msg, sizeof(msg)) < 0)
-            fail(VQ_EINVAL, "frame %lld: %s", (long long)k, msg);
-        /* the score, then its lcs outputs (the registry's debug_outputs) */
-        double v[1 + 3 * VQ_MS_SSIM_SCALES];
-        const int nv = vq_ssim_outputs(&sc, ms, &o, v);
-        if (nv != in.n_outputs)
-            fail(VQ_EINVAL, "%s: %d outputs planned, the fold gives %d", in.opts.spec().name,
-                 in.n_outputs, nv);
-        std::copy(v, v + nv, out);
         break;
     }
     case vq::FexKind::Cambi:

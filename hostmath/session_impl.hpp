@@ -41,7 +41,6 @@
 #include "ref_share.hpp"
 #include "scale_exec.h"
 #include "scale_filter.h"
-#include "ssim_fold.h"
 #include "cambi_fold.h"
 #include "cambi_heatmaps.h"
 #include "float_small_fold.h"

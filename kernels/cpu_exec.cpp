@@ -1,7 +1,7 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
  * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
- * and SSIM's stages likewise); each step is a list of work items - row
- * bands (cpu_bands.h, ssim_exec.h, cambi_exec.h, the modules' steps),
+ * and the modules' stages likewise); each step is a list of work items - row
+ * bands (cpu_bands.h, cambi_exec.h, the modules' steps),
  * sums that must be added in order on one thread, and features run whole
  * as one task (split_features) - that run on a pool of threads living as
  * long as the executor.  Every item writes only its own rows of the
@@ -30,7 +30,6 @@
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "scale_exec.h"
-#include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -146,13 +145,12 @@ private:
 };
 
 /* One work item: a row band of one step of one feature instance, or one
- * whole-feature task (op kTask, a = the task's index).  SSIM's: rows of
- * one of its stages (ssim_exec.h; the stage's index in scale).
+ * whole-feature task (op kTask, a = the task's index: cambi's pass).
  * CAMBI's: rows of its step (scale), a scale's selection, row words (in
  * bands) and pooling decision (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr, kSsim,
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr,
                  kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
                  kModule, kModuleRun };
 struct Item {
@@ -183,13 +181,9 @@ struct VqCpuExec {
     std::vector<VqAdmCpu *> adm;
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
-    VqSsimCpu *ssim = nullptr;
     VqCambiCpu *cambi = nullptr;
     std::vector<VqFloatMotionCpu *> fmotion;
     VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
-    bool ssim_bands = false;   /* float_ssim / float_ms_ssim in row bands (split_features) */
-    VqSsimStage ssim_stages[VQ_SSIM_MAX_STAGES];
-    int n_ssim_stages = 0;
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<int64_t> rows;
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
@@ -206,8 +200,6 @@ struct VqCpuExec {
             vq_motion_cpu_free(motion);
         if (scale)
             vq_scale_cpu_free(scale);
-        if (ssim)
-            vq_ssim_cpu_free(ssim);
         if (cambi)
             vq_cambi_cpu_free(cambi);
         for (VqFloatMotionCpu *m : fmotion)
@@ -223,19 +215,20 @@ struct VqCpuExec {
 namespace {
 
 /*
- * Which of SSIM and CAMBI run in row bands.  In bands a feature
- * spreads over every thread, but SSIM then keeps its terms
- * and add them on one thread afterwards (more memory traffic), and CAMBI
- * runs 21 steps instead of one task.  As one task each they cost nothing
- * extra and run beside each other and the banded features; that is the
- * better split until a task is longer than the frame's work divided by the
- * threads.  The costs: single-thread nanoseconds per luma pixel measured on
- * the development machine (AVX-512), only their ratios matter (the modules'
- * from their tables' hints).  A module with a whole-frame task (its table's
- * run) is split the same way; the others always run in their steps' bands.  VQ_CPU_BANDS=all|none forces either way (tests).
+ * Which of CAMBI and the modules with a whole-frame task (SSIM's) run in
+ * row bands.  In bands a feature spreads over every thread, but SSIM then
+ * keeps its terms and adds them on one thread afterwards (more memory
+ * traffic), and CAMBI runs 21 steps instead of one task.  As one task each
+ * they cost nothing extra and run beside each other and the banded
+ * features; that is the better split until a task is longer than the
+ * frame's work divided by the threads.  The costs: single-thread
+ * nanoseconds per luma pixel measured on the development machine
+ * (AVX-512), only their ratios matter (the modules' from their tables'
+ * hints; a module without a whole-frame task always runs in its steps'
+ * bands).  VQ_CPU_BANDS=all|none forces either way (tests).
  */
 struct Split {
-    bool ssim = false, cambi = false;
+    bool cambi = false;
     bool module[VQ_EXEC_MAX_MODULES] = {};  /* a module with a whole-frame task: in its steps' bands */
 };
 
@@ -247,16 +240,12 @@ Split split_features(const VqExecPlan *p, int threads)
     const char *env = std::getenv("VQ_CPU_BANDS");
     if (env && (!std::strcmp(env, "all") || !std::strcmp(env, "none"))) {
         const bool all = env[0] == 'a';
-        sp.ssim = all && p->ssim;
         sp.cambi = all && p->cambi;
         for (int k = 0; k < p->n_modules; k++)
             sp.module[k] = all;
         return sp;
     }
     const double px = (double)p->w * p->h;
-    const bool ms = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_MS_SSIM);
-    const bool fs = p->ssim && (p->ssim_geom.features & VQ_SSIM_F_SSIM);
-    const double ssim = ((ms ? 37.0 : 0.0) + (fs ? 3.0 : 0.0)) * px;
     const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
     double cost[VQ_EXEC_MAX_MODULES], modules = 0.0;   /* their hints (kernels/module.h) */
     for (int k = 0; k < p->n_modules; k++) {
@@ -265,9 +254,8 @@ Split split_features(const VqExecPlan *p, int threads)
         modules += cost[k];
     }
     const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + (p->motion ? 0.5 : 0.0)) * px;
-    const double total = vmaf + modules + ssim + cambi;
+    const double total = vmaf + modules + cambi;
     const double fair = total / threads;
-    sp.ssim = p->ssim && ssim > fair;
     sp.cambi = p->cambi && cambi > fair;
     for (int k = 0; k < p->n_modules; k++)
         sp.module[k] = cost[k] > fair;
@@ -308,19 +296,12 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->fmotion.push_back(vq_fmotion_cpu_alloc(&plan->fmotion[k])), e->fmotion.back());
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
-        if (plan->ssim)
-            ok = ok && (e->ssim = vq_ssim_cpu_alloc(&plan->ssim_geom));
         if (plan->cambi)
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
         if (plan->cambi && plan->cambi_src)
             ok = ok && (e->cambi_src = vq_cambi_cpu_alloc(&plan->cambi_src_p));
         e->threads = threads < 1 ? 1 : threads;
         const Split sp = split_features(plan, e->threads);
-        if (ok && sp.ssim)
-            ok = vq_ssim_cpu_bands(e->ssim, e->threads) == 0;
-        e->ssim_bands = sp.ssim;
-        if (sp.ssim)
-            e->n_ssim_stages = vq_ssim_cpu_stages(&plan->ssim_geom, e->ssim_stages);
         if (ok && sp.cambi)
             ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0 &&
                  (!e->cambi_src || vq_cambi_cpu_bands(e->cambi_src, e->threads) == 0);
@@ -359,14 +340,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: cambi and ssim whole unless split_features bands them */
-    const int n_ssim = score && p->ssim && !e->ssim_bands ? 1 : 0;
-    const bool ssim_bands = score && p->ssim && e->ssim_bands;
-    if (ssim_bands && (ref[0].w != p->ssim_geom.w || ref[0].h != p->ssim_geom.h ||
-                       dis[0].w != p->ssim_geom.w || dis[0].h != p->ssim_geom.h)) {
-        std::snprintf(err, errlen, "CPU SSIM loops refused the frame (%dx%d)", ref[0].w, ref[0].h);
-        return VQ_EINVAL;
-    }
+    /* tasks: cambi whole unless split_features bands it */
     /* cambi: the distorted luma's pass (0), with full_ref the reference luma's (1) */
     const int cambi_passes = p->cambi ? (p->cambi_src ? 2 : 1) : 0;
     const bool cambi = score && p->cambi && e->cambi_bands;
@@ -381,7 +355,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const VqCambiTables *const cambi_t[2] = { p->cambi_tables, p->cambi_src_tables };
     const VqCambiLayout *const cambi_l[2] = { &p->cambi_l, &p->cambi_src_l };
     const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
-    const int n_tasks = n_cambi + n_ssim;
+    const int n_tasks = n_cambi;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
@@ -436,14 +410,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
         }
-    for (int k = 0; ssim_bands && k < e->n_ssim_stages; k++) {
-        const VqSsimStage &st = e->ssim_stages[k];
-        std::vector<Item> &v = e->items[st.step];
-        if (st.op == VQ_SSIM_OP_SUM)   /* first: one thread, the step's longest item */
-            v.insert(v.begin(), Item{ kSsim, 0, (int16_t)k, 0, 0 });
-        else   /* a band of terms filters 10 rows more than it outputs: one band per thread */
-            bands(v, kSsim, 0, k, st.rows, st.op == VQ_SSIM_OP_TERMS ? e->threads : 0);
-    }
     for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++)
         for (int k = 0; k < cambi_passes; k++) {   /* inst: the pass */
             const int sel = vq_cambi_cpu_step_select(cambi_p[k], step);
@@ -496,15 +462,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     std::atomic<int> failed{0};
     std::atomic<int> failed_module{-1};
-    auto task = [&](int t) {
-        if (t < n_cambi) {  /* pass t: the distorted luma, or (full_ref) the reference luma */
-            if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
-                failed = 4;
-            return;
-        }
-        t -= n_cambi;
-        if (vq_ssim_cpu_run(e->ssim, ref[0], dis[0], r + p->ssim_off) < 0)   /* t < n_ssim */
-            failed = 3;
+    auto task = [&](int t) {    /* cambi's pass t: the distorted luma, or (full_ref) the reference luma */
+        if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
+            failed = 4;
     };
     for (int step = 0; step < kSteps; step++) {
         const std::vector<Item> &v = e->items[step];
@@ -535,11 +495,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kPsnr:
                 vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);
-                break;
-            case kSsim:
-                if (vq_ssim_cpu_stage_run(e->ssim, &e->ssim_stages[it.scale], ref[0], dis[0], it.a, it.b,
-                                          r + p->ssim_off) < 0)
-                    failed = 3;
                 break;
             case kCambiRows:
                 vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);
@@ -581,11 +536,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     }
     for (VqFloatMotionCpu *m : e->fmotion)
         vq_fmotion_cpu_commit(m);
+    for (int k = 0; score && k < p->n_modules; k++)
+        if (p->module[k].cpu->rows_failed && p->module[k].cpu->rows_failed(e->module_scratch[k]))
+            failed_module = k;
     if (failed || failed_module >= 0) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
                       failed_module >= 0 ? p->module[failed_module].name
                       : failed == 1      ? "VIF"
-                      : failed == 3      ? "SSIM"
                                          : "CAMBI",
                       p->w, p->h, p->bpc);
         return VQ_EINVAL;

@@ -41,7 +41,6 @@
 #include "motion_exec.h"
 #include "psnr_exec.h"
 #include "scale_exec.h"
-#include "ssim_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
 
@@ -77,11 +76,11 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF):
  * features with scratch of their own run side by side, as several of them
- * (ssim's ordered sums, cambi's selection, a module's row sums) fill only
+ * (cambi's selection, a module's ordered row sums: SSIM's, CIEDE's) fill only
  * part of the GPU; module instance k runs on side[SIDE_MODULES + k] (the
  * last of them from N_MODULE_STREAMS on) */
 enum { N_MODULE_STREAMS = 4 };
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_SSIM, SIDE_CAMBI, SIDE_MODULES,
+enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_CAMBI, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
@@ -124,7 +123,6 @@ struct VqCudaExec {
     VqMotionCuda *motion;
     VqPsnrCuda *psnr;
     VqScaleCuda *scale;         /* distorted pictures of another size */
-    VqSsimCuda *ssim;
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
@@ -232,8 +230,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
-        return ret;
-    if (p->ssim && (ret = wrap(vq_ssim_cuda_alloc(&e->ssim, &p->ssim_geom), "ssim alloc", err, errlen)) < 0)
         return ret;
     if (p->cambi &&
         (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
@@ -385,10 +381,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                                  &c->vif_layout[k], s->d_rows, main),
                             "vif kernels", err, errlen)) < 0)
                 return ret;
-        if (c->ssim &&
-            (ret = wrap(vq_ssim_cuda_run(e->ssim, ref[0], dis[0], s->d_rows + c->ssim_off, side[SIDE_SSIM]),
-                        "ssim kernels", err, errlen)) < 0)
-            return ret;
         if (c->cambi &&
             (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, side[SIDE_CAMBI]),
                         "cambi kernels", err, errlen)) < 0)
@@ -643,7 +635,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->psnr) vq_psnr_cuda_free(e->psnr);
     if (e->scale) vq_scale_cuda_free(e->scale);
-    if (e->ssim) vq_ssim_cuda_free(e->ssim);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)

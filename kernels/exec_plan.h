@@ -18,7 +18,6 @@
 
 #include "vq_rows.h"
 #include "adm_params.h"
-#include "ssim_exec.h"
 #include "cambi.h"
 #include "float_small_exec.h"
 #include "float_motion.h"
@@ -64,9 +63,6 @@ typedef struct VqExecPlan {
                                  * n-1 (float_motion_exec.h); they run on every frame */
     VqFloatMotionGeom fmotion[VQ_EXEC_MAX_INSTANCES];
     size_t fmotion_off[VQ_EXEC_MAX_INSTANCES];
-    int ssim;                   /* run float_ssim / float_ms_ssim (ssim_geom.features) */
-    VqSsimGeom ssim_geom;       /* VQ_SSIM_NWORDS words at ssim_off */
-    size_t ssim_off;
     int n_modules;              /* metric modules' instances (module.h): each its own section */
     VqModuleExec module[VQ_EXEC_MAX_MODULES];
     size_t total;               /* int64 words per frame */
@@ -102,10 +98,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->motion & VQ_MOTION_LAG2) {
         p->motion_lag2_off = off;
         off += (size_t)b->h;
-    }
-    if (p->ssim) {
-        p->ssim_off = off;
-        off += VQ_SSIM_NWORDS;
     }
     if (p->cambi) {
         vq_cambi_layout_init(&p->cambi_l, &p->cambi_p, off);

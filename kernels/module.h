@@ -94,6 +94,10 @@ typedef struct VqModuleCpu {
      * (then g->cpu_bands is 0) */
     int (*run)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
                int64_t *section);
+    /* optional (NULL: rows cannot fail): after a scored frame's steps,
+     * whether a rows() call of that frame failed (no memory for a band's
+     * buffers, say: the executor refuses the frame); reading clears it */
+    int (*rows_failed)(void *scratch);
 } VqModuleCpu;
 
 /* The CUDA executor's side: views and section in device memory; enqueue is

@@ -130,6 +130,7 @@ typedef struct VqSsimStage {
     int32_t rows;            /* the rows its bands split (0: VQ_SSIM_OP_SUM) */
 } VqSsimStage;
 #define VQ_SSIM_MAX_STAGES (1 + 3 * VQ_SSIM_IMAGES)
+#define VQ_SSIM_CPU_STEPS 7
 int vq_ssim_cpu_bands(VqSsimCpu *c, int workers);
 int vq_ssim_cpu_stages(const VqSsimGeom *g, VqSsimStage st[VQ_SSIM_MAX_STAGES]);
 int vq_ssim_cpu_stage_run(VqSsimCpu *c, const VqSsimStage *st, VqPlaneView ref, VqPlaneView dis,

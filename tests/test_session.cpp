@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "feature_plan.hpp"
+#include "ssim_exec.h"
 #include "vqcuda.h"
 
 namespace {
@@ -796,4 +797,50 @@ TEST(Session, ModuleInstancesShareTheirRowWork)
         clipped += parts[1][(size_t)i][3] != parts[0][(size_t)i][3];
     }
     EXPECT_GT(clipped, 0);
+}
+
+// float_ssim and float_ms_ssim: two modules on one row work (share widens
+// the first instance's, float_ms_ssim's, to both features and float_ssim's
+// decimation).  Each instance's values equal a session of its own.
+TEST(Session, SsimModulesShareOneRowWork)
+{
+    const int w = 192, h = 176, n = 3;
+    char err[256];
+    Title t(w, h, n, 61);
+    const char *const feats[] = { "name=float_ms_ssim:enable_lcs=true", "name=float_ssim:scale=2:enable_db=true" };
+    VqConfig c = config(w, h, 1);
+    c.model = "none";
+    c.enable_psnr = 0;
+    const std::string joint = std::string(feats[0]) + "|" + feats[1];
+    vq::FeaturePlan plan(c.format, "none", joint, false);
+    ASSERT_EQ(plan.exec().n_modules, 1);
+    ASSERT_EQ(plan.instances().size(), 2u);
+    EXPECT_EQ(plan.instances()[0].exec_index, 0);
+    EXPECT_EQ(plan.instances()[1].exec_index, 0);
+    EXPECT_EQ(plan.exec().module[0].g.opt[0], VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM);
+    EXPECT_EQ(plan.exec().module[0].g.opt[1], 2);
+
+    auto run = [&](const std::string &feature) {
+        VqConfig cf = c;
+        cf.feature = feature.c_str();
+        VqSession *s = nullptr;
+        EXPECT_EQ(vq_session_open(&s, &cf, err, sizeof(err)), VQ_OK) << err;
+        for (int i = 0; s && i < n; i++)
+            EXPECT_EQ(vq_session_submit(s, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+        std::vector<std::vector<double>> v = s ? all_results(s) : std::vector<std::vector<double>>{};
+        vq_session_close(&s);
+        return v;
+    };
+    const auto all = run(joint);
+    const auto ms = run(feats[0]), ss = run(feats[1]);
+    ASSERT_EQ(all.size(), (size_t)n);
+    ASSERT_EQ(ms.size(), (size_t)n);
+    ASSERT_EQ(ss.size(), (size_t)n);
+    for (int i = 0; i < n; i++) {
+        std::vector<double> joined = ms[(size_t)i];
+        joined.insert(joined.end(), ss[(size_t)i].begin(), ss[(size_t)i].end());
+        EXPECT_EQ(all[(size_t)i], joined) << "frame " << i;
+        EXPECT_EQ(ms[(size_t)i].size(), 16u);   // the score and 15 lcs means
+        EXPECT_EQ(ss[(size_t)i].size(), 1u);
+    }
 }

@@ -17,12 +17,14 @@
  * sum is then added term by term in raster order on one thread.  The terms
  * are the same doubles either way, so are the sums.
  */
+#include <atomic>
 #include <mutex>
 #include <new>
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
 
+#include "module.h"
 #include "ssim.h"
 #include "ssim_exec.h"
 
@@ -641,3 +643,129 @@ extern "C" int vq_ssim_cpu_stage_run(VqSsimCpu *c, const VqSsimStage *st, VqPlan
         return image_sums(c, st->id, words);
     }
 }
+
+/* The module's table (kernels/module.h), float_ssim's and float_ms_ssim's
+ * one row work: g->opt[0] the features (VQ_SSIM_F_*, widened where both
+ * share it), g->opt[1] float_ssim's scale option (-1: float_ms_ssim alone).
+ * As one task (vq_ssim_cpu_run) or, where the executor's split bands it, its
+ * stages as step parts: a sum one item first in its step, terms in at most
+ * one band per thread (each band holds one of the bands' buffers). */
+namespace {
+
+struct Module {
+    VqSsimCpu *c = nullptr;
+    VqSsimGeom g{};
+    VqSsimStage st[VQ_SSIM_MAX_STAGES];
+    int n_st = 0;
+    std::atomic<int> failed{0};
+};
+
+int geom_of(const VqModuleGeom *g, VqSsimGeom *sg)
+{
+    return vq_ssim_geom_init(sg, g->w, g->h, g->bpc, (int)g->opt[0], g->opt[1] < 0 ? 0 : (int)g->opt[1]);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    Module *m = new (std::nothrow) Module;
+    *scratch = m;
+    if (!m || geom_of(g, &m->g) < 0 || !(m->c = vq_ssim_cpu_alloc(&m->g)))
+        return -1;
+    if (g->cpu_bands) {
+        if (vq_ssim_cpu_bands(m->c, g->cpu_threads) < 0)
+            return -1;
+        m->n_st = vq_ssim_cpu_stages(&m->g, m->st);
+    }
+    return 0;
+}
+
+void module_free(void *scratch)
+{
+    Module *m = static_cast<Module *>(scratch);
+    if (m && m->c)
+        vq_ssim_cpu_free(m->c);
+    delete m;
+}
+
+/* the stages of step s, as parts (in the stages' order) */
+int stage_parts(const VqSsimStage *st, int n_st, int s, int threads, VqModulePart parts[VQ_MODULE_MAX_PARTS],
+                int index[VQ_MODULE_MAX_PARTS])
+{
+    int n = 0;
+    for (int k = 0; k < n_st && n < VQ_MODULE_MAX_PARTS; k++)
+        if (st[k].step == s) {
+            const bool sum = st[k].op == VQ_SSIM_OP_SUM;
+            parts[n] = VqModulePart{ sum ? 1 : st[k].rows, st[k].op == VQ_SSIM_OP_TERMS ? threads : 0, sum };
+            index[n++] = k;
+        }
+    return n;
+}
+
+int module_step_parts(const VqModuleGeom *g, int s, VqModulePart parts[VQ_MODULE_MAX_PARTS])
+{
+    VqSsimGeom sg;
+    VqSsimStage st[VQ_SSIM_MAX_STAGES];
+    int index[VQ_MODULE_MAX_PARTS];
+    if (geom_of(g, &sg) < 0)
+        return 0;
+    return stage_parts(st, vq_ssim_cpu_stages(&sg, st), s, g->cpu_threads, parts, index);
+}
+
+int module_step_rows(const VqModuleGeom *g, int s)
+{
+    VqModulePart parts[VQ_MODULE_MAX_PARTS];
+    int rows = 0;
+    for (int q = module_step_parts(g, s, parts) - 1; q >= 0; q--)
+        rows += parts[q].rows;
+    return rows;
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int s, int a, int b)
+{
+    Module *m = static_cast<Module *>(scratch);
+    VqModulePart parts[VQ_MODULE_MAX_PARTS];
+    int index[VQ_MODULE_MAX_PARTS];
+    const int n = stage_parts(m->st, m->n_st, s, g->cpu_threads, parts, index);
+    for (int q = 0, base = 0; q < n; base += parts[q].rows, q++) {
+        const int lo = a > base ? a : base, hi = b < base + parts[q].rows ? b : base + parts[q].rows;
+        if (lo >= hi)
+            continue;
+        const VqSsimStage &st = m->st[index[q]];
+        const int y0 = st.op == VQ_SSIM_OP_SUM ? 0 : lo - base, y1 = st.op == VQ_SSIM_OP_SUM ? 0 : hi - base;
+        if (vq_ssim_cpu_stage_run(m->c, &st, ref[0], dis[0], y0, y1, section) < 0)
+            m->failed = 1;
+    }
+}
+
+int module_check(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3])
+{
+    const VqSsimGeom &sg = static_cast<Module *>(scratch)->g;
+    if (!g->cpu_bands)
+        return 0;   /* vq_ssim_cpu_run checks for itself */
+    return ref[0].w == sg.w && ref[0].h == sg.h && dis[0].w == sg.w && dis[0].h == sg.h ? 0 : -1;
+}
+
+int module_run(void *scratch, const VqModuleGeom *, const VqPlaneView ref[3], const VqPlaneView dis[3],
+               int64_t *section)
+{
+    return vq_ssim_cpu_run(static_cast<Module *>(scratch)->c, ref[0], dis[0], section);
+}
+
+int module_rows_failed(void *scratch)
+{
+    return static_cast<Module *>(scratch)->failed.exchange(0);
+}
+
+/* single-thread nanoseconds per luma pixel, the development machine */
+double module_cost(const VqModuleGeom *g)
+{
+    return (g->opt[0] & VQ_SSIM_F_MS_SSIM ? 37.0 : 0.0) + (g->opt[0] & VQ_SSIM_F_SSIM ? 3.0 : 0.0);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_ssim_module_cpu = {
+    module_alloc, module_free, VQ_SSIM_CPU_STEPS, module_step_rows, module_rows, 0u, module_check, module_cost,
+    nullptr, nullptr, module_step_parts, module_run, module_rows_failed,
+};

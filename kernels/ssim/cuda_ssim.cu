@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include "module.h"
 #include "ssim.h"
 #include "ssim_exec.h"
 
@@ -604,3 +605,33 @@ extern "C" int vq_ssim_cuda_run(VqSsimCuda *c, VqPlaneView ref, VqPlaneView dis,
     compose_kernel<<<c->nseq, kWarp, 0, st>>>(c->d_seq, d_words);
     return (int)cudaGetLastError();
 }
+
+/* The module's table (kernels/module.h): g->opt as cpu_ssim.cpp's table reads it. */
+namespace {
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqSsimGeom sg;
+    VqSsimCuda *c = nullptr;
+    *scratch = nullptr;
+    if (vq_ssim_geom_init(&sg, g->w, g->h, g->bpc, (int)g->opt[0], g->opt[1] < 0 ? 0 : (int)g->opt[1]) < 0)
+        return (int)cudaErrorInvalidValue;
+    const int e = vq_ssim_cuda_alloc(&c, &sg);
+    *scratch = c;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_ssim_cuda_free(static_cast<VqSsimCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream, int)
+{
+    return vq_ssim_cuda_run(static_cast<VqSsimCuda *>(scratch), ref[0], dis[0], d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_ssim_module_cuda = { module_alloc, module_free, module_enqueue };

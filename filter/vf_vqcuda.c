@@ -136,13 +136,29 @@ static int64_t piece_first(const VQCUDAContext *s)
     return FFMAX(0, s->score_begin - s->score_context);
 }
 
-/* a path option for rendition k (0-based): its %d is k + 1 */
-static char *rend_path(const char *tmpl, int k)
+/* Every rendition's log and segments file (log_path, segment_path; their
+ * %d is the rendition's number, from 1): fn(ctx, option, path) on each,
+ * the first error returned. */
+static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
 {
-    const char *d = strstr(tmpl, "%d");
-    if (!d)
-        return av_strdup(tmpl);
-    return av_asprintf("%.*s%d%s", (int)(d - tmpl), tmpl, k + 1, d + 2);
+    VQCUDAContext *s = ctx->priv;
+    char path[4096];
+    int ret;
+
+    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
+        for (int i = 0; i < 2; i++) {
+            const char *opt = i ? "segment_path" : "log_path", *tmpl = i ? s->segment_path : s->log_path;
+            if (!tmpl)
+                continue;
+            if (vq_ladder_path(tmpl, k, path, sizeof(path)) < 0) {
+                av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
+                return AVERROR(EINVAL);
+            }
+            if ((ret = fn(ctx, opt, path)) < 0)
+                return ret;
+        }
+    }
+    return 0;
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -191,20 +207,8 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
-        for (int i = 0; i < 2; i++) {
-            const char *tmpl = i ? s->segment_path : s->log_path;
-            char *path;
-            if (!tmpl)
-                continue;
-            if (!(path = rend_path(tmpl, k)))
-                return AVERROR(ENOMEM);
-            ret = check_log_path(ctx, i ? "segment_path" : "log_path", path);
-            av_free(path);
-            if (ret < 0)
-                return ret;
-        }
-    }
+    if ((ret = for_each_log(ctx, check_log_path)) < 0)
+        return ret;
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
     for (int k = 0; k < MAX_RENDITIONS; k++)
@@ -521,6 +525,13 @@ static int stream_status(AVFilterContext *ctx)
     return 0;
 }
 
+static int remove_log(AVFilterContext *ctx, const char *opt, const char *path)
+{
+    if (vq_log_remove(path) > 0)
+        av_log(ctx, AV_LOG_ERROR, "removed %s: it held an earlier run's scores\n", path);
+    return 0;
+}
+
 /* A run that scored nothing fails, and leaves no log that could pass for
  * its result: an earlier run's log at log_path is removed. */
 static int nothing_scored(AVFilterContext *ctx)
@@ -530,15 +541,7 @@ static int nothing_scored(AVFilterContext *ctx)
     av_log(ctx, AV_LOG_ERROR, "no frame was scored (%"PRId64" main frames had no reference "
            "frame of their time, %"PRId64" pairs differed in size or format)\n",
            s->nb_unpaired, s->nb_mismatched);
-    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
-        for (int i = 0; i < 2; i++) {
-            const char *tmpl = i ? s->segment_path : s->log_path;
-            char *path = tmpl ? rend_path(tmpl, k) : NULL;
-            if (path && vq_log_remove(path) > 0)
-                av_log(ctx, AV_LOG_ERROR, "removed %s: it held an earlier run's scores\n", path);
-            av_free(path);
-        }
-    }
+    for_each_log(ctx, remove_log);
     return AVERROR(EINVAL);
 }
 

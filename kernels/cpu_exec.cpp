@@ -279,11 +279,11 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
     try {
         e->rows.assign(plan->total, 0);
         e->threads = threads < 1 ? 1 : threads;
-        const Split msp = split_features(plan, e->threads);
+        const Split sp = split_features(plan, e->threads);
         for (int k = 0; k < plan->n_modules; k++) {
             VqModuleExec &m = e->plan.module[k];    /* the executor's copy: its threads, its split */
             m.g.cpu_threads = e->threads;
-            m.g.cpu_bands = !m.cpu->run || msp.module[k];
+            m.g.cpu_bands = !m.cpu->run || sp.module[k];
             ok = ok && m.cpu->steps <= kSteps && m.cpu->alloc(&e->module_scratch[k], &m.g) == 0;
         }
         for (int k = 0; k < plan->n_vif; k++)
@@ -300,8 +300,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
         if (plan->cambi && plan->cambi_src)
             ok = ok && (e->cambi_src = vq_cambi_cpu_alloc(&plan->cambi_src_p));
-        e->threads = threads < 1 ? 1 : threads;
-        const Split sp = split_features(plan, e->threads);
         if (ok && sp.cambi)
             ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0 &&
                  (!e->cambi_src || vq_cambi_cpu_bands(e->cambi_src, e->threads) == 0);

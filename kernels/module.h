@@ -54,6 +54,16 @@ typedef struct VqModulePart {
 } VqModulePart;
 #define VQ_MODULE_MAX_PARTS 8
 
+/* Rows [a, b) of a step, within its part of n rows from row base (the
+ * parts' rows one after another): the part's own rows [*lo, *hi); 0 when
+ * they miss it. */
+static inline int vq_module_part_rows(int base, int n, int a, int b, int *lo, int *hi)
+{
+    *lo = (a > base ? a : base) - base;
+    *hi = (b < base + n ? b : base + n) - base;
+    return *lo < *hi;
+}
+
 /* The CPU executor's side.  scratch: per instance, made once (NULL when the
  * module needs none).  Steps run one after another on scored frames (step k
  * starts when every module's step k - 1 has ended); a step's rows [0, n) go

@@ -227,18 +227,16 @@ void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3],
     const VqFadmInstance *in = inst_of(g);
     int op[3], scale[3];
     const int n = step_ops(t, op, scale);
-    for (int q = 0, base = 0; q < n; q++) {
-        const int s = scale[q], rows = in->p.s[s].h;
-        const int lo = a > base ? a : base, hi = b < base + rows ? b : base + rows;
-        if (lo < hi) {
-            if (op[q] == OP_DWT)
-                vq_fadm_cpu_dwt_rows(c, ref[0], dis[0], &in->p, s, lo - base, hi - base);
-            else if (op[q] == OP_DEC)
-                vq_fadm_cpu_dec_rows(c, &in->p, in->rcp, s, lo - base, hi - base);
-            else
-                vq_fadm_cpu_sum_rows(c, &in->p, s, section, in->off[s], lo - base, hi - base);
-        }
-        base += rows;
+    for (int q = 0, base = 0, lo, hi; q < n; base += in->p.s[scale[q]].h, q++) {
+        const int s = scale[q];
+        if (!vq_module_part_rows(base, in->p.s[s].h, a, b, &lo, &hi))
+            continue;
+        if (op[q] == OP_DWT)
+            vq_fadm_cpu_dwt_rows(c, ref[0], dis[0], &in->p, s, lo, hi);
+        else if (op[q] == OP_DEC)
+            vq_fadm_cpu_dec_rows(c, &in->p, in->rcp, s, lo, hi);
+        else
+            vq_fadm_cpu_sum_rows(c, &in->p, s, section, in->off[s], lo, hi);
     }
 }
 

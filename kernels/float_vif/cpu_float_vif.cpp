@@ -238,12 +238,10 @@ void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3],
 {
     VqFvifOp ops[2];
     const int n = vq_fvif_cpu_step_ops(geom_of(g), step, ops);
-    for (int q = 0, base = 0; q < n; base += ops[q].rows, q++) {
-        const int lo = a > base ? a : base, hi = b < base + ops[q].rows ? b : base + ops[q].rows;
-        if (lo < hi)
+    for (int q = 0, base = 0, lo, hi; q < n; base += ops[q].rows, q++)
+        if (vq_module_part_rows(base, ops[q].rows, a, b, &lo, &hi))
             vq_fvif_cpu_rows(static_cast<VqFloatVifCpu *>(scratch), geom_of(g), ops[q], ref[0], dis[0], g->bpc,
-                             section, lo - base, hi - base);
-    }
+                             section, lo, hi);
 }
 
 }  // namespace

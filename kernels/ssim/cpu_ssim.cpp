@@ -662,7 +662,7 @@ struct Module {
 
 int geom_of(const VqModuleGeom *g, VqSsimGeom *sg)
 {
-    return vq_ssim_geom_init(sg, g->w, g->h, g->bpc, (int)g->opt[0], g->opt[1] < 0 ? 0 : (int)g->opt[1]);
+    return vq_ssim_module_geom(sg, g->w, g->h, g->bpc, g->opt);
 }
 
 int module_alloc(void **scratch, const VqModuleGeom *g)
@@ -727,12 +727,11 @@ void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3],
     VqModulePart parts[VQ_MODULE_MAX_PARTS];
     int index[VQ_MODULE_MAX_PARTS];
     const int n = stage_parts(m->st, m->n_st, s, g->cpu_threads, parts, index);
-    for (int q = 0, base = 0; q < n; base += parts[q].rows, q++) {
-        const int lo = a > base ? a : base, hi = b < base + parts[q].rows ? b : base + parts[q].rows;
-        if (lo >= hi)
+    for (int q = 0, base = 0, lo, hi; q < n; base += parts[q].rows, q++) {
+        if (!vq_module_part_rows(base, parts[q].rows, a, b, &lo, &hi))
             continue;
         const VqSsimStage &st = m->st[index[q]];
-        const int y0 = st.op == VQ_SSIM_OP_SUM ? 0 : lo - base, y1 = st.op == VQ_SSIM_OP_SUM ? 0 : hi - base;
+        const int y0 = st.op == VQ_SSIM_OP_SUM ? 0 : lo, y1 = st.op == VQ_SSIM_OP_SUM ? 0 : hi;
         if (vq_ssim_cpu_stage_run(m->c, &st, ref[0], dis[0], y0, y1, section) < 0)
             m->failed = 1;
     }

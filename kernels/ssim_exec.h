@@ -80,6 +80,14 @@ static inline int vq_ssim_geom_init(VqSsimGeom *g, int w, int h, int bpc, int fe
     return 0;
 }
 
+/* The geometry of the float_ssim / float_ms_ssim modules' row work from an
+ * instance's settings (kernels/module.h's VqModuleGeom.opt): opt[0] the
+ * features, opt[1] float_ssim's scale option (-1: float_ms_ssim alone). */
+static inline int vq_ssim_module_geom(VqSsimGeom *g, int w, int h, int bpc, const int64_t opt[2])
+{
+    return vq_ssim_geom_init(g, w, h, bpc, (int)opt[0], opt[1] < 0 ? 0 : (int)opt[1]);
+}
+
 /* 1 when g is what vq_ssim_geom_init made (the executors check it) */
 static inline int vq_ssim_geom_valid(const VqSsimGeom *g)
 {

@@ -39,7 +39,7 @@ struct FoldSet {
 /* the row work's geometry from its settings (opt[0] features, opt[1] float_ssim's scale or -1) */
 int geom_of(const VqModuleGeom &g, VqSsimGeom *sg)
 {
-    return vq_ssim_geom_init(sg, g.w, g.h, g.bpc, (int)g.opt[0], g.opt[1] < 0 ? 0 : (int)g.opt[1]);
+    return vq_ssim_module_geom(sg, g.w, g.h, g.bpc, g.opt);
 }
 
 std::string plan(bool ms, const char *name, const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g,

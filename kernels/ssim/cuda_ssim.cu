@@ -614,7 +614,7 @@ int module_alloc(void **scratch, const VqModuleGeom *g)
     VqSsimGeom sg;
     VqSsimCuda *c = nullptr;
     *scratch = nullptr;
-    if (vq_ssim_geom_init(&sg, g->w, g->h, g->bpc, (int)g->opt[0], g->opt[1] < 0 ? 0 : (int)g->opt[1]) < 0)
+    if (vq_ssim_module_geom(&sg, g->w, g->h, g->bpc, g->opt) < 0)
         return (int)cudaErrorInvalidValue;
     const int e = vq_ssim_cuda_alloc(&c, &sg);
     *scratch = c;

@@ -50,6 +50,13 @@ struct Module {
     bool (*share)(VqModuleGeom &into, const VqModuleGeom &b) = nullptr;
 };
 
+/* why's refusal of such frames: "why (frames WxH, N-bit)" */
+inline std::string frame_refusal(const std::string &why, const VqFormat &fmt)
+{
+    return why + " (frames " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + ", " +
+           std::to_string(fmt.bitdepth) + "-bit)";
+}
+
 /* "" or the refusal for frames whose w * h overflows the reference's int
  * (psnr.c, moment.c, ansnr.c divide by or multiply with it) */
 inline std::string int_area_refusal(const char *name, const VqFormat &fmt)

@@ -24,7 +24,6 @@ namespace {
 constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum,
                   S = OptType::String;
 const char *const eotfs[] = { "bt1886", "pq", nullptr };
-const char *const speed_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
 
 std::vector<FeatureSpec> make_specs()
 {

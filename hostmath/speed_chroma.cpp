@@ -39,6 +39,8 @@ bool kernelscale_valid(float kernelscale)
     return false;
 }
 
+const char *const prescale_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
+
 int scale_method(const std::string &name)
 {
     if (name == "nearest")

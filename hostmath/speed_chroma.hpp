@@ -28,6 +28,11 @@ struct Options {
     int weight_var_mode = 0;             // speed_weight_var_mode (wvm), 0 .. 6
 };
 
+// The prescale methods' names (speed_prescale_method, float_vif's
+// vif_prescale_method: strings in libvmaf, checked at init; an enum option
+// of these names here), in VQ_SPEED_* order, nullptr-terminated
+extern const char *const prescale_methods[];
+
 // The six options speed_chroma and speed_temporal share, from an instance's
 // parsed options (weight_var_mode stays 0: speed_temporal has none)
 Options shared_options(const FeatureOptions &o);

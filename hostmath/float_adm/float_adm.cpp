@@ -10,7 +10,6 @@
  * executor refuses an adm_p_norm other than 3 where the host's powf is not
  * glibc's.  docs/float-adm.md.
  */
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -76,12 +75,8 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
         return std::string("float_adm: ") + msg;
     auto st = std::make_shared<Setup>();
     const VqFadmOptions fo = options(o);
-    if (vq_fadm_params_init(&st->inst.p, fmt.width, fmt.height, fmt.bitdepth, &fo, rcp->mode, msg, sizeof(msg)) <
-        0) {
-        char why[700];
-        std::snprintf(why, sizeof(why), "%s (frames %dx%d, %d-bit)", msg, fmt.width, fmt.height, fmt.bitdepth);
-        return why;
-    }
+    if (vq_fadm_params_init(&st->inst.p, fmt.width, fmt.height, fmt.bitdepth, &fo, rcp->mode, msg, sizeof(msg)) < 0)
+        return frame_refusal(msg, fmt);
     st->inst.rcp = rcp;
     vq_fadm_instance_layout(&st->inst);
     st->debug = o.get("debug") != 0;

@@ -15,6 +15,7 @@
 #include "float_vif_exec.h"
 #include "float_vif_fold.h"
 #include "module.hpp"
+#include "speed_chroma.hpp"
 
 extern "C" const VqModuleCpu vq_float_vif_module_cpu;
 #if VQ_HAVE_CUDA
@@ -25,8 +26,6 @@ namespace vq {
 namespace {
 
 constexpr OptType B = OptType::Bool, D = OptType::Double, E = OptType::Enum;
-/* vif_prescale_method is a string in float_vif.c, checked at init: here its four names */
-const char *const methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
 
 fvif::Options options(const FeatureOptions &o)
 {
@@ -51,8 +50,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     st->opt = options(o);
     const std::string why = fvif::check(st->opt, fmt.width, fmt.height, fmt.bitdepth);
     if (!why.empty())
-        return why + " (frames " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + ", " +
-               std::to_string(fmt.bitdepth) + "-bit)";
+        return frame_refusal(why, fmt);
     fvif::fill_geom(*st, fmt.width, fmt.height);
     words = st->geom.words;
     g.host = &st->geom;         /* the executors' tables read the geometry */
@@ -90,7 +88,7 @@ const Module &float_vif_module()
                 { "vif_scale1_min_val", "s1miv", D, 0.0, 0.0, 1.0, true, true },
                 { "vif_scale2_min_val", "s2miv", D, 0.0, 0.0, 1.0, true, true },
                 { "vif_scale3_min_val", "s3miv", D, 0.0, 0.0, 1.0, true, true },
-                { "vif_prescale_method", "pm", E, 0, 0, 3, true, true, methods },
+                { "vif_prescale_method", "pm", E, 0, 0, 3, true, true, speed::prescale_methods },
                 { "vif_sigma_nsq", "snsq", D, 2.0, 0.0, 5.0, true, true },
                 { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, true },
             },

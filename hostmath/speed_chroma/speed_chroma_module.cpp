@@ -24,7 +24,6 @@ namespace vq {
 namespace {
 
 constexpr OptType I = OptType::Int, D = OptType::Double, E = OptType::Enum;
-const char *const methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", nullptr };
 
 std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, size_t &words,
                  std::shared_ptr<const void> &owner)
@@ -37,8 +36,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     const std::string why = speed::check(st->opt, fmt.width, fmt.height, fmt.chroma_shift_w, fmt.chroma_shift_h,
                                          chroma, fmt.bitdepth);
     if (!why.empty())
-        return why + " (frames " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + ", " +
-               std::to_string(fmt.bitdepth) + "-bit)";
+        return frame_refusal(why, fmt);
     st->dm = speed::dims(st->opt, fmt.width, fmt.height, fmt.chroma_shift_w, fmt.chroma_shift_h);
     speed::fill_geom(*st);
     words = vq_speed_words(&st->geom);
@@ -71,7 +69,7 @@ const Module &speed_chroma_module()
             {
                 { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
                 { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },
-                { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, methods },
+                { "speed_prescale_method", "psm", E, 0, 0, 3, true, true, speed::prescale_methods },
                 { "speed_sigma_nn", "snn", D, 0.29, 0.1, 2.0, true, true },
                 { "speed_nn_floor", "nnf", D, 0.0, 0.0, 1.0, true, true },
                 { "speed_max_val", "mxv", D, 1000.0, 0.0, 1000.0, true, true },

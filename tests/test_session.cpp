@@ -497,6 +497,23 @@ struct Title {
     }
 };
 
+/* every result of a session of config c with feature= features over t's
+ * first n pairs (empty when it would not open) */
+std::vector<std::vector<double>> run_features(const VqConfig &c, const std::string &features, const Title &t,
+                                              int n)
+{
+    char err[256];
+    VqConfig cf = c;
+    cf.feature = features.c_str();
+    VqSession *s = nullptr;
+    EXPECT_EQ(vq_session_open(&s, &cf, err, sizeof(err)), VQ_OK) << err;
+    for (int i = 0; s && i < n; i++)
+        EXPECT_EQ(vq_session_submit(s, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+    std::vector<std::vector<double>> v = s ? all_results(s) : std::vector<std::vector<double>>{};
+    vq_session_close(&s);
+    return v;
+}
+
 }  // namespace
 
 // A ladder whose sessions use the five-frame window (and the default
@@ -750,7 +767,6 @@ TEST(Session, FoldWorkersGiveTheCallersFolds)
 TEST(Session, ModuleInstancesShareTheirRowWork)
 {
     const int w = 64, h = 48, n = 4;
-    char err[256];
     Title t(w, h, n, 57);
     const char *const feats[] = { "name=float_vif:debug=true",
                                   "name=float_vif:vif_scale1_min_val=0.9:vif_scale3_min_val=1.0",
@@ -766,17 +782,7 @@ TEST(Session, ModuleInstancesShareTheirRowWork)
     EXPECT_EQ(plan.instances()[2].exec_index, 1);
     EXPECT_NE(plan.instances()[0].fold_host, plan.instances()[1].fold_host);
 
-    auto run = [&](const std::string &feature) {
-        VqConfig cf = c;
-        cf.feature = feature.c_str();
-        VqSession *s = nullptr;
-        EXPECT_EQ(vq_session_open(&s, &cf, err, sizeof(err)), VQ_OK) << err;
-        for (int i = 0; s && i < n; i++)
-            EXPECT_EQ(vq_session_submit(s, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
-        std::vector<std::vector<double>> v = s ? all_results(s) : std::vector<std::vector<double>>{};
-        vq_session_close(&s);
-        return v;
-    };
+    auto run = [&](const std::string &feature) { return run_features(c, feature, t, n); };
     const auto all = run(std::string(feats[0]) + "|" + feats[1] + "|" + feats[2]);
     std::vector<std::vector<double>> parts[3];
     for (int k = 0; k < 3; k++)
@@ -805,7 +811,6 @@ TEST(Session, ModuleInstancesShareTheirRowWork)
 TEST(Session, SsimModulesShareOneRowWork)
 {
     const int w = 192, h = 176, n = 3;
-    char err[256];
     Title t(w, h, n, 61);
     const char *const feats[] = { "name=float_ms_ssim:enable_lcs=true", "name=float_ssim:scale=2:enable_db=true" };
     VqConfig c = config(w, h, 1);
@@ -820,17 +825,7 @@ TEST(Session, SsimModulesShareOneRowWork)
     EXPECT_EQ(plan.exec().module[0].g.opt[0], VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM);
     EXPECT_EQ(plan.exec().module[0].g.opt[1], 2);
 
-    auto run = [&](const std::string &feature) {
-        VqConfig cf = c;
-        cf.feature = feature.c_str();
-        VqSession *s = nullptr;
-        EXPECT_EQ(vq_session_open(&s, &cf, err, sizeof(err)), VQ_OK) << err;
-        for (int i = 0; s && i < n; i++)
-            EXPECT_EQ(vq_session_submit(s, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
-        std::vector<std::vector<double>> v = s ? all_results(s) : std::vector<std::vector<double>>{};
-        vq_session_close(&s);
-        return v;
-    };
+    auto run = [&](const std::string &feature) { return run_features(c, feature, t, n); };
     const auto all = run(joint);
     const auto ms = run(feats[0]), ss = run(feats[1]);
     ASSERT_EQ(all.size(), (size_t)n);

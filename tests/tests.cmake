@@ -66,9 +66,9 @@ foreach(src ${VQ_UNIT_TESTS})
   endif()
   # (the data directories come from tests/unit_env.cpp: a list-valued
   # ENVIRONMENT does not survive gtest_discover_tests' PROPERTIES)
-  set(props)
+  set(props PROPERTIES LABELS unit)
   if(VQ_FFMPEG)
-    set(props PROPERTIES FIXTURES_REQUIRED raw)
+    list(APPEND props FIXTURES_REQUIRED raw)
   endif()
   gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_MODE PRE_TEST ${props})
 endforeach()
@@ -331,3 +331,16 @@ if(VQ_FFMPEG)
   add_test(NAME e2e_segments COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e_segments.py ${VQ_FFMPEG}
            ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/segments)
 endif()
+
+# Labels: "gpu" for every check that needs a GPU (the parity programs and the
+# CUDA executor's runs: they skip, reason printed, without one), "cpu" for the
+# rest; the unit programs' cases, discovered when they run, are "unit" (their
+# GPU cases skip themselves). `ctest -L gpu` runs the GPU checks alone.
+get_property(vq_all_tests DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTY TESTS)
+foreach(t IN LISTS vq_all_tests)
+  if(t MATCHES "^gpu_|_cuda[0-9]*$")
+    set_property(TEST ${t} APPEND PROPERTY LABELS gpu)
+  else()
+    set_property(TEST ${t} APPEND PROPERTY LABELS cpu)
+  endif()
+endforeach()

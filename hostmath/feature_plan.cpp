@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "adm_params.h"
 #include "c_locale.h"
@@ -165,7 +166,7 @@ FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const s
             for (const auto &[key, value] : kv)
                 if (key != "name")
                     o.set(key, value, false);
-            have_psnr = have_psnr || spec->kind == FexKind::Psnr;
+            have_psnr = have_psnr || std::string_view(spec->name) == "psnr";
             add_instance(o);
         }
     }
@@ -211,13 +212,6 @@ int FeaturePlan::add_instance(FeatureOptions opts)
     return (int)instances_.size() - 1;
 }
 
-int FeaturePlan::psnr_planes(const Instance &in) const
-{
-    if (fmt_.layout == VQ_LAYOUT_GRAY || !in.opts.get("enable_chroma"))
-        return 1;
-    return 3;
-}
-
 void FeaturePlan::make_columns()
 {
     auto add = [this](std::string name) {
@@ -231,15 +225,10 @@ void FeaturePlan::make_columns()
     for (Instance &in : instances_) {
         const FeatureSpec &spec = in.opts.spec();
         in.outputs.clear();
-        if (spec.kind == FexKind::Psnr) {
-            /* integer_psnr.c: per plane psnr_*, then mse_* under enable_mse */
-            static const char *const mse_names[3] = { "mse_y", "mse_cb", "mse_cr" };
-            const bool mse = in.opts.get("enable_mse") != 0;
-            for (int p = 0; p < psnr_planes(in); p++) {
-                in.outputs.push_back(spec.outputs[(size_t)p]);
-                if (mse)
-                    in.outputs.push_back(mse_names[p]);
-            }
+        if (spec.module && spec.module->outputs) {
+            /* a module whose outputs depend on its options and the format */
+            const std::vector<const char *> names = spec.module->outputs(in.opts, fmt_);
+            in.outputs.assign(names.begin(), names.end());
         } else {
             in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
             /* float_motion under motion_force_zero: extract() appends motion3
@@ -354,10 +343,6 @@ void FeaturePlan::make_exec_plan()
         case FexKind::Motion:
             p.motion |= in.opts.get("motion_five_frame_window") ? VQ_MOTION_LAG2 : VQ_MOTION_LAG1;
             break;
-        case FexKind::Psnr:
-            if (psnr_planes(in) > p.nplanes)
-                p.nplanes = psnr_planes(in);
-            break;
         case FexKind::Module: {
             /* a metric module: its tables, its geometry and settings, its section */
             const Module &m = *o.spec().module;
@@ -382,6 +367,7 @@ void FeaturePlan::make_exec_plan()
                 fail(VQ_EINVAL, "%s", why.c_str());
             module_host_.push_back(std::move(owner));
             in.fold_host = x.g.fold_host;
+            x.chroma = m.chroma && x.g.plane_w[1] > 0;   /* the plan clears planes it does not read */
             /* another instance of the module with the same row work: its section */
             int k = 0;
             while (k < p.n_modules && !(m.share && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
@@ -465,13 +451,7 @@ void FeaturePlan::make_exec_plan()
         }
         }
     }
-    int cw = 0, ch = 0;
-    if (p.nplanes == 3) {
-        /* libvmaf's pictures have floor-sized chroma (w >> ss): psnr reads no more */
-        cw = fmt_.width >> fmt_.chroma_shift_w;
-        ch = fmt_.height >> fmt_.chroma_shift_h;
-    }
-    vq_row_layout_init(&p.base, fmt_.width, fmt_.height, cw, ch);
+    vq_row_layout_init(&p.base, fmt_.width, fmt_.height, 0, 0);
     vq_exec_plan_layout(&p);
 }
 

@@ -66,7 +66,6 @@ public:
     const VqExecPlan &exec() const { return exec_; }
     /* cambi's heatmaps_path when given (exec().cambi_cv), else "" */
     const std::string &cambi_heatmaps_path() const { return cambi_heatmaps_path_; }
-    int psnr_planes(const Instance &in) const;
 
 private:
     int add_instance(FeatureOptions opts);

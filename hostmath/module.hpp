@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vqcuda.h"
@@ -22,6 +23,12 @@
 #include "registry.hpp"
 
 namespace vq {
+
+/* What a module's keep hook may need of the session's run. */
+struct RunInfo {
+    int n_subsample;        /* every n-th frame scored (1: every frame) */
+    bool piece;             /* a piece of a title (score_frames) */
+};
 
 struct Module {
     FeatureSpec spec;               /* its kind and module are set by the registry */
@@ -38,9 +45,10 @@ struct Module {
      * such frames (the session refuses them with it). */
     std::string (*plan)(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, size_t &words,
                         std::shared_ptr<const void> &owner);
-    /* The frame's outputs (the spec's, in order) from its section; frame is
-     * the frame's index within its section of the title (0: the first). */
-    void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out);
+    /* The frame's outputs (the instance's, in order) from its section; frame
+     * is the frame's index within its section of the title (0: the first);
+     * state: the instance's kept state (keep below), nullptr without. */
+    void (*fold)(const VqModuleGeom &g, const int64_t *section, int64_t frame, void *state, double *out);
     /* Optional (nullptr: every instance runs its own row work): whether b's
      * row work can be had from into's, into widened in place where it must
      * (the settings in opt[] only: host memory is read-only); the plan then
@@ -48,6 +56,23 @@ struct Module {
      * g.fold_host.  Tried on the instances of every module with the same
      * CPU table (two modules may share a row work). */
     bool (*share)(VqModuleGeom &into, const VqModuleGeom &b) = nullptr;
+    /* Optional (nullptr: the spec's outputs, then its debug outputs under
+     * its debug option): an instance's per-frame outputs for these options
+     * and this format, in libvmaf's append order (psnr: its planes', with
+     * mse_* after each psnr_* under enable_mse). */
+    std::vector<const char *> (*outputs)(const FeatureOptions &o, const VqFormat &fmt) = nullptr;
+    /* Optional (nullptr: the fold keeps nothing): what an instance keeps
+     * from frame to frame and across the title's sections (psnr's apsnr
+     * sums), made at each section's plan from the same instance's state of
+     * the section before (nullptr at the first); "" or why the session
+     * cannot score with it (the session refuses it).  A module with state
+     * folds on the caller's thread, in frame order (not deferrable). */
+    std::string (*keep)(const FeatureOptions &o, const VqModuleGeom &g, const RunInfo &run,
+                        const std::shared_ptr<void> &before, std::shared_ptr<void> &state) = nullptr;
+    /* Optional (nullptr: none): what the extractor sets at flush (the log's
+     * aggregate metrics), from the state kept so far: (name, value) pairs
+     * appended to out, a name already there kept as it is. */
+    void (*end)(const void *state, std::vector<std::pair<std::string, double>> &out) = nullptr;
 };
 
 /* why's refusal of such frames: "why (frames WxH, N-bit)" */

@@ -7,6 +7,7 @@
 
 namespace vq {
 
+const Module &psnr_module();            /* hostmath/psnr/ */
 const Module &float_psnr_module();      /* hostmath/float_psnr/ */
 const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
 const Module &float_moment_module();    /* hostmath/float_moment/ */
@@ -23,6 +24,7 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
+        &psnr_module(),
         &float_psnr_module(),
         &float_ansnr_module(),
         &float_moment_module(),

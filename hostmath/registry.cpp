@@ -1,7 +1,7 @@
 /* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_vif.c, integer_adm.c, integer_motion.c and
- * integer_psnr.c option tables (names, aliases, defaults, ranges, flags);
- * the aliases follow alias.c. */
+ * v3.2.0's integer_vif.c, integer_adm.c, integer_motion.c, cambi.c and
+ * float_motion.c option tables (names, aliases, defaults, ranges, flags;
+ * the modules' are in their folders); the aliases follow alias.c. */
 #include "registry.hpp"
 
 #include <algorithm>
@@ -93,19 +93,6 @@ std::vector<FeatureSpec> make_specs()
         { "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score" },
         /* debug=true: the SAD score again, under this name (alias integer_motion) */
         { "VMAF_integer_feature_motion_score" },
-    });
-    v.push_back(FeatureSpec{
-        "psnr", FexKind::Psnr,
-        {
-            { "enable_chroma", nullptr, B, 1, 0, 1, false, true },
-            { "enable_mse", nullptr, B, 0, 0, 1, false, true },
-            { "enable_apsnr", nullptr, B, 0, 0, 1, false, true },
-            { "reduced_hbd_peak", nullptr, B, 0, 0, 1, false, true },
-            { "min_sse", nullptr, D, 0.0, 0.0, DBL_MAX, false, true },
-        },
-        { "psnr_y", "psnr_cb", "psnr_cr" },
-        { "psnr_y", "psnr_cb", "psnr_cr" },
-        {},
     });
     /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
      * cambi_full_reference (not in its provided_features: printed without

@@ -196,39 +196,21 @@ void VqSession::make_plan()
         if (in.opts.spec().kind == vq::FexKind::FloatMotion)
             fmotion.push_back(FloatMotionState{ (int)i, vq::fmotion::Stream(vq::float_motion_options(in.opts)) });
     }
-    std::vector<PsnrState> before;
-    before.swap(psnr);
+    /* what module instances keep across frames, from the section before's */
+    std::vector<std::shared_ptr<void>> before;
+    before.swap(module_state);
+    module_state.resize(plan->instances().size());
+    const vq::RunInfo run{ cfg.n_subsample, cfg.score_begin > 0 || cfg.score_end != 0 };
     for (size_t i = 0; i < plan->instances().size(); i++) {
         const vq::Instance &in = plan->instances()[i];
-        if (in.opts.spec().kind != vq::FexKind::Psnr)
+        const vq::Module *m = in.opts.spec().module;
+        if (!m || !m->keep)
             continue;
-        PsnrState ps;
-        ps.inst = (int)i;
-        ps.mse = in.opts.get("enable_mse") != 0;
-        ps.apsnr = in.opts.get("enable_apsnr") != 0;
-        vq_psnr_params_init(&ps.pp, fmt.bitdepth, in.opts.get("reduced_hbd_peak") != 0, in.opts.get("min_sse"),
-                            &plan->exec().base, plan->psnr_planes(in));
-        if (ps.apsnr) {
-            /* libvmaf's psnr runs on every frame, n_subsample or not (it is a
-             * temporal extractor), and apsnr sums them all; the executors
-             * give psnr's rows for the frames scored only */
-            if (cfg.n_subsample > 1)
-                fail(VQ_EINVAL, "psnr: enable_apsnr with n_subsample=%d is not supported: libvmaf sums the "
-                     "SSE of every frame, and vqcuda computes psnr on the scored frames only", cfg.n_subsample);
-            if (cfg.score_begin > 0 || cfg.score_end)
-                fail(VQ_EINVAL, "psnr: enable_apsnr in a piece of a title (score_frames) is not supported: "
-                     "apsnr sums the SSE of the whole title");
-            /* a new section goes on with the sums of the one before */
-            for (const PsnrState &b : before)
-                if (b.inst == ps.inst && b.apsnr) {
-                    if (b.pp.peak != ps.pp.peak)
-                        fail(VQ_EINVAL, "psnr: enable_apsnr cannot go on across a change of bit depth "
-                             "(%d to %d bits): apsnr has one peak value", b.pp.bpc, ps.pp.bpc);
-                    std::memcpy(ps.sse, b.sse, sizeof(ps.sse));
-                    std::memcpy(ps.n_pixels, b.n_pixels, sizeof(ps.n_pixels));
-                }
-        }
-        psnr.push_back(ps);
+        VqModuleGeom g = plan->exec().module[in.exec_index].g;
+        g.fold_host = in.fold_host;
+        const std::string why = m->keep(in.opts, g, run, i < before.size() ? before[i] : nullptr, module_state[i]);
+        if (!why.empty())
+            fail(VQ_EINVAL, "%s", why.c_str());
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * session_fold.cpp - a frame's row sums into every instance's outputs: the ordered
- * part on the caller's thread (motion, the shared reference, psnr's aggregate,
+ * part on the caller's thread (motion, the shared reference, modules' kept state,
  * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 made
  * final into their frames.
  */
@@ -295,30 +295,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         vq::put_adm_outputs(a, in.n_outputs, out);
         break;
     }
-    case vq::FexKind::Psnr: {
-        PsnrState *ps = nullptr;
-        for (PsnrState &x : psnr)
-            if (x.inst == (int)ii)
-                ps = &x;
-        const int np = plan->psnr_planes(in);
-        double p[3], m[3];
-        uint64_t sse[3];
-        vq_psnr_fold_params(&ps->pp, &ep.base, rows, np, p, m, sse);
-        int j = 0;
-        for (int k = 0; k < np; k++) {
-            out[j++] = p[k];
-            if (ps->mse)
-                out[j++] = m[k];
-        }
-        if (ps->apsnr)
-            for (int k = 0; k < np; k++) {
-                const unsigned w = (unsigned)(k ? ep.base.cw : ep.base.w);
-                const unsigned h = (unsigned)(k ? ep.base.ch : ep.base.h);
-                ps->sse[k] += sse[k];
-                ps->n_pixels[k] += h * w;    /* ref_pic->h[p] * ref_pic->w[p]: unsigned */
-            }
-        break;
-    }
     case vq::FexKind::Cambi:
         if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
             fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
@@ -356,7 +332,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         if (!m.deferrable)
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
                                    : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
-        m.fold(g, rows + x.off, k - first, out);
+        m.fold(g, rows + x.off, k - first, module_state[ii].get(), out);
         break;
     }
     case vq::FexKind::Motion:

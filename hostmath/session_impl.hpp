@@ -37,7 +37,6 @@
 #include "log_writer.hpp"
 #include "motion_fold.h"
 #include "pool.hpp"
-#include "psnr_fold.h"
 #include "ref_share.hpp"
 #include "scale_exec.h"
 #include "scale_filter.h"
@@ -80,16 +79,6 @@ struct FloatMotionState {
     vq::fmotion::Stream st;
 };
 
-/* A psnr instance's run-long state: integer_psnr.c's init() values and, with
- * enable_apsnr, the SSE and pixel counts summed over the frames scored (for
- * apsnr_* at the end).  The sums go on across sections. */
-struct PsnrState {
-    int inst;
-    VqPsnrParams pp;
-    bool mse, apsnr;
-    uint64_t sse[3] = { 0, 0, 0 }, n_pixels[3] = { 0, 0, 0 };
-};
-
 /* A run of frames of one size and format, scored as a title of its own. */
 struct Section {
     int64_t first_frame;
@@ -108,7 +97,6 @@ struct VqSession {
     using Segment = vq::session::Segment;
     using MotionState = vq::session::MotionState;
     using FloatMotionState = vq::session::FloatMotionState;
-    using PsnrState = vq::session::PsnrState;
     using Section = vq::session::Section;
 
     VqConfig cfg;
@@ -125,7 +113,9 @@ struct VqSession {
     std::vector<uint16_t> log2_table;
     std::vector<MotionState> motion;
     std::vector<FloatMotionState> fmotion;
-    std::vector<PsnrState> psnr;
+    /* what each module instance keeps (Module::keep), by instance; carried
+     * into the next section's plan */
+    std::vector<std::shared_ptr<void>> module_state;
     std::vector<Section> sections;
     int64_t motion_final = 0;               /* frames whose motion2/3 are known */
     bool use_cuda = false, executor_ready = false;
@@ -173,7 +163,7 @@ struct VqSession {
     /* Folds off the caller's thread: the instances whose
      * fold reads only the plan and the frame's row sums (deferred()) run on
      * fold workers, several frames at once, from a copy of the rows; the
-     * ordered part (motion, shared reference, psnr's aggregate, ciede's
+     * ordered part (motion, shared reference, modules' kept state, ciede's
      * fallback rows, cambi's heatmaps) stays on the caller's thread.  A
      * frame is settled (its results can be received) once its job is done;
      * jobs settle in frame order, and an error thrown in one is thrown again

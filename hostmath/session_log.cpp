@@ -289,23 +289,15 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
 }
 
 /* The log's aggregate_metrics: what libvmaf's extractors set at flush
- * (psnr's apsnr_y/cb/cr under enable_apsnr: all three planes, whatever
- * enable_chroma), from the sums so far. */
+ * (psnr's apsnr_y/cb/cr under enable_apsnr), from what the module instances
+ * kept so far. */
 std::vector<std::pair<std::string, double>> VqSession::aggregates() const
 {
-    static const char *const apsnr_name[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
     std::vector<std::pair<std::string, double>> out;
-    for (const PsnrState &ps : psnr) {
-        if (!ps.apsnr)
-            continue;
-        for (int i = 0; i < 3; i++) {
-            const double v = vq_apsnr(ps.pp.peak, ps.sse[i], ps.n_pixels[i]);
-            bool have = false;
-            for (const auto &a : out)
-                have = have || a.first == apsnr_name[i];
-            if (!have)
-                out.emplace_back(apsnr_name[i], v);
-        }
+    for (size_t i = 0; plan && i < plan->instances().size() && i < module_state.size(); i++) {
+        const vq::Module *m = plan->instances()[i].opts.spec().module;
+        if (m && m->end && module_state[i])
+            m->end(module_state[i].get(), out);
     }
     return out;
 }

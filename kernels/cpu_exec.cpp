@@ -28,7 +28,6 @@
 #include "float_small_exec.h"
 #include "float_motion_exec.h"
 #include "motion_exec.h"
-#include "psnr_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -150,12 +149,12 @@ private:
  * bands) and pooling decision (scale).  A
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kPsnr,
+enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion,
                  kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
                  kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
-    int16_t scale;      /* VIF/ADM scale, psnr plane */
+    int16_t scale;      /* VIF/ADM scale */
     int32_t a, b;       /* rows [a, b) */
 };
 
@@ -355,7 +354,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
     const int n_tasks = n_cambi;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
-    const int nplanes = score ? p->nplanes : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
     std::fill(e->rows.begin(), e->rows.end(), 0);
@@ -433,8 +431,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 if (nr)
                     bands(e->items[step], kFmotion, k, step << 4 | q, nr);
             }
-    for (int q = 0; q < nplanes && q < 3; q++)
-        bands(e->items[0], kPsnr, 0, q, q ? p->base.ch : p->base.h);
     for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
         const VqModuleExec &m = p->module[k];
         for (int s = 0; m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
@@ -490,9 +486,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kMotion:
                 vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, p->motion_lag2_off, r, it.a, it.b);
-                break;
-            case kPsnr:
-                vq_psnr_cpu_rows(ref[it.scale], dis[it.scale], it.scale, p->bpc, &p->base, r, it.a, it.b);
                 break;
             case kCambiRows:
                 vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);

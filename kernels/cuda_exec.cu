@@ -39,7 +39,6 @@
 #include <vector>
 #include "cuda_exec.h"
 #include "motion_exec.h"
-#include "psnr_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -70,8 +69,9 @@ struct Slot {
 enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
 
 /* Independent features run on side streams forked from the main stream and
- * joined back before the copy to the host: ADM on side[0], motion and PSNR
- * on side[1], everything else on the main stream.  They write disjoint
+ * joined back before the copy to the host: ADM on side[0], motion and
+ * float_motion on side[1], module instances on their own, VIF on the main
+ * stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF):
@@ -80,7 +80,7 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * part of the GPU; module instance k runs on side[SIDE_MODULES + k] (the
  * last of them from N_MODULE_STREAMS on) */
 enum { N_MODULE_STREAMS = 4 };
-enum { SIDE_ADM, SIDE_MOTION_PSNR, SIDE_REF, SIDE_CAMBI, SIDE_MODULES,
+enum { SIDE_ADM, SIDE_MOTION, SIDE_REF, SIDE_CAMBI, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
@@ -121,7 +121,6 @@ struct VqCudaExec {
     VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
     VqAdmCuda *adm;             /* likewise for ADM */
     VqMotionCuda *motion;
-    VqPsnrCuda *psnr;
     VqScaleCuda *scale;         /* distorted pictures of another size */
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
@@ -225,9 +224,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     if (p->motion && (ret = wrap(vq_motion_cuda_alloc(&e->motion, p->w, p->h, p->motion), "motion alloc", err, errlen)) < 0)
         return ret;
-    if (p->nplanes &&
-        (ret = wrap(vq_psnr_cuda_alloc(&e->psnr, p->w, p->h), "psnr alloc", err, errlen)) < 0)
-        return ret;
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
@@ -250,8 +246,8 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     return VQ_OK;
 }
 
-/* The chroma planes a picture's copy needs: psnr's cb/cr,
- * modules that read them;
+/* The chroma planes a picture's copy needs: modules that read them (psnr's
+ * cb/cr, ...);
  * the reference's for float_motion's motion_add_uv; and the distorted
  * one's for the upscaler. */
 static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
@@ -262,7 +258,7 @@ static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
         fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
     for (int k = 0; k < p->n_modules; k++)
         mod_uv |= p->module[k].chroma;
-    return v[1].data && (p->nplanes == 3 || fm_uv || mod_uv ||
+    return v[1].data && (fm_uv || mod_uv ||
                          (which == 1 && e->scale));
 }
 
@@ -331,7 +327,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
     if (c->motion &&
         (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, c->motion_lag2_off, s->d_rows,
-                                       side[SIDE_MOTION_PSNR]), "motion kernels", err, errlen)) < 0)
+                                       side[SIDE_MOTION]), "motion kernels", err, errlen)) < 0)
         return ret;
     /* float_motion: every frame, the reference alone, beside motion */
     for (int k = 0; k < c->n_fmotion; k++) {
@@ -341,7 +337,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             planes[q].h = c->plane_h[q];
         }
         if ((ret = wrap(vq_fmotion_cuda_run(e->fmotion[k], planes, c->bpc, s->d_rows + c->fmotion_off[k],
-                                            side[SIDE_MOTION_PSNR]), "float_motion kernels", err, errlen)) < 0)
+                                            side[SIDE_MOTION]), "float_motion kernels", err, errlen)) < 0)
             return ret;
     }
     if (shared && e->ref_owner) {
@@ -370,10 +366,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                                  &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
                             "adm kernels", err, errlen)) < 0)
                 return ret;
-        if (c->nplanes &&
-            (ret = wrap(vq_psnr_cuda_run(e->psnr, ref, dis, c->nplanes, c->bpc, &c->base, s->d_rows,
-                                         side[SIDE_MOTION_PSNR]), "psnr kernels", err, errlen)) < 0)
-            return ret;
         for (int k = 0; k < c->n_vif; k++)
             if ((ret = wrap(rv ? vq_vif_cuda_run_shared(e->vif, rv, ref[0], dis[0], c->bpc, c->vif_egl[k],
                                                         &c->vif_layout[k], s->d_rows, main)
@@ -633,7 +625,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->vif) vq_vif_cuda_free(e->vif);
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->motion) vq_motion_cuda_free(e->motion);
-    if (e->psnr) vq_psnr_cuda_free(e->psnr);
     if (e->scale) vq_scale_cuda_free(e->scale);
     if (e->cambi) vq_cambi_cuda_free(e->cambi);
     if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);

@@ -37,7 +37,7 @@ int  vq_cuda_available(char *err, size_t errlen);
 int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, size_t errlen);
 /* Enqueue one pair.  Views point into device memory when on_device, else
  * host memory that is uploaded (the host memory may be reused on return).
- * score: run VIF/ADM/PSNR (0: motion only, for frames n_subsample skips). */
+ * score: run VIF/ADM and the modules (0: motion only, for frames n_subsample skips). */
 int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3],
                          int on_device, int score, char *err, size_t errlen);
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);

@@ -7,7 +7,8 @@
  *
  * Instances: VIF once per distinct enhancement gain limit, ADM once per
  * distinct set of ADM parameters (vmaf + vmaf_neg in one run: two of each),
- * motion and psnr at most once (their options act on the host only).  The
+ * motion at most once (its options act on the host only), and the metric
+ * modules' instances (kernels/module.h).  The
  * reference's work is not yet shared between VIF or ADM instances.
  */
 #ifndef VQ_EXEC_PLAN_H
@@ -31,12 +32,12 @@ extern "C" {
 
 typedef struct VqExecPlan {
     int w, h, bpc;
-    int nplanes;                /* planes psnr scores: 0 (no psnr), 1 or 3 */
     int motion;                 /* run integer motion (reference luma only): VQ_MOTION_LAG1 (the
                                  * SAD against frame n-1, at base.motion_off) | VQ_MOTION_LAG2
                                  * (against n-2, the five-frame window: h rows at motion_lag2_off) */
     size_t motion_lag2_off;
-    VqRowLayout base;           /* psnr, motion, and the sections of instance 0 */
+    VqRowLayout base;           /* motion, and the sections of instance 0 (its psnr rows unused:
+                                 * the psnr module has a section of its own) */
     int n_vif;
     double vif_egl[VQ_EXEC_MAX_INSTANCES];
     VqRowLayout vif_layout[VQ_EXEC_MAX_INSTANCES];   /* base with vif_off moved */

@@ -11,13 +11,34 @@
 #define VQ_PSNR_EXEC_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include "module.h"
 #include "vq_common.h"
 #include "vq_rows.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The psnr module (hostmath/psnr/): its settings in VqModuleGeom.opt[] and
+ * its section, plane 0's rows then (3 planes) plane 1's and plane 2's, as a
+ * row layout of its own (w, h, cw, ch, psnr_off and total; the rest 0). */
+enum { VQ_PSNR_OPT_NPLANES };
+
+static inline void vq_psnr_module_layout(const VqModuleGeom *g, VqRowLayout *l)
+{
+    const int np = (int)g->opt[VQ_PSNR_OPT_NPLANES];
+    memset(l, 0, sizeof(*l));
+    l->w = g->plane_w[0];
+    l->h = g->plane_h[0];
+    l->cw = np == 3 ? g->plane_w[1] : 0;
+    l->ch = np == 3 ? g->plane_h[1] : 0;
+    l->psnr_off[0] = 0;
+    l->psnr_off[1] = (size_t)l->h;
+    l->psnr_off[2] = (size_t)l->h + (size_t)l->ch;
+    l->total = (size_t)l->h + 2 * (size_t)l->ch;
+}
 
 void vq_psnr_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], int nplanes,
                      int bpc, const VqRowLayout *l, int64_t *rows);

@@ -42,7 +42,7 @@ std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &g, s
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, void *, double *out)
 {
     const VqCiedeFoldData *fd = static_cast<const VqCiedeFoldData *>(g.exec_data);
     char msg[256] = "";

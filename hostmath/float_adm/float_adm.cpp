@@ -89,7 +89,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, void *, double *out)
 {
     const Setup &st = *static_cast<const Setup *>(g.fold_host);
     const VqFadmInstance &in = *static_cast<const VqFadmInstance *>(g.host);

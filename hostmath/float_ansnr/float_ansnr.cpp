@@ -31,7 +31,7 @@ std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &, si
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double *out)
 {
     vq_float_ansnr_fold(section, g.w, g.h, g.bpc, out);
 }

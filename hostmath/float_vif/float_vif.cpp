@@ -59,7 +59,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double *out)
 {
     const fvif::Setup &st = *static_cast<const fvif::Setup *>(g.fold_host);
     /* the section's geometry is its row work's (g.host): that of the first

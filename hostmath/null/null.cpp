@@ -41,7 +41,7 @@ std::string plan(const FeatureOptions &, const VqFormat &, VqModuleGeom &, size_
     return "";
 }
 
-void fold(const VqModuleGeom &, const int64_t *, int64_t, double *)
+void fold(const VqModuleGeom &, const int64_t *, int64_t, void *, double *)
 {
 }
 

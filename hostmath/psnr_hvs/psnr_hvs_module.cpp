@@ -37,7 +37,7 @@ std::string plan(const FeatureOptions &, const VqFormat &fmt, VqModuleGeom &g, s
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double *out)
 {
     vq_psnr_hvs_fold(section, g.plane_w, g.plane_h, g.bpc, out);
 }

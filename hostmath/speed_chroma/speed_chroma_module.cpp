@@ -46,7 +46,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double *out)
 {
     const speed::Setup &sp = *static_cast<const speed::Setup *>(g.fold_host);
     const speed::Result r = speed::frame_from_dec16(sp, (const float *)section);

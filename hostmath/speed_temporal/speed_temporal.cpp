@@ -46,7 +46,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     return "";
 }
 
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, void *, double *out)
 {
     /* extract(): 0 at libvmaf's frame 0 (a section's first frame here);
      * after it, steps 4-6 on the executor's two images */

@@ -85,7 +85,7 @@ std::string plan_ms_ssim(const FeatureOptions &o, const VqFormat &fmt, VqModuleG
 }
 
 /* the score, then its lcs outputs (the spec's debug_outputs) */
-void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, double *out)
+void fold(const VqModuleGeom &g, const int64_t *section, int64_t frame, void *, double *out)
 {
     const FoldSet &fs = *static_cast<const FoldSet *>(g.fold_host);
     VqSsimGeom sg;

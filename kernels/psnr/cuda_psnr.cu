@@ -187,3 +187,33 @@ extern "C" int vq_psnr_cuda_run(VqPsnrCuda *state, const VqPlaneView ref[3], con
                           (cudaStream_t)stream>>>(pl, bpc);
     return (int)cudaGetLastError();
 }
+
+/* ---- the module's CUDA table (kernels/module.h) ------------------------- */
+
+namespace {
+
+int module_alloc(void **out, const VqModuleGeom *g)
+{
+    VqPsnrCuda *p = nullptr;
+    const int e = vq_psnr_cuda_alloc(&p, g->w, g->h);
+    *out = p;
+    return e;
+}
+
+void module_free(void *s)
+{
+    vq_psnr_cuda_free(static_cast<VqPsnrCuda *>(s));
+}
+
+int module_enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream, int)
+{
+    VqRowLayout l;
+    vq_psnr_module_layout(g, &l);
+    return vq_psnr_cuda_run(static_cast<VqPsnrCuda *>(s), ref, dis, (int)g->opt[VQ_PSNR_OPT_NPLANES], g->bpc, &l,
+                            d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_psnr_module_cuda = { module_alloc, module_free, module_enqueue };

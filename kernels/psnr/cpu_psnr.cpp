@@ -1,6 +1,7 @@
 /* cpu_psnr.cpp - the CPU executor of psnr: plain loops around kernels/psnr.h
  * (SIMD twins in simd/), in row bands (cpu_bands.h). */
 #include "cpu_bands.h"
+#include "module.h"
 #include "psnr.h"
 #include "psnr_exec.h"
 #include "simd/cpu_simd.h"
@@ -30,3 +31,40 @@ void vq_psnr_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], int npl
     for (int p = 0; p < nplanes && p < 3; p++)
         vq_psnr_cpu_rows(ref[p], dis[p], p, bpc, l, rows, 0, p ? l->ch : l->h);
 }
+
+/* ---- the module's CPU table (kernels/module.h) -------------------------- */
+
+namespace {
+
+int module_alloc(void **out, const VqModuleGeom *)
+{
+    *out = nullptr;     /* no scratch */
+    return 0;
+}
+
+void module_free(void *) {}
+
+/* one step: the rows of plane 0, then of planes 1 and 2, in any bands */
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    VqRowLayout l;
+    vq_psnr_module_layout(g, &l);
+    return step == 0 ? (int)l.total : 0;
+}
+
+void module_rows(void *, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int, int row_begin, int row_end)
+{
+    VqRowLayout l;
+    vq_psnr_module_layout(g, &l);
+    for (int p = 0; p < 3; p++) {
+        const int base = (int)l.psnr_off[p], n = p ? l.ch : l.h;
+        int lo, hi;
+        if (vq_module_part_rows(base, n, row_begin, row_end, &lo, &hi))
+            vq_psnr_cpu_rows(ref[p], dis[p], p, g->bpc, &l, section, lo, hi);
+    }
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_psnr_module_cpu = { module_alloc, module_free, 1, module_step_rows, module_rows };

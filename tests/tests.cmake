@@ -74,9 +74,10 @@ foreach(src ${VQ_UNIT_TESTS})
 endforeach()
 
 # GPU parity tool (checkasm-style): CUDA executor == CPU executor, row by row.
-if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity.cu)
-  add_executable(vqparity tests/parity.cu)
+if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/vmaf.cu)
+  add_executable(vqparity tests/parity/vmaf.cu)
   target_link_libraries(vqparity PRIVATE vqcuda_obj)
+  target_include_directories(vqparity PRIVATE ${CMAKE_SOURCE_DIR}/tests)   # parity_common.cuh
   target_compile_options(vqparity PRIVATE --fmad=false)
   add_test(NAME gpu_parity COMMAND vqparity)
   set_tests_properties(gpu_parity PROPERTIES SKIP_RETURN_CODE 77)

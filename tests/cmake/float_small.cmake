@@ -93,7 +93,7 @@ endif()
 # The GPU parity program: CUDA kernels == CPU loops, word for word, on random
 # frames (the raster-order finish at 16 bits; speed_temporal's steps 1-3).
 if(VQ_ENABLE_CUDA)
-  add_executable(parity_float_small ${CMAKE_SOURCE_DIR}/tests/parity_float_small.cu)
+  add_executable(parity_float_small ${CMAKE_SOURCE_DIR}/tests/parity/float_small.cu)
   target_link_libraries(parity_float_small PRIVATE vqcuda_obj)
   target_include_directories(parity_float_small PRIVATE ${CMAKE_SOURCE_DIR}/kernels
                              ${CMAKE_SOURCE_DIR}/hostmath ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/tests)

@@ -41,7 +41,7 @@ foreach(pair odd577x323 birds422p10 small36x34 balle576)
 endforeach()
 
 if(VQ_ENABLE_CUDA)
-  add_executable(parity_float_vif ${CMAKE_SOURCE_DIR}/tests/parity_float_vif.cu)
+  add_executable(parity_float_vif ${CMAKE_SOURCE_DIR}/tests/parity/float_vif.cu)
   target_link_libraries(parity_float_vif PRIVATE vqcuda_obj)
   target_include_directories(parity_float_vif PRIVATE ${CMAKE_SOURCE_DIR}/kernels
                              ${CMAKE_SOURCE_DIR}/hostmath ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/tests)

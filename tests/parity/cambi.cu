@@ -385,7 +385,7 @@ int parity_cambi(const ParityArgs &args)
     const int frame_only = args.frame_only;   /* with --frame: that frame's benches only */
     const char *frame = args.frame;           /* PATH WxH: 8-bit 4:2:0 raw */
     rng_state = seed ? seed : 1;
-    printf("vqparity_cambi: seed %llu\n", (unsigned long long)seed);
+    printf("cambi: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         if (!frame || !frame_only) {
             bench(layouts[0], 1920, 1080);
@@ -467,7 +467,7 @@ int parity_cambi(const ParityArgs &args)
             runs++;
         }
     }
-    printf("vqparity_cambi: %d passed, %d failed (seed %llu); %d scales pooled in the reference's "
+    printf("cambi: %d passed, %d failed (seed %llu); %d scales pooled in the reference's "
            "order on both\n", runs - fails, fails, (unsigned long long)seed, g_pooled_scales);
     return fails ? 1 : 0;
 }

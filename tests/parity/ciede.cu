@@ -357,7 +357,7 @@ int parity_ciede(const ParityArgs &args)
     const uint64_t seed = args.seed;
     const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("vqparity_ciede: seed %llu\n", (unsigned long long)seed);
+    printf("ciede: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         VqCiedeCuda *cu;
         for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {
@@ -393,6 +393,6 @@ int parity_ciede(const ParityArgs &args)
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
     }
-    printf("vqparity_ciede: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
+    printf("ciede: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
     return fails ? 1 : 0;
 }

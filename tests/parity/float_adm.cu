@@ -222,14 +222,14 @@ int parity_float_adm(const ParityArgs &args)
     const int n = args.sizes >= 0 ? args.sizes : 60, bench = args.bench;
     const uint64_t seed = args.seed;
     rng_state = seed ? seed : 1;
-    printf("parity_float_adm: seed %llu, %d cases\n", (unsigned long long)seed, n);
+    printf("float_adm: seed %llu, %d cases\n", (unsigned long long)seed, n);
     int fails = 0, ran = 0;
     for (int k = 0; k < n; k++) {
         const Case c = random_case(k);
         fails += run_case(c, k % 3 == 0);
         ran++;
     }
-    printf("parity_float_adm: %d of %d cases equal\n", ran - fails, ran);
+    printf("float_adm: %d of %d cases equal\n", ran - fails, ran);
     if (bench) {
         /* 1920x1080 8-bit, default options: GPU time per frame */
         Case c = random_case(9);

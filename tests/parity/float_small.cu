@@ -309,7 +309,7 @@ int parity_float_small(const ParityArgs &args)
     const uint64_t seed = args.seed_given ? args.seed : 20261204;
     const int nrandom = args.sizes >= 0 ? args.sizes : 40;
     rng_state = seed ? seed : 1;
-    printf("seed %llu\n", (unsigned long long)seed);
+    printf("float_small: seed %llu\n", (unsigned long long)seed);
     VqFloatSmallCuda *c = nullptr;
     int cw = 0, ch = 0, fails = 0;
     /* minimum sizes, every depth, each layout */

@@ -247,7 +247,7 @@ int parity_float_vif(const ParityArgs &args)
     const uint64_t seed = args.seed_given ? args.seed : 0x5eed0f10a7ull;
     const int cases = args.sizes >= 0 ? args.sizes : 60;
     rng_state = seed;
-    printf("parity_float_vif: seed %llu, %d cases\n", (unsigned long long)seed, cases);
+    printf("float_vif: seed %llu, %d cases\n", (unsigned long long)seed, cases);
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     const double ks[] = { 1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 1.0 / 2.25, 3.0 };
@@ -275,6 +275,6 @@ int parity_float_vif(const ParityArgs &args)
         ran++;
     }
     CK(cudaStreamDestroy(st));
-    printf("parity_float_vif: %d cases, %s\n", ran, fails ? "DIFFERENCES" : "all equal");
+    printf("float_vif: %d cases, %s\n", ran, fails ? "DIFFERENCES" : "all equal");
     return fails ? 1 : 0;
 }

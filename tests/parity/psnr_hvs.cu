@@ -325,7 +325,7 @@ int parity_psnr_hvs(const ParityArgs &args)
     const uint64_t seed = args.seed;
     const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("parity_psnr_hvs: seed %llu\n", (unsigned long long)seed);
+    printf("psnr_hvs: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         bench(layouts[1], 1920, 1080);
         bench(layouts[4], 1920, 1080);
@@ -348,7 +348,7 @@ int parity_psnr_hvs(const ParityArgs &args)
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
     }
-    printf("parity_psnr_hvs: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
+    printf("psnr_hvs: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
            (unsigned long long)seed);
     return fails ? 1 : 0;
 }

@@ -225,7 +225,7 @@ int parity_scale(const ParityArgs &args)
     const uint64_t seed = args.seed;
     const int nsizes = args.sizes >= 0 ? args.sizes : 12, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("vqparity_scale: seed %llu\n", (unsigned long long)seed);
+    printf("scale: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         bench();
         return 0;

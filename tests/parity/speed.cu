@@ -110,7 +110,7 @@ int parity_speed(const ParityArgs &args)
     unsigned seed = args.seed_given ? (unsigned)args.seed : 1;
     const unsigned size_seed = args.seed_given ? (unsigned)args.seed : 20261204;
     const int nrandom = args.sizes >= 0 ? args.sizes : 40;
-    printf("parity_speed: seed %u (the cases from it), %u (the random sizes)\n", seed, size_seed);
+    printf("speed: seed %u (the cases from it), %u (the random sizes)\n", seed, size_seed);
     const char *methods[] = { "nearest", "bilinear", "bicubic", "lanczos4" };
     for (const char *m : methods)
         for (double ps : { 1.0, 0.5, 0.6, 0.37, 1.5, 2.0 })

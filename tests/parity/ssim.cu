@@ -295,7 +295,7 @@ int parity_ssim(const ParityArgs &args)
     const uint64_t seed = args.seed;
     const int nrandom = args.sizes >= 0 ? args.sizes : 8, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("parity_ssim: seed %llu\n", (unsigned long long)seed);
+    printf("ssim: seed %llu\n", (unsigned long long)seed);
     const int both = VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM;
     if (do_bench) {
         for (int f : { (int)VQ_SSIM_F_SSIM, (int)VQ_SSIM_F_MS_SSIM, both }) {
@@ -327,7 +327,7 @@ int parity_ssim(const ParityArgs &args)
         printf("  %dx%d: done (%d failures so far)\n", sz.w, sz.h, fails);
         fflush(stdout);
     }
-    printf("parity_ssim: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
+    printf("ssim: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
            (unsigned long long)seed);
     return fails ? 1 : 0;
 }

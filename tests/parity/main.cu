@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -94,6 +95,29 @@ void at_exit(void)
            "before it (seed %llu)\n",
            g_running, g_npassed, g_passed.c_str(), g_nfailed, g_failed.c_str(), (unsigned long long)g_seed);
     fflush(stdout);
+}
+
+/* the environment as a family found it: a family that sets a variable
+ * (vmaf's benches set VQ_CUDA_GRAPHS and VQ_CUDA_REF_SHARE) leaves the next
+ * family the environment it would have had as a program of its own */
+std::vector<std::string> env_save(void)
+{
+    std::vector<std::string> v;
+    for (char **e = environ; *e; e++)
+        v.push_back(*e);
+    return v;
+}
+
+void env_restore(const std::vector<std::string> &v)
+{
+    if (env_save() == v)
+        return;
+    clearenv();
+    for (const std::string &kv : v) {
+        const size_t eq = kv.find('=');
+        if (eq != std::string::npos)
+            setenv(kv.substr(0, eq).c_str(), kv.c_str() + eq + 1, 1);
+    }
 }
 
 void usage(FILE *f)
@@ -247,6 +271,7 @@ int main(int argc, char **argv)
     atexit(at_exit);
 
     std::string skipped;
+    const std::vector<std::string> env = env_save();
     for (const Family *f : run) {
         if (bench_mode && !f->has_bench) {
             add(skipped, f->name);
@@ -258,6 +283,7 @@ int main(int argc, char **argv)
         g_running = f->name;
         const int rc = f->run(args);
         fflush(stdout);
+        env_restore(env);
         g_running = nullptr;
         if (rc) {
             add(g_failed, f->name);

@@ -1,11 +1,11 @@
 #!/bin/bash
 # Everything that needs the GPU, in one go, from a prebuilt tree (nothing is
-# built here): every parity program (CUDA kernels vs the CPU executor), every
+# built here): every parity family (CUDA kernels vs the CPU executor), every
 # golden file through NVDEC/hwupload, the ladders, the size-change stream,
 # the library in host nv12/p010/p016 layouts on the CUDA executor,
 # compute-sanitizer, ncu, and the benchmarks.
 #   scripts/gpu-check.sh BUILD_DIR OUT_DIR [STAGE...]
-# BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity*,parity_*,vqscore}.
+# BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity,glibc_powf_gpu,vqscore}.
 # STAGE: parity, golden, sanitize, bench (default: all), so that each call
 # of a time-limited machine can run a part; quick: the 11 default-model
 # golden pairs, two ladders, the size-change stream and two host layouts
@@ -83,16 +83,21 @@ fi
 
 if want parity; then
 say "== parity (CUDA kernels vs CPU executor, row for row / word for word)"
-for p in vqparity vqparity_scale parity_psnr_hvs parity_ssim vqparity_ciede vqparity_cambi parity_float_small parity_float_vif parity_float_adm; do
-    [ -x "$lib/$p" ] || { say "$p: not built"; continue; }
-    timeout 900 "$lib/$p" >"$out/$p.log" 2>&1
-    say "$p exit $?: $(tail -1 "$out/$p.log")"
-done
+# vqparity's families (vqparity --list), each its own run: its own log, its
+# own timeout, and a CUDA error that ends one does not stop the others
+if [ -x "$lib/vqparity" ]; then
+    for f in $("$lib/vqparity" --list | awk '{print $1}'); do
+        timeout 900 "$lib/vqparity" --test "$f" >"$out/parity_$f.log" 2>&1
+        say "vqparity --test $f exit $?: $(tail -1 "$out/parity_$f.log")"
+    done
+else
+    say "vqparity: not built"
+fi
 # ciede at 8 bits without stage A's table (the device stage per pixel, as at
 # other depths): the same words
-if [ -x "$lib/vqparity_ciede" ]; then
-    VQ_CUDA_CIEDE_TABLE=0 timeout 900 "$lib/vqparity_ciede" >"$out/vqparity_ciede_notable.log" 2>&1
-    say "vqparity_ciede VQ_CUDA_CIEDE_TABLE=0 exit $?: $(tail -1 "$out/vqparity_ciede_notable.log")"
+if [ -x "$lib/vqparity" ]; then
+    VQ_CUDA_CIEDE_TABLE=0 timeout 900 "$lib/vqparity" --test ciede >"$out/parity_ciede_notable.log" 2>&1
+    say "vqparity --test ciede VQ_CUDA_CIEDE_TABLE=0 exit $?: $(tail -1 "$out/parity_ciede_notable.log")"
 fi
 # float_adm's adm_p_norm other than 3: the device's copy of glibc's powf
 # against this host's on every non-negative float
@@ -104,15 +109,15 @@ fi
 # run the formulations it did not pick too, so both are proven on any GPU
 for w in int f64; do
     [ -x "$lib/vqparity" ] || break
-    VQ_CUDA_VIF_WIDE=$w timeout 900 "$lib/vqparity" >"$out/vqparity_vif_$w.log" 2>&1
-    say "vqparity VQ_CUDA_VIF_WIDE=$w exit $?: $(tail -1 "$out/vqparity_vif_$w.log")"
+    VQ_CUDA_VIF_WIDE=$w timeout 900 "$lib/vqparity" --test vmaf >"$out/parity_vmaf_wide_$w.log" 2>&1
+    say "vqparity --test vmaf VQ_CUDA_VIF_WIDE=$w exit $?: $(tail -1 "$out/parity_vmaf_wide_$w.log")"
 done
 # VIF scale 0's log2 table: read from global memory where a block cannot
 # have it in shared memory (the L4, A10, T4); with the integer wide sums,
 # that is those GPUs' whole formulation
 if [ -x "$lib/vqparity" ]; then
-    VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int timeout 900 "$lib/vqparity" >"$out/vqparity_vif_global.log" 2>&1
-    say "vqparity VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int exit $?: $(tail -1 "$out/vqparity_vif_global.log")"
+    VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int timeout 900 "$lib/vqparity" --test vmaf >"$out/parity_vmaf_global.log" 2>&1
+    say "vqparity --test vmaf VQ_CUDA_VIF_TABLE=global VQ_CUDA_VIF_WIDE=int exit $?: $(tail -1 "$out/parity_vmaf_global.log")"
 fi
 
 say "== library on the CUDA executor, host layouts (nv12/p010/p016, planar)"
@@ -177,7 +182,7 @@ fi
 if want sanitize && command -v ncu >/dev/null && [ -x "$lib/vqparity" ]; then
     say "== ncu: time, DRAM bytes and instructions of each kernel, second of two 1080p nv12 pairs; the issue floor"
     ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second,device__attribute_multiprocessor_count \
-        "$lib/vqparity" --profile >"$out/ncu.csv" 2>"$out/ncu.err"
+        "$lib/vqparity" --test vmaf --profile >"$out/ncu.csv" 2>"$out/ncu.err"
     python3 "$root/scripts/ncu-table.py" "$out/ncu.csv" | tee -a "$summary"
 fi
 

@@ -1,8 +1,10 @@
 /*
- * parity_common.cuh - what every parity program (tests/parity*.cu) shares:
- * the CUDA error check that ends the program (it takes a cudaError_t, or
- * the executors' int carrying one), and the seeded xorshift
- * generator whose seed each program prints.
+ * parity_common.cuh - what every parity family (tests/parity/<family>.cu,
+ * the families of vqparity) and glibc_powf_gpu.cu share: the CUDA error
+ * check that ends the program (it takes a cudaError_t, or the executors'
+ * int carrying one), and the seeded xorshift generator whose seed each
+ * family prints.  The generator's state is static: each translation unit,
+ * so each family, has its own, seeded by its entry from the driver's args.
  */
 #ifndef VQ_PARITY_COMMON_CUH
 #define VQ_PARITY_COMMON_CUH

@@ -73,16 +73,38 @@ foreach(src ${VQ_UNIT_TESTS})
   gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_MODE PRE_TEST ${props})
 endforeach()
 
-# GPU parity tool (checkasm-style): CUDA executor == CPU executor, row by row.
-if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity.cu)
-  add_executable(vqparity tests/parity.cu)
+# GPU parity (checkasm-style): every CUDA kernel == the CPU executor, word
+# for word, on random frames. One program, vqparity (tests/parity/main.cu),
+# with one file per family (tests/parity/<family>.cu, its entry in main.cu's
+# table); one ctest test per family, `vqparity --test <family>`, named
+# gpu_parity_<family> (vmaf's: gpu_parity). Exit 77 (skip) without a GPU.
+set(VQ_PARITY_FAMILIES vmaf scale psnr_hvs ssim ciede cambi float_small float_vif float_adm speed)
+if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
+  set(srcs ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
+  foreach(f ${VQ_PARITY_FAMILIES})
+    list(APPEND srcs ${CMAKE_SOURCE_DIR}/tests/parity/${f}.cu)
+  endforeach()
+  add_executable(vqparity ${srcs})
   target_link_libraries(vqparity PRIVATE vqcuda_obj)
+  target_include_directories(vqparity PRIVATE ${CMAKE_SOURCE_DIR}/tests)   # parity_common.cuh
   target_compile_options(vqparity PRIVATE --fmad=false)
-  add_test(NAME gpu_parity COMMAND vqparity)
-  set_tests_properties(gpu_parity PROPERTIES SKIP_RETURN_CODE 77)
+  foreach(f ${VQ_PARITY_FAMILIES})
+    if(f STREQUAL "vmaf")
+      set(t gpu_parity)
+    else()
+      set(t gpu_parity_${f})
+    endif()
+    add_test(NAME ${t} COMMAND vqparity --test ${f})
+    set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77)
+  endforeach()
+  # cambi: with the raw clips (VQ_RAW_DIR) also dog2160's frames
+  set_tests_properties(gpu_parity_cambi PROPERTIES ENVIRONMENT "${VQ_TEST_ENV}")
+  if(VQ_FFMPEG)
+    set_tests_properties(gpu_parity_cambi PROPERTIES FIXTURES_REQUIRED raw)
+  endif()
   # VIF as GPUs without room for scale 0's table in shared memory run it
   # (global table, integer wide sums: the L4, A10, T4)
-  add_test(NAME gpu_parity_vif_global COMMAND vqparity --sizes 2)
+  add_test(NAME gpu_parity_vif_global COMMAND vqparity --test vmaf --sizes 2)
   set_tests_properties(gpu_parity_vif_global PROPERTIES SKIP_RETURN_CODE 77
                        ENVIRONMENT "VQ_CUDA_VIF_TABLE=global;VQ_CUDA_VIF_WIDE=int")
 endif()
@@ -283,7 +305,7 @@ endif()
 # (no network; docs/ffmpeg-versions.md)
 add_test(NAME build_refusals COMMAND ${CMAKE_SOURCE_DIR}/tests/build_refusals.sh ${CMAKE_BINARY_DIR}/out/build_refusals)
 
-# Per-feature test additions (parity programs, extra unit tests): one file per
+# Per-feature test additions (extra unit tests, golden runs, tools): one file per
 # feature under tests/cmake/, so that features can be added independently.
 file(GLOB VQ_TEST_CMAKE_PARTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cmake/*.cmake)
 foreach(part ${VQ_TEST_CMAKE_PARTS})
@@ -332,7 +354,7 @@ if(VQ_FFMPEG)
            ${VQ_DATA}/clips ${VQ_DATA}/golden ${CMAKE_BINARY_DIR}/out/segments)
 endif()
 
-# Labels: "gpu" for every check that needs a GPU (the parity programs and the
+# Labels: "gpu" for every check that needs a GPU (the parity families and the
 # CUDA executor's runs: they skip, reason printed, without one), "cpu" for the
 # rest; the unit programs' cases, discovered when they run, are "unit" (their
 # GPU cases skip themselves). `ctest -L gpu` runs the GPU checks alone.

@@ -1,14 +1,7 @@
-# ciede: the GPU parity program (CUDA kernel == the device stage on the CPU,
-# folds == the reference) and the exhaustive check of the device stage's
-# premises against this machine's glibc (not a ctest: minutes of CPU; run
-# `ciede_exhaust` by hand, see docs/ciede.md).
-if(VQ_ENABLE_CUDA)
-  add_executable(vqparity_ciede ${CMAKE_SOURCE_DIR}/tests/parity_ciede.cu)
-  target_link_libraries(vqparity_ciede PRIVATE vqcuda_obj)
-  target_compile_options(vqparity_ciede PRIVATE --fmad=false)
-  add_test(NAME gpu_parity_ciede COMMAND vqparity_ciede)
-  set_tests_properties(gpu_parity_ciede PROPERTIES SKIP_RETURN_CODE 77)
-endif()
+# ciede: the exhaustive check of the device stage's premises against this
+# machine's glibc (not a ctest: minutes of CPU; run `ciede_exhaust` by hand,
+# see docs/ciede.md). The GPU parity family is tests/parity/ciede.cu
+# (vqparity --test ciede, ctest gpu_parity_ciede: tests/tests.cmake).
 
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/ciede_exhaust.cpp)
   add_executable(ciede_exhaust ${CMAKE_SOURCE_DIR}/tests/ciede_exhaust.cpp)

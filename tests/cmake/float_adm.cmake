@@ -53,17 +53,6 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
-# the GPU parity program: the CUDA kernels == the CPU executor, word for word
-# (random frames, sizes, depths, layouts, options, both reciprocals; poisoned
-# buffers and guards; graph replays); exit 77 without a GPU
-if(VQ_ENABLE_CUDA)
-  add_executable(parity_float_adm ${CMAKE_SOURCE_DIR}/tests/parity_float_adm.cu)
-  target_link_libraries(parity_float_adm PRIVATE vqcuda_obj)
-  target_compile_options(parity_float_adm PRIVATE --fmad=false)
-  add_test(NAME gpu_parity_float_adm COMMAND parity_float_adm)
-  set_tests_properties(gpu_parity_float_adm PROPERTIES SKIP_RETURN_CODE 77)
-endif()
-
 # glibc's powf as the device computes it (kernels/glibc_powf.h) against the
 # host's on every non-negative float; by hand with more exponents:
 #   glibc_powf_gpu 1 1.5 2.5 7.3 20

@@ -89,15 +89,3 @@ if(VQ_FFMPEG)
                          lib_fsmall_subsample3_${exec} PROPERTIES FIXTURES_REQUIRED raw SKIP_RETURN_CODE 77)
   endforeach()
 endif()
-
-# The GPU parity program: CUDA kernels == CPU loops, word for word, on random
-# frames (the raster-order finish at 16 bits; speed_temporal's steps 1-3).
-if(VQ_ENABLE_CUDA)
-  add_executable(parity_float_small ${CMAKE_SOURCE_DIR}/tests/parity_float_small.cu)
-  target_link_libraries(parity_float_small PRIVATE vqcuda_obj)
-  target_include_directories(parity_float_small PRIVATE ${CMAKE_SOURCE_DIR}/kernels
-                             ${CMAKE_SOURCE_DIR}/hostmath ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/tests)
-  target_compile_options(parity_float_small PRIVATE --fmad=false)
-  add_test(NAME gpu_parity_float_small COMMAND parity_float_small)
-  set_tests_properties(gpu_parity_float_small PROPERTIES SKIP_RETURN_CODE 77)
-endif()

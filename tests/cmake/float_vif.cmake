@@ -4,8 +4,9 @@
 # <pair>.float*.json) and the options no model uses (tests/data/golden_parts/
 # float_options/, libvmaf's library driven on the raw frames), through the
 # library (vqscore), == every frame and pooled value; one test per pair, on
-# the CPU executor and (a CUDA build) the CUDA executor; and the parity
-# program (the kernels == the CPU loops, word for word; exit 77 without a GPU).
+# the CPU executor and (a CUDA build) the CUDA executor. The parity family
+# (the kernels == the CPU loops, word for word) is tests/parity/float_vif.cu
+# (vqparity --test float_vif, ctest gpu_parity_float_vif: tests/tests.cmake).
 set(VQ_FLOAT_PAIRS balle576 birds720 dog1080 dog1080_self dog1080p10 dog1080p12 dog2160 odd577x323
     birds422p10 birds422p16 checker1080 small36x34)
 foreach(pair ${VQ_FLOAT_PAIRS})
@@ -40,15 +41,6 @@ foreach(pair odd577x323 birds422p10 small36x34 balle576)
   endif()
 endforeach()
 
-if(VQ_ENABLE_CUDA)
-  add_executable(parity_float_vif ${CMAKE_SOURCE_DIR}/tests/parity_float_vif.cu)
-  target_link_libraries(parity_float_vif PRIVATE vqcuda_obj)
-  target_include_directories(parity_float_vif PRIVATE ${CMAKE_SOURCE_DIR}/kernels
-                             ${CMAKE_SOURCE_DIR}/hostmath ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/tests)
-  target_compile_options(parity_float_vif PRIVATE --fmad=false)
-  add_test(NAME gpu_parity_float_vif COMMAND parity_float_vif)
-  set_tests_properties(gpu_parity_float_vif PROPERTIES SKIP_RETURN_CODE 77)
-endif()
 # semiplanar host layouts (nv12, p010, p016): the luma and the interleaved chroma of motion_add_uv
 # (the pairs with such a layout in tests/data/clips.tsv)
 foreach(pair ${VQ_CLIP_NAMES})

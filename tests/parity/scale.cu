@@ -1,14 +1,14 @@
 /*
- * vqparity_scale - checkasm for the upscaler: the CUDA executor against the
+ * scale - checkasm for the upscaler: the CUDA executor against the
  * CPU one (which test_scale holds to FFmpeg), on the same random pictures,
  * for random sizes, every bit depth, planar and semi-planar layouts, both
  * modes, and the identity.  Every output plane and the guard bytes after it
  * are poisoned before each run (twice, with two poisons, so an unwritten
  * sample cannot pass by chance); outputs must equal the CPU's byte for byte
  * and the guards must stay untouched.  Prints its seed and the first
- * difference.  Exit 77 (ctest skip) without a GPU.
+ * difference.
  *
- *   vqparity_scale [--seed N] [--sizes N] [--bench]
+ *   vqparity --test scale [--seed N] [--sizes N (per layout, 12)] [--bench]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -23,6 +23,9 @@
 #include "vq_common.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace scale_parity {
 
 struct Layout {
     const char *name;
@@ -214,25 +217,15 @@ static void bench(void)
         }
 }
 
-int main(int argc, char **argv)
+}  // namespace scale_parity
+
+int parity_scale(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nsizes = 12, do_bench = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-            nsizes = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench"))
-            do_bench = 1;
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
+    using namespace scale_parity;
+    const uint64_t seed = args.seed;
+    const int nsizes = args.sizes >= 0 ? args.sizes : 12, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("vqparity_scale: seed %llu\n", (unsigned long long)seed);
+    printf("scale: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         bench();
         return 0;

@@ -1,5 +1,5 @@
 /*
- * parity_float_vif.cu - float_vif's and float_motion's CUDA kernels
+ * float_vif - float_vif's and float_motion's CUDA kernels
  * (kernels/float_vif/cuda_float_vif.cu, cuda_float_motion.cu) == their CPU loops
  * (float_vif/cpu_float_vif.cpp, cpu_float_motion.cpp), word for word, on random
  * frames: sizes from 33x33 (and 1920x1080), 8 to 16 bits, planar and
@@ -10,8 +10,8 @@
  * device words are poisoned before each run and guarded on both sides;
  * each case also replays its work from a CUDA graph captured on the first
  * run (float_motion: one graph per phase), as the executor does.
- *   parity_float_vif [--seed N] [--cases N]
- * Exit 0: equal; 1: a difference; 77: no CUDA device.
+ *   vqparity --test float_vif [--seed N (default 0x5eed0f10a7)] [--sizes N (cases, 60)]
+ * 0: equal; 1: a difference.
  */
 #include <cstdio>
 #include <cstring>
@@ -25,8 +25,9 @@
 #include "float_vif_exec.h"
 #include "float_vif_fold.h"
 #include "parity_common.cuh"
+#include "parity.h"
 
-namespace {
+namespace float_vif_parity {
 
 const int64_t kPoison = (int64_t)0xA5A5A5A5A5A5A5A5ull;
 constexpr size_t kGuard = 16;
@@ -237,25 +238,16 @@ int motion_case(int w, int h, int bpc, int layout, int ssx, int ssy, const vq::f
     return fails;
 }
 
-}  // namespace
+}  // namespace float_vif_parity
 
-int main(int argc, char **argv)
+int parity_float_vif(const ParityArgs &args)
 {
-    uint64_t seed = 0x5eed0f10a7ull;
-    int cases = 60;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (!strcmp(argv[i], "--seed"))
-            seed = strtoull(argv[++i], nullptr, 0);
-        else if (!strcmp(argv[i], "--cases"))
-            cases = atoi(argv[++i]);
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
+    using namespace float_vif_parity;
+    /* its own fixed seed unless --seed is given */
+    const uint64_t seed = args.seed_given ? args.seed : 0x5eed0f10a7ull;
+    const int cases = args.sizes >= 0 ? args.sizes : 60;
     rng_state = seed;
-    printf("parity_float_vif: seed %llu, %d cases\n", (unsigned long long)seed, cases);
+    printf("float_vif: seed %llu, %d cases\n", (unsigned long long)seed, cases);
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     const double ks[] = { 1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 1.0 / 2.25, 3.0 };
@@ -283,6 +275,6 @@ int main(int argc, char **argv)
         ran++;
     }
     CK(cudaStreamDestroy(st));
-    printf("parity_float_vif: %d cases, %s\n", ran, fails ? "DIFFERENCES" : "all equal");
+    printf("float_vif: %d cases, %s\n", ran, fails ? "DIFFERENCES" : "all equal");
     return fails ? 1 : 0;
 }

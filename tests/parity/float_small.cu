@@ -1,5 +1,5 @@
 /*
- * parity_float_small.cu - float_psnr / float_moment ("the float sums") and
+ * float_small - float_psnr / float_moment ("the float sums") and
  * float_ansnr on the GPU (kernels/cuda_float_small.cu) == on the CPU
  * (kernels/cpu_float_small.cpp), word for word, on random frames: sizes from
  * 33x33, 8-16 bits, planar and semiplanar views (nv12/p010/p016-style
@@ -10,9 +10,9 @@
  * speed_temporal's steps 1-3 (kernels/cuda_speed.cu's convert_diff, prescale,
  * anti-alias) == the CPU's, on random frame pairs, options and layouts;
  * before a kept frame the GPU's image is 0 and its flag word 0.
- * Exit 0: equal; 1: a difference; 77: no CUDA device.
- *   parity_float_small [SEED]
- *   parity_float_small --bench    GPU time per 1080p 8-bit frame pair, per feature
+ * 0: equal; 1: a difference.
+ *   vqparity --test float_small [--seed N (default 20261204)] [--sizes N (random frames, 40)]
+ *   vqparity --test float_small --bench    GPU time per 1080p 8-bit frame pair, per feature
  */
 #include <cmath>
 #include <cstdio>
@@ -24,10 +24,11 @@
 #include "float_small_exec.h"
 #include "float_small_fold.h"
 #include "parity_common.cuh"
+#include "parity.h"
 #include "speed_chroma.hpp"
 #include "speed_exec.h"
 
-namespace {
+namespace float_small_parity {
 
 /* kind: 0 random samples; 1 bright/dark column stripes (16 bits: the
  * second moments pass 2^37 on large frames, so the raster finish runs);
@@ -297,20 +298,18 @@ int bench()
     return 0;
 }
 
-}  // namespace
+}  // namespace float_small_parity
 
-int main(int argc, char **argv)
+int parity_float_small(const ParityArgs &args)
 {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-        printf("no CUDA device\n");
-        return 77;
-    }
-    if (argc > 1 && !strcmp(argv[1], "--bench"))
+    using namespace float_small_parity;
+    if (args.bench)
         return bench();
-    const uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 20261204;
+    /* its own fixed seed unless --seed is given; --sizes: the random frames (40) */
+    const uint64_t seed = args.seed_given ? args.seed : 20261204;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 40;
     rng_state = seed ? seed : 1;
-    printf("seed %llu\n", (unsigned long long)seed);
+    printf("float_small: seed %llu\n", (unsigned long long)seed);
     VqFloatSmallCuda *c = nullptr;
     int cw = 0, ch = 0, fails = 0;
     /* minimum sizes, every depth, each layout */
@@ -326,7 +325,7 @@ int main(int argc, char **argv)
     fails += run_case(3200, 1800, 16, 2, 1, &c, &cw, &ch);
     /* random sizes, depths, layouts, contents */
     const int bpcs[] = { 8, 10, 12, 16 };
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < nrandom; k++) {
         const int w = 33 + (int)(rnd() % 1000), h = 33 + (int)(rnd() % 700);
         const int bpc = bpcs[rnd() % 4];
         const int layout = bpc == 8 ? (int)(rnd() % 2) : (int)(rnd() % 3);

@@ -1,5 +1,5 @@
 /*
- * parity_ssim - checkasm for float_ssim / float_ms_ssim: the CUDA executor
+ * ssim - checkasm for float_ssim / float_ms_ssim: the CUDA executor
  * against the CPU executor on the same random frames, for many sizes, bit
  * depths, sample layouts, "scale" options and kinds of content (the sums
  * must be equal bit for bit: the GPU reproduces the reference's sequential
@@ -8,9 +8,9 @@
  * outputs need, enable_lcs's means of l, c and s included (float_ssim's
  * four sums, float_ms_ssim's three per scale, whatever the options), and
  * those outputs, folded from each executor's words, are compared too.  Prints its seed and the first
- * differing word.  Exit 77 (ctest skip) without a GPU.
+ * differing word.
  *
- *   parity_ssim [--seed N] [--sizes N] [--bench]
+ *   vqparity --test ssim [--seed N] [--sizes N] [--bench]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -24,6 +24,9 @@
 #include "ssim_fold.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace ssim_parity {
 
 /* how luma samples are stored */
 struct Layout {
@@ -284,22 +287,15 @@ static void bench(const Layout &L, int w, int h, int features)
     vq_ssim_cuda_free(gpu);
 }
 
-int main(int argc, char **argv)
+}  // namespace ssim_parity
+
+int parity_ssim(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 8, do_bench = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
-        return 77;
-    }
+    using namespace ssim_parity;
+    const uint64_t seed = args.seed;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 8, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("parity_ssim: seed %llu\n", (unsigned long long)seed);
+    printf("ssim: seed %llu\n", (unsigned long long)seed);
     const int both = VQ_SSIM_F_SSIM | VQ_SSIM_F_MS_SSIM;
     if (do_bench) {
         for (int f : { (int)VQ_SSIM_F_SSIM, (int)VQ_SSIM_F_MS_SSIM, both }) {
@@ -331,7 +327,7 @@ int main(int argc, char **argv)
         printf("  %dx%d: done (%d failures so far)\n", sz.w, sz.h, fails);
         fflush(stdout);
     }
-    printf("parity_ssim: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
+    printf("ssim: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
            (unsigned long long)seed);
     return fails ? 1 : 0;
 }

@@ -1,12 +1,12 @@
 /*
- * parity_psnr_hvs - the CUDA psnr_hvs executor against the CPU executor, on
+ * psnr_hvs - the CUDA psnr_hvs executor against the CPU executor, on
  * the same random frames, for many sizes, bit depths and layouts: the three
  * output words must be identical, and so must every term of the scratch
  * (which tells a term bug from a sum bug).  The output buffer is poisoned
  * and guarded on both sides, so a word not written, or one written outside
- * the three, is caught.  Prints its seed.  Exit 77 (ctest skip) without a GPU.
+ * the three, is caught.  Prints its seed.
  *
- *   parity_psnr_hvs [--seed N] [--sizes N] [--bench]
+ *   vqparity --test psnr_hvs [--seed N] [--sizes N] [--bench]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -23,6 +23,9 @@
 #include "vq_common.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace psnr_hvs_parity {
 
 struct Layout {
     const char *name;
@@ -314,22 +317,15 @@ static void bench(const Layout &L, int w, int h)
     vq_psnr_hvs_cuda_free(g);
 }
 
-int main(int argc, char **argv)
+}  // namespace psnr_hvs_parity
+
+int parity_psnr_hvs(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 6, do_bench = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
-        return 77;
-    }
+    using namespace psnr_hvs_parity;
+    const uint64_t seed = args.seed;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("parity_psnr_hvs: seed %llu\n", (unsigned long long)seed);
+    printf("psnr_hvs: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         bench(layouts[1], 1920, 1080);
         bench(layouts[4], 1920, 1080);
@@ -352,7 +348,7 @@ int main(int argc, char **argv)
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
     }
-    printf("parity_psnr_hvs: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
+    printf("psnr_hvs: %d passed, %d failed (seed %llu)\n", runs - fails, fails,
            (unsigned long long)seed);
     return fails ? 1 : 0;
 }

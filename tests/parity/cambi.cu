@@ -1,13 +1,12 @@
 /*
- * vqparity_cambi - checkasm for CAMBI: the CUDA executor against the CPU
+ * cambi - checkasm for CAMBI: the CUDA executor against the CPU
  * executor on the same random frames, for many sizes, bit depths, layouts
  * and options; the per-frame words must be identical, and so must every
  * scale's c-values (the fold's fallback input).  The word buffer is
  * poisoned and followed by guard words: an unwritten word or a write
- * beyond the pass's words fails.  Prints its seed.  Exit 77 (ctest skip)
- * without a GPU.
+ * beyond the pass's words fails.  Prints its seed.
  *
- *   vqparity_cambi [--seed N] [--sizes N] [--bench]
+ *   vqparity --test cambi [--seed N] [--sizes N] [--bench [--frame PATH WxH [--frame-only]]]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -27,6 +26,9 @@
 #include "vq_common.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace cambi_parity {
 
 /* luma layouts: bit depth, bytes per sample, msb shift, step between samples */
 struct Layout {
@@ -372,33 +374,18 @@ static void bench(const Layout &L, int w, int h, const char *what = "defaults",
     cudaStreamDestroy(st);
 }
 
-int main(int argc, char **argv)
+}  // namespace cambi_parity
+
+int parity_cambi(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 6, do_bench = 0, fw = 0, fh = 0, frame_only = 0;
-    const char *frame = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-            nrandom = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench"))
-            do_bench = 1;
-        else if (!strcmp(argv[i], "--frame-only"))   /* with --frame: that frame's benches only */
-            frame_only = 1;
-        else if (!strcmp(argv[i], "--frame") && i + 2 < argc) {   /* PATH WxH: 8-bit 4:2:0 raw */
-            frame = argv[++i];
-            if (sscanf(argv[++i], "%dx%d", &fw, &fh) != 2)
-                frame = NULL;
-        }
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
-        return 77;
-    }
+    using namespace cambi_parity;
+    const uint64_t seed = args.seed;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
+    const int fw = args.frame_w, fh = args.frame_h;
+    const int frame_only = args.frame_only;   /* with --frame: that frame's benches only */
+    const char *frame = args.frame;           /* PATH WxH: 8-bit 4:2:0 raw */
     rng_state = seed ? seed : 1;
-    printf("vqparity_cambi: seed %llu\n", (unsigned long long)seed);
+    printf("cambi: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         if (!frame || !frame_only) {
             bench(layouts[0], 1920, 1080);
@@ -480,7 +467,7 @@ int main(int argc, char **argv)
             runs++;
         }
     }
-    printf("vqparity_cambi: %d passed, %d failed (seed %llu); %d scales pooled in the reference's "
+    printf("cambi: %d passed, %d failed (seed %llu); %d scales pooled in the reference's "
            "order on both\n", runs - fails, fails, (unsigned long long)seed, g_pooled_scales);
     return fails ? 1 : 0;
 }

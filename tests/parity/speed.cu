@@ -1,10 +1,11 @@
 /*
- * parity_speed.cu - speed_chroma's steps 1-3 on the GPU (kernels/cuda_speed.cu)
+ * speed - speed_chroma's steps 1-3 on the GPU (kernels/cuda_speed.cu)
  * == on the CPU (hostmath/speed_chroma.cpp's dec16_image), bit for bit, on
  * random planes: every prescale method, down- and upscales, kernelscales,
  * 8 to 16 bits, planar and semiplanar (nv12/p010/p016) views, random sizes;
  * then the scores from either side's 1/16 images.
- * Exit 0: equal; 1: a difference; 77: no CUDA device.
+ * 0: equal; 1: a difference.
+ *   vqparity --test speed [--seed N] [--sizes N (random cases, 40)]
  */
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,9 @@
 #include "speed.h"
 #include "speed_chroma.hpp"
 #include "speed_exec.h"
+#include "parity.h"
+
+namespace speed_parity {
 
 using namespace vq::speed;
 
@@ -95,15 +99,18 @@ static int run_case(int w, int h, int bpc, double ps, const char *method, double
     return bad != 0 || sc != sg;
 }
 
-int main()
+}  // namespace speed_parity
+
+int parity_speed(const ParityArgs &args)
 {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-        printf("no CUDA device\n");
-        return 77;
-    }
+    using namespace speed_parity;
+    /* its own fixed seeds (the cases' from 1, the random sizes' 20261204)
+     * unless --seed is given; --sizes: the random cases (40) */
     int fails = 0;
-    unsigned seed = 1;
+    unsigned seed = args.seed_given ? (unsigned)args.seed : 1;
+    const unsigned size_seed = args.seed_given ? (unsigned)args.seed : 20261204;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 40;
+    printf("speed: seed %u (the cases from it), %u (the random sizes)\n", seed, size_seed);
     const char *methods[] = { "nearest", "bilinear", "bicubic", "lanczos4" };
     for (const char *m : methods)
         for (double ps : { 1.0, 0.5, 0.6, 0.37, 1.5, 2.0 })
@@ -120,8 +127,8 @@ int main()
     /* random sizes, depths, layouts, methods, prescales and kernelscales */
     const double kss[] = { 1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 4.0 / 3.0, 3.0, 1.6 };
     const int bpcs[] = { 8, 10, 12, 16 };
-    std::mt19937 rr(20261204);
-    for (int k = 0; k < 40; k++) {
+    std::mt19937 rr(size_seed);
+    for (int k = 0; k < nrandom; k++) {
         const int w = 160 + (int)(rr() % 900), h = 160 + (int)(rr() % 600);
         const int bpc = bpcs[rr() % 4];
         const int layout = bpc == 8 ? (int)(rr() % 2) : (int)(rr() % 3);

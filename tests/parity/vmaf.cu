@@ -1,11 +1,13 @@
 /*
- * vqparity - checkasm for vqcuda: every CUDA feature kernel against the CPU
+ * vmaf - checkasm for the VMAF features
+ * (VIF/ADM/motion/PSNR): every CUDA feature kernel against the CPU
  * executor, on the same random frames, for many sizes, bit depths and
  * layouts; the row-sum buffers must be identical.  Prints its seed and the
  * first differing row.  Catches writes outside a feature's own sections
- * (everything else is poisoned).  Exit 77 (ctest skip) without a GPU.
+ * (everything else is poisoned).  Then ladders of sessions on the CUDA
+ * executor against the CPU executor's.
  *
- *   vqparity [--seed N] [--sizes N] [--bench | --bench-sessions]
+ *   vqparity --test vmaf [--seed N] [--sizes N] [--bench | --bench-sessions | --profile]
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -26,6 +28,9 @@
 #include "vqcuda.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace vmaf_parity {
 
 struct Layout {
     const char *name;
@@ -588,24 +593,16 @@ static void bench_profile(const Layout &L, int w, int h, const uint16_t *table)
     printf("profile %s %dx%d: 2 pairs run\n", L.name, w, h);
 }
 
-int main(int argc, char **argv)
+}  // namespace vmaf_parity
+
+int parity_vmaf(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 6, do_bench = 0, do_profile = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
-        else if (!strcmp(argv[i], "--bench-sessions")) do_bench = 2;
-        else if (!strcmp(argv[i], "--profile")) do_profile = 1;
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
-        return 77;
-    }
+    using namespace vmaf_parity;
+    const uint64_t seed = args.seed;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 6;
+    const int do_bench = args.bench_sessions ? 2 : args.bench ? 1 : 0, do_profile = args.profile;
     rng_state = seed ? seed : 1;
-    printf("vqparity: seed %llu\n", (unsigned long long)seed);
+    printf("vmaf: seed %llu\n", (unsigned long long)seed);
     static uint16_t table[65536];
     vq_vif_log2_table(table);
     if (do_profile) {   /* for ncu: --launch-skip the first pair's launches */
@@ -705,6 +702,6 @@ int main(int argc, char **argv)
             }
         printf("  ladders: done (%d failures so far)\n", fails);
     }
-    printf("vqparity: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
+    printf("vmaf: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
     return fails ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /*
- * vqparity_ciede - the CUDA ciede kernel against the same device stage run
+ * ciede - the CUDA ciede kernel against the same device stage run
  * on the CPU (vq_ciede_dev_cpu_run), on random frames of many sizes, bit
  * depths and layouts: the list count and every row word must be identical,
  * the list entries the same set (the kernel takes positions with an atomic,
@@ -10,9 +10,8 @@
  * the folds of both and of the CPU executor (the reference, glibc) must be
  * equal, and the GPU's fold with every row forced to be added pixel by pixel
  * (the pixel words fetched from the device, in windows of rows) too.
- * Exit 77 (ctest skip) without a GPU.
  *
- *   vqparity_ciede [--seed N] [--sizes N] [--bench]
+ *   vqparity --test ciede [--seed N] [--sizes N] [--bench]
  *
  * --bench: 1920x1080 and 3840x2160 nv12 (8 bit) and p010: kernel time (CUDA
  * events, after a warm-up), the buffer's download into pinned memory, the
@@ -36,6 +35,9 @@
 #include "ciede_fold.h"
 
 #include "parity_common.cuh"
+#include "parity.h"
+
+namespace ciede_parity {
 
 struct Layout {
     const char *name;
@@ -347,22 +349,15 @@ static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu, const char *wh
     free_frame(d);
 }
 
-int main(int argc, char **argv)
+}  // namespace ciede_parity
+
+int parity_ciede(const ParityArgs &args)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int nrandom = 6, do_bench = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nrandom = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
-    }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", cudaGetErrorString(cudaGetLastError()));
-        return 77;
-    }
+    using namespace ciede_parity;
+    const uint64_t seed = args.seed;
+    const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
     rng_state = seed ? seed : 1;
-    printf("vqparity_ciede: seed %llu\n", (unsigned long long)seed);
+    printf("ciede: seed %llu\n", (unsigned long long)seed);
     if (do_bench) {
         VqCiedeCuda *cu;
         for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {
@@ -398,6 +393,6 @@ int main(int argc, char **argv)
         printf("  %dx%d: done (%d failures so far)\n", sz.first, sz.second, fails);
         fflush(stdout);
     }
-    printf("vqparity_ciede: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
+    printf("ciede: %d passed, %d failed (seed %llu)\n", runs - fails, fails, (unsigned long long)seed);
     return fails ? 1 : 0;
 }

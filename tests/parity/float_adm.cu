@@ -1,5 +1,5 @@
 /*
- * parity_float_adm - float_adm's CUDA kernels against its CPU executor,
+ * float_adm - float_adm's CUDA kernels against its CPU executor,
  * word for word (every row word of every scale), on random frames: sizes
  * from 33x33 to 1920x1080 (odd, tiny bands whose CM rect touches the edge),
  * 8/10/12/16 bits, LSB- and MSB-aligned 16-bit samples (P010/P016), padded
@@ -9,9 +9,9 @@
  * The device buffer is poisoned before each run and followed by guard
  * words; each case also runs replayed from a captured CUDA graph.
  *
- *   parity_float_adm [--seed N] [--cases N] [--bench]
+ *   vqparity --test float_adm [--seed N] [--sizes N (cases, 60)] [--bench (after the cases)]
  *
- * Exit 0: all equal; 1: a difference (printed); 77: no GPU (ctest skip).
+ * 0: all equal; 1: a difference (printed).
  */
 #include <cuda_runtime.h>
 
@@ -26,9 +26,10 @@
 #include "float_adm_exec.h"
 #include "float_adm_fold.h"
 #include "parity_common.cuh"
+#include "parity.h"
 #include "rcp_select.h"
 
-namespace {
+namespace float_adm_parity {
 
 const uint64_t kPoison = 0xababababababababull;
 const int kGuard = 64;
@@ -213,34 +214,22 @@ Case random_case(int k)
     return c;
 }
 
-}  // namespace
+}  // namespace float_adm_parity
 
-int main(int argc, char **argv)
+int parity_float_adm(const ParityArgs &args)
 {
-    int n = 60, bench = 0;
-    uint64_t seed = (uint64_t)time(NULL);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
-            n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench"))
-            bench = 1;
-    }
-    int dev = 0;
-    if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
+    using namespace float_adm_parity;
+    const int n = args.sizes >= 0 ? args.sizes : 60, bench = args.bench;
+    const uint64_t seed = args.seed;
     rng_state = seed ? seed : 1;
-    printf("parity_float_adm: seed %llu, %d cases\n", (unsigned long long)seed, n);
+    printf("float_adm: seed %llu, %d cases\n", (unsigned long long)seed, n);
     int fails = 0, ran = 0;
     for (int k = 0; k < n; k++) {
         const Case c = random_case(k);
         fails += run_case(c, k % 3 == 0);
         ran++;
     }
-    printf("parity_float_adm: %d of %d cases equal\n", ran - fails, ran);
+    printf("float_adm: %d of %d cases equal\n", ran - fails, ran);
     if (bench) {
         /* 1920x1080 8-bit, default options: GPU time per frame */
         Case c = random_case(9);

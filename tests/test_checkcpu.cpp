@@ -411,7 +411,8 @@ TEST_F(CheckCpuRows, AdmDecoupleRows)
                 ap.egl = 1.0;
             const int scale = rng() % 4;
             const int bw = ap.s[scale].w;
-            const int lim_exp = scale == 0 ? 15 : 8 + rng() % 23;   /* |value| < 2^lim_exp */
+            /* |value| < 2^lim_exp; scale 0's int16 range whole at times, -32768 too */
+            const int lim_exp = scale == 0 ? 15 + (int)(rng() % 2) : 8 + rng() % 23;
             std::vector<int32_t> in(8 * bw);
             for (int b = 0; b < 4; b++)
                 for (int j = 0; j < bw; j++) {
@@ -431,6 +432,10 @@ TEST_F(CheckCpuRows, AdmDecoupleRows)
                     const int64_t lim = (1ll << (lim_exp - 1)) - 1;
                     o = o < -lim ? -lim : o > lim ? lim : o;
                     d = d < -lim ? -lim : d > lim ? lim : d;
+                    if (lim_exp == 16 && rng() % 16 == 0)
+                        o = -32768;
+                    if (lim_exp == 16 && rng() % 16 == 0)
+                        d = -32768;
                     in[b * bw + j] = (int32_t)o;
                     in[(4 + b) * bw + j] = (int32_t)d;
                 }

@@ -22,10 +22,15 @@
 #include "psnr_hvs_fold.h"
 #include "vq_common.h"
 
+#include "frame.cuh"
 #include "parity_common.cuh"
 #include "parity.h"
 
 namespace psnr_hvs_parity {
+
+using parity_frame::Frame;
+using parity_frame::free_frame;
+using parity_frame::views;
 
 struct Layout {
     const char *name;
@@ -40,16 +45,9 @@ static const Layout layouts[] = {
     { "yuv444p12", 12, 2, 0, 0, 0, 0 },
 };
 
-/* One frame in host and device memory with the same (padded) pitches.
- * Plane sizes as libvmaf has them: chroma w >> sw, h >> sh. */
-struct Frame {
-    std::vector<uint8_t> host[2];
-    uint8_t *dev[2] = { nullptr, nullptr };
-    ptrdiff_t pitch[2];
-    int w, h, cw, ch;
-};
-
-/* content: 0 smooth with edges, 1 = base + noise of +-noise, 2 = copy of base */
+/* A frame (frame.cuh) in host and device memory with the same (padded)
+ * pitches, its plane sizes as libvmaf has them: chroma w >> sw, h >> sh;
+ * content: 0 smooth with edges, 1 = base + noise of +-noise, 2 = copy of base */
 static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *base, int noise)
 {
     const int maxv = (1 << L.bpc) - 1;
@@ -89,33 +87,6 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
     }
 }
 
-static void free_frame(Frame &f)
-{
-    cudaFree(f.dev[0]);
-    cudaFree(f.dev[1]);
-    f.dev[0] = f.dev[1] = nullptr;
-}
-
-static void views(const Frame &f, const Layout &L, int dev, VqPlaneView v[3])
-{
-    for (int p = 0; p < 3; p++) {
-        VqPlaneView &x = v[p];
-        x.bytes = L.bytes;
-        x.shift = L.shift;
-        x.step = (p && L.semi) ? 2 : 1;
-        x.w = p ? f.cw : f.w;
-        x.h = p ? f.ch : f.h;
-        const uint8_t *base = dev ? f.dev[p ? 1 : 0] : f.host[p ? 1 : 0].data();
-        x.pitch = f.pitch[p ? 1 : 0];
-        if (p == 0)
-            x.data = base;
-        else if (L.semi)
-            x.data = base + (p == 2 ? L.bytes : 0);
-        else
-            x.data = base + (p == 2 ? (size_t)f.ch * f.pitch[1] : 0);
-    }
-}
-
 static const int64_t POISON = (int64_t)0x7ead7ead7ead7eadLL;
 #define GUARD 16
 
@@ -141,10 +112,10 @@ static int check(const Layout &L, int w, int h)
         make_frame(ref, L, w, h, nullptr, 0);
         make_frame(dis, L, w, h, &ref, noise[n]);
         VqPlaneView rh[3], dh[3], rd[3], dd[3];
-        views(ref, L, 0, rh);
-        views(dis, L, 0, dh);
-        views(ref, L, 1, rd);
-        views(dis, L, 1, dd);
+        views(ref, L, ref.w, ref.h, 0, rh);
+        views(dis, L, dis.w, dis.h, 0, dh);
+        views(ref, L, ref.w, ref.h, 1, rd);
+        views(dis, L, dis.w, dis.h, 1, dd);
         int64_t cpu[VQ_PSNR_HVS_WORDS];
         vq_psnr_hvs_cpu_run(rh, dh, &tab, cpu);
 
@@ -271,10 +242,10 @@ static void bench(const Layout &L, int w, int h)
     make_frame(ref, L, w, h, nullptr, 0);
     make_frame(dis, L, w, h, &ref, 6);
     VqPlaneView rd[3], dd[3], rh[3], dh[3];
-    views(ref, L, 1, rd);
-    views(dis, L, 1, dd);
-    views(ref, L, 0, rh);
-    views(dis, L, 0, dh);
+    views(ref, L, ref.w, ref.h, 1, rd);
+    views(dis, L, dis.w, dis.h, 1, dd);
+    views(ref, L, ref.w, ref.h, 0, rh);
+    views(dis, L, dis.w, dis.h, 0, dh);
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
     cudaEvent_t e0, e1;

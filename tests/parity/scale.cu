@@ -22,10 +22,15 @@
 #include "scale_filter.h"
 #include "vq_common.h"
 
+#include "frame.cuh"
 #include "parity_common.cuh"
 #include "parity.h"
 
 namespace scale_parity {
+
+using parity_frame::Frame;
+using parity_frame::free_frame;
+using parity_frame::views;
 
 struct Layout {
     const char *name;
@@ -43,14 +48,7 @@ static const Layout layouts[] = {
     { "yuv444p16", 16, 2, 0, 0, 0, 0, 3 },
 };
 
-/* One source picture in host and device memory with the same (padded) pitches. */
-struct Frame {
-    std::vector<uint8_t> host[2];
-    uint8_t *dev[2] = { nullptr, nullptr };
-    ptrdiff_t pitch[2];
-    int cw, ch;
-};
-
+/* A source picture (frame.cuh) in host and device memory with the same (padded) pitches. */
 static void make_frame(Frame &f, const Layout &L, int w, int h)
 {
     const int maxv = (1 << L.bpc) - 1;
@@ -78,32 +76,6 @@ static void make_frame(Frame &f, const Layout &L, int w, int h)
             }
         CK(cudaMalloc(&f.dev[p], f.host[p].size()));
         CK(cudaMemcpy(f.dev[p], f.host[p].data(), f.host[p].size(), cudaMemcpyHostToDevice));
-    }
-}
-
-static void free_frame(Frame &f)
-{
-    cudaFree(f.dev[0]);
-    cudaFree(f.dev[1]);
-}
-
-static void views(const Frame &f, const Layout &L, int w, int h, int dev, VqPlaneView v[3])
-{
-    for (int p = 0; p < 3; p++) {
-        VqPlaneView &x = v[p];
-        x.bytes = L.bytes;
-        x.shift = L.shift;
-        x.step = (p && L.semi) ? 2 : 1;
-        x.w = p ? f.cw : w;
-        x.h = p ? f.ch : h;
-        const uint8_t *base = dev ? f.dev[p ? 1 : 0] : f.host[p ? 1 : 0].data();
-        x.pitch = f.pitch[p ? 1 : 0];
-        if (p == 0)
-            x.data = base;
-        else if (L.semi)
-            x.data = base + (p == 2 ? L.bytes : 0);
-        else
-            x.data = base + (p == 2 ? (size_t)f.ch * f.pitch[1] : 0);
     }
 }
 

@@ -64,6 +64,14 @@ public:
     const std::vector<std::string> &columns() const { return columns_; }
     int column(const std::string &name) const;      /* -1 if none */
     const VqExecPlan &exec() const { return exec_; }
+    /* a module instance's geometry: its section's (which it may share), with
+     * its own fold_host */
+    VqModuleGeom module_geom(const Instance &in) const
+    {
+        VqModuleGeom g = exec_.module[in.exec_index].g;
+        g.fold_host = in.fold_host;
+        return g;
+    }
     /* cambi's heatmaps_path when given (exec().cambi_cv), else "" */
     const std::string &cambi_heatmaps_path() const { return cambi_heatmaps_path_; }
 

@@ -71,7 +71,7 @@ struct Module {
                         const std::shared_ptr<void> &before, std::shared_ptr<void> &state) = nullptr;
     /* Optional (nullptr: none): what the extractor sets at flush (the log's
      * aggregate metrics), from the state kept so far: (name, value) pairs
-     * appended to out, a name already there kept as it is. */
+     * appended to out (the session keeps the first of a name). */
     void (*end)(const void *state, std::vector<std::pair<std::string, double>> &out) = nullptr;
 };
 

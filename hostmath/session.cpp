@@ -206,9 +206,7 @@ void VqSession::make_plan()
         const vq::Module *m = in.opts.spec().module;
         if (!m || !m->keep)
             continue;
-        VqModuleGeom g = plan->exec().module[in.exec_index].g;
-        g.fold_host = in.fold_host;
-        const std::string why = m->keep(in.opts, g, run, i < before.size() ? before[i] : nullptr, module_state[i]);
+        const std::string why = m->keep(in.opts, plan->module_geom(in), run, i < before.size() ? before[i] : nullptr, module_state[i]);
         if (!why.empty())
             fail(VQ_EINVAL, "%s", why.c_str());
     }

@@ -326,8 +326,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
         const vq::Module &m = *in.opts.spec().module;
-        VqModuleGeom g = x.g;   /* the section may be shared: the instance's own fold_host */
-        g.fold_host = in.fold_host;
+        VqModuleGeom g = plan->module_geom(in);
         /* a fold on this thread may read what the executor kept of the frame */
         if (!m.deferrable)
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)

@@ -296,8 +296,17 @@ std::vector<std::pair<std::string, double>> VqSession::aggregates() const
     std::vector<std::pair<std::string, double>> out;
     for (size_t i = 0; plan && i < plan->instances().size() && i < module_state.size(); i++) {
         const vq::Module *m = plan->instances()[i].opts.spec().module;
-        if (m && m->end && module_state[i])
-            m->end(module_state[i].get(), out);
+        if (!m || !m->end || !module_state[i])
+            continue;
+        std::vector<std::pair<std::string, double>> v;
+        m->end(module_state[i].get(), v);
+        for (auto &a : v) {     /* a name already there is kept as it is */
+            bool have = false;
+            for (const auto &b : out)
+                have = have || b.first == a.first;
+            if (!have)
+                out.push_back(std::move(a));
+        }
     }
     return out;
 }

@@ -137,13 +137,8 @@ void end(const void *state, std::vector<std::pair<std::string, double>> &out)
 {
     static const char *const apsnr_name[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
     const Kept &k = *static_cast<const Kept *>(state);
-    for (int i = 0; i < 3; i++) {
-        bool have = false;
-        for (const auto &a : out)
-            have = have || a.first == apsnr_name[i];
-        if (!have)
-            out.emplace_back(apsnr_name[i], vq_apsnr(k.pp.peak, k.sse[i], k.n_pixels[i]));
-    }
+    for (int i = 0; i < 3; i++)
+        out.emplace_back(apsnr_name[i], vq_apsnr(k.pp.peak, k.sse[i], k.n_pixels[i]));
 }
 
 constexpr OptType B = OptType::Bool, D = OptType::Double;

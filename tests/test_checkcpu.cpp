@@ -247,9 +247,21 @@ TEST_F(CheckCpuRows, MotionAndPsnrRows)
             VqPlaneView prev = c.v;
             prev.pitch = (ptrdiff_t)w * 2;
             std::vector<uint16_t> packed((size_t)w * h);
+            /* a third of the time the previous frame is the current one
+             * shifted by about 127.5 << (bpc - 8): blurred differences about
+             * +-32768, the bound of the SIMD loops' int32 horizontal pass */
+            const int shift_prev = (int)(rng() % 3), maxv = (1 << bpc) - 1;
+            const int base = (int)(rng() % 4) - 2 + 128, sign = rng() % 2 ? 1 : -1;
             for (int i = 0; i < h; i++)
-                for (int j = 0; j < w; j++)
-                    packed[(size_t)i * w + j] = (uint16_t)vq_sample(c.v, i, j);
+                for (int j = 0; j < w; j++) {
+                    int v = (int)vq_sample(c.v, i, j);
+                    if (!shift_prev) {
+                        const int d = ((base << bpc) >> 8) + (int)(rng() % 3) - 1;
+                        v = (int)vq_sample(a.v, i, j) + sign * d;
+                        v = v < 0 ? 0 : v > maxv ? maxv : v;
+                    }
+                    packed[(size_t)i * w + j] = (uint16_t)v;
+                }
             prev.data = (const uint8_t *)packed.data();
             std::vector<int32_t> y0(w + 64), y1(w + 64);
             for (int i = 0; i < h; i++) {

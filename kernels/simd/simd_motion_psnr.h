@@ -20,17 +20,36 @@ static uint64_t motion_row_t(VqPlaneView prev, VqPlaneView cur, int i, int bpc, 
     /* |sum| <= 65536 * (2^bpc - 1) + 2^(bpc-1) < 2^31 for bpc <= 15 */
     const int32_t round = 1 << (bpc - 1);
     int32_t *y = y_row + 2;
+    int32_t lo = 0, hi = 0;
     for (int j = 0; j < w; j++) {
         int32_t acc = 0;
         for (int k = 0; k < 5; k++)
             acc += tap[k] * ((int32_t)pr[k][j] - (int32_t)((uint32_t)cr[k][j] >> sh));
-        y[j] = (acc + round) >> bpc;
+        const int32_t v = (acc + round) >> bpc;
+        y[j] = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
     y[-2] = y[2];
     y[-1] = y[1];
     y[w] = y[w - 2];
     y[w + 1] = y[w - 3];
     uint64_t sad = 0;
+    if (lo > -32768 && hi < 32768 && w < 65536) {
+        /* every |y| <= 32767: |sum| <= 65536 * 32767, and with the rounding
+         * term below 2^31, so int32 gives the int64 sum, each |v| <= 32768
+         * and the row's sum below 2^32 (a row of real video; the full range
+         * takes the loop below) */
+        uint32_t row = 0;
+        for (int j = 0; j < w; j++) {
+            int32_t acc = 0;
+            for (int k = 0; k < 5; k++)
+                acc += tap[k] * y[j - 2 + k];
+            const int32_t v = (acc + 32768) >> 16;
+            row += (uint32_t)(v < 0 ? -v : v);
+        }
+        return row;
+    }
     for (int j = 0; j < w; j++) {
         int64_t acc = 0;
         for (int k = 0; k < 5; k++)

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "vq_rows.h"
+#include "psnr_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +31,7 @@ typedef struct VqPsnrParams {
 } VqPsnrParams;
 
 void vq_psnr_params_init(VqPsnrParams *p, int bpc, int reduced_hbd_peak, double min_sse,
-                         const VqRowLayout *l, int nplanes);
+                         const VqPsnrLayout *l, int nplanes);
 
 /*
  * Plane p < nplanes (1 or 3):
@@ -43,11 +43,11 @@ void vq_psnr_params_init(VqPsnrParams *p, int bpc, int reduced_hbd_peak, double 
  * psnr[p] always; mse[p] and sse[p] (the frame's SSE, for apsnr) when not NULL.
  * libvmaf itself scores only bpc 8, 10, 12 and 16 (others: -EINVAL).
  */
-void vq_psnr_fold_params(const VqPsnrParams *pp, const VqRowLayout *l, const int64_t *rows,
+void vq_psnr_fold_params(const VqPsnrParams *pp, const VqPsnrLayout *l, const int64_t *rows,
                          int nplanes, double psnr[3], double mse[3], uint64_t sse[3]);
 
 /* The default options (no min_sse, no reduced_hbd_peak): psnr only. */
-void vq_psnr_fold(const VqRowLayout *l, const int64_t *rows, int nplanes, int bpc, double out[3]);
+void vq_psnr_fold(const VqPsnrLayout *l, const int64_t *rows, int nplanes, int bpc, double out[3]);
 
 /*
  * apsnr of one plane at flush, from the SSE and pixel counts summed over

@@ -1,5 +1,5 @@
 /*
- * cpu_bands.h - the CPU loops of VIF, ADM, motion and psnr in row bands, so
+ * cpu_bands.h - the CPU loops of VIF, ADM and motion in row bands, so
  * that cpu_exec.cpp can spread one frame over its threads.  Bands of one
  * step write disjoint rows (of the per-frame buffer and of the loops'
  * images) and may run concurrently; steps run in the order given below.
@@ -7,7 +7,7 @@
  * in order on one thread (same buffer, bit for bit).
  *
  * Every hot loop has a plain twin (the VQ_HD functions of vif.h, adm.h,
- * motion.h, psnr.h) and SIMD versions chosen at run time (simd/cpu_simd.h).
+ * motion.h) and SIMD versions chosen at run time (simd/cpu_simd.h).
  */
 #ifndef VQ_CPU_BANDS_H
 #define VQ_CPU_BANDS_H
@@ -16,7 +16,6 @@
 
 #include "adm_exec.h"
 #include "motion_exec.h"
-#include "psnr_exec.h"
 #include "vif_exec.h"
 
 #ifdef __cplusplus
@@ -38,10 +37,6 @@ void vq_adm_cpu_sums_rows(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *
 void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
                         size_t lag2_off, int64_t *rows, int row_begin, int row_end);
 void vq_motion_cpu_commit(VqMotionCpu *m);
-
-/* psnr: rows of plane p (p < 3) */
-void vq_psnr_cpu_rows(VqPlaneView ref, VqPlaneView dis, int p, int bpc, const VqRowLayout *l,
-                      int64_t *rows, int row_begin, int row_end);
 
 #ifdef __cplusplus
 }

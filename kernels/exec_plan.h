@@ -36,8 +36,7 @@ typedef struct VqExecPlan {
                                  * SAD against frame n-1, at base.motion_off) | VQ_MOTION_LAG2
                                  * (against n-2, the five-frame window: h rows at motion_lag2_off) */
     size_t motion_lag2_off;
-    VqRowLayout base;           /* motion, and the sections of instance 0 (its psnr rows unused:
-                                 * the psnr module has a section of its own) */
+    VqRowLayout base;           /* motion, and the sections of instance 0 */
     int n_vif;
     double vif_egl[VQ_EXEC_MAX_INSTANCES];
     VqRowLayout vif_layout[VQ_EXEC_MAX_INSTANCES];   /* base with vif_off moved */

@@ -66,7 +66,9 @@ int main(int argc, char **argv)
     }
     VqRowLayout l;
     vq_row_layout_init(&l, w, h, w / 2, h / 2);
-    std::vector<int64_t> rows(l.total);
+    VqPsnrLayout pl;
+    vq_psnr_layout_init(&pl, w, h, w / 2, h / 2);
+    std::vector<int64_t> rows(l.total), psnr_rows(pl.total);
     std::vector<uint16_t> table(65536);
     vq_vif_log2_table(table.data());
     VqVifCpu *vif = vq_vif_cpu_alloc(w, h);
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
     t = median_ms(runs, [&] { vq_motion_cpu_run(mo, r[0], bpc, &l, 0, rows.data()); });
     std::printf("motion           %8.2f ms\n", t);
     tot += t;
-    t = median_ms(runs, [&] { vq_psnr_cpu_run(r, d, 3, bpc, &l, rows.data()); });
+    t = median_ms(runs, [&] { vq_psnr_cpu_run(r, d, 3, bpc, &pl, psnr_rows.data()); });
     std::printf("psnr             %8.2f ms\n", t);
     tot += t;
     std::printf("all              %8.2f ms\n", tot);

@@ -486,12 +486,14 @@ TEST_F(CheckCpuRows, WholeExecutors)
         fill_pair(rng, w, h, bpc, layout, c, d);
         VqRowLayout l;
         vq_row_layout_init(&l, w, h, w, h);
+        VqPsnrLayout pl;
+        vq_psnr_layout_init(&pl, w, h, w, h);
         VqAdmParams ap;
         const VqAdmOptions ao = random_adm_options(rng);
         ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, &ao), 0);
         auto all = [&](const char *name) {
             EXPECT_EQ(vq_cpu_simd_force(name), 0);
-            std::vector<int64_t> rows(l.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
+            std::vector<int64_t> rows(l.total + pl.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
             VqVifCpu *v = vq_vif_cpu_alloc(w, h);
             VqAdmCpu *m = vq_adm_cpu_alloc(w, h);
             VqMotionCpu *mo = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
@@ -500,7 +502,7 @@ TEST_F(CheckCpuRows, WholeExecutors)
             vq_motion_cpu_run(mo, c.v, bpc, &l, 0, rows.data());
             vq_motion_cpu_run(mo, a.v, bpc, &l, 0, rows.data());
             const VqPlaneView r3[3] = { a.v, a.v, a.v }, d3[3] = { b.v, b.v, b.v };
-            vq_psnr_cpu_run(r3, d3, 3, bpc, &l, rows.data());
+            vq_psnr_cpu_run(r3, d3, 3, bpc, &pl, rows.data() + l.total);   /* psnr's section after */
             vq_vif_cpu_free(v);
             vq_adm_cpu_free(m);
             vq_motion_cpu_free(mo);

@@ -188,7 +188,9 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
     std::unique_ptr<VqMotionCpu, void (*)(VqMotionCpu *)> motion(vq_motion_cpu_alloc(p.w, p.h, VQ_MOTION_LAG1),
                                                                vq_motion_cpu_free);
     ASSERT_TRUE(motion);
-    std::vector<int64_t> rows(l.total);
+    VqPsnrLayout pl;
+    vq_psnr_layout_init(&pl, p.w, p.h, p.w >> p.ssw, p.h >> p.ssh);
+    std::vector<int64_t> rows(l.total), psnr_rows(pl.total);
     for (int i = 0; i < n; i++) {
         Frame fr, fd;
         ASSERT_TRUE(read_frame(ref_path, p, i, &fr)) << p.ref << " frame " << i;
@@ -197,13 +199,14 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
         store(fr, lay, &sr);
         store(fd, lay, &sd);
         std::fill(rows.begin(), rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);  /* catch unwritten rows */
+        std::fill(psnr_rows.begin(), psnr_rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);
         vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, &l, 0, rows.data());
-        vq_psnr_cpu_run(sr.view, sd.view, 3, p.bpc, &l, rows.data());
+        vq_psnr_cpu_run(sr.view, sd.view, 3, p.bpc, &pl, psnr_rows.data());
 
         double sad = vq_motion_sad_score(&l, rows.data(), VQ_MOTION_DEFAULT_FPS_WEIGHT,
                                          VQ_MOTION_DEFAULT_MAX_VAL);
         double psnr[3];
-        vq_psnr_fold(&l, rows.data(), 3, p.bpc, psnr);
+        vq_psnr_fold(&pl, psnr_rows.data(), 3, p.bpc, psnr);
         const double want[4] = { g[i]["VMAF_integer_feature_motion_sad_score"], g[i]["psnr_y"],
                                  g[i]["psnr_cb"], g[i]["psnr_cr"] };
         const double got[4] = { sad, psnr[0], psnr[1], psnr[2] };
@@ -365,9 +368,8 @@ TEST(MotionPsnr, NarrowVerticalPassEqualsTheWideOne)
  * mse, and flush()'s apsnr at its edges (the goldens: opt_psnr) */
 TEST(MotionPsnr, PsnrOptionsAndApsnr)
 {
-    VqRowLayout l;
-    std::memset(&l, 0, sizeof(l));
-    l.w = 64, l.h = 36, l.cw = 32, l.ch = 18;
+    VqPsnrLayout l;
+    vq_psnr_layout_init(&l, 64, 36, 32, 18);
     VqPsnrParams pp;
     vq_psnr_params_init(&pp, 10, 1, 0.0, &l, 3);
     EXPECT_EQ(pp.peak, 1020u);                      /* (255 * 1) << 2 */

@@ -47,7 +47,7 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
     g.opt[VQ_PSNR_OPT_NPLANES] = np;
     for (int q = np; q < 3; q++)    /* planes it does not read (no chroma copy for it) */
         g.plane_w[q] = g.plane_h[q] = 0;
-    VqRowLayout l;
+    VqPsnrLayout l;
     vq_psnr_module_layout(&g, &l);
     words = l.total;
     auto h = std::make_shared<FoldHost>();
@@ -109,7 +109,7 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *state, d
 {
     const FoldHost &h = *static_cast<const FoldHost *>(g.fold_host);
     const int np = (int)g.opt[VQ_PSNR_OPT_NPLANES];
-    VqRowLayout l;
+    VqPsnrLayout l;
     vq_psnr_module_layout(&g, &l);
     double p[3], m[3];
     uint64_t sse[3];

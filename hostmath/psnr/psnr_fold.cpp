@@ -8,7 +8,7 @@
 #define MIN_D(x, y) (((x) < (y)) ? (x) : (y))
 
 void vq_psnr_params_init(VqPsnrParams *p, int bpc, int reduced_hbd_peak, double min_sse,
-                         const VqRowLayout *l, int nplanes)
+                         const VqPsnrLayout *l, int nplanes)
 {
     const unsigned ubpc = (unsigned)bpc;
     int i;
@@ -30,7 +30,7 @@ void vq_psnr_params_init(VqPsnrParams *p, int bpc, int reduced_hbd_peak, double 
     }
 }
 
-void vq_psnr_fold_params(const VqPsnrParams *pp, const VqRowLayout *l, const int64_t *rows,
+void vq_psnr_fold_params(const VqPsnrParams *pp, const VqPsnrLayout *l, const int64_t *rows,
                          int nplanes, double psnr[3], double mse_out[3], uint64_t sse_out[3])
 {
     int p, i;
@@ -38,7 +38,7 @@ void vq_psnr_fold_params(const VqPsnrParams *pp, const VqRowLayout *l, const int
     for (p = 0; p < nplanes && p < 3; p++) {
         const unsigned w = (unsigned)(p ? l->cw : l->w);
         const unsigned h = (unsigned)(p ? l->ch : l->h);
-        const int64_t *row_sse = rows + l->psnr_off[p];
+        const int64_t *row_sse = rows + l->off[p];
         uint64_t sse = 0;
         double mse;
 
@@ -64,7 +64,7 @@ void vq_psnr_fold_params(const VqPsnrParams *pp, const VqRowLayout *l, const int
     }
 }
 
-void vq_psnr_fold(const VqRowLayout *l, const int64_t *rows, int nplanes, int bpc, double out[3])
+void vq_psnr_fold(const VqPsnrLayout *l, const int64_t *rows, int nplanes, int bpc, double out[3])
 {
     VqPsnrParams pp;
     vq_psnr_params_init(&pp, bpc, 0, 0.0, l, nplanes);

@@ -160,7 +160,7 @@ extern "C" void vq_psnr_cuda_free(VqPsnrCuda *p)
 }
 
 extern "C" int vq_psnr_cuda_run(VqPsnrCuda *state, const VqPlaneView ref[3], const VqPlaneView dis[3],
-                                int nplanes, int bpc, const VqRowLayout *l, int64_t *d_rows,
+                                int nplanes, int bpc, const VqPsnrLayout *l, int64_t *d_rows,
                                 void *stream)
 {
     PsnrPlanes pl;
@@ -177,7 +177,7 @@ extern "C" int vq_psnr_cuda_run(VqPsnrCuda *state, const VqPlaneView ref[3], con
         pl.w[p] = use ? (p ? l->cw : l->w) : 0;
         pl.h[p] = use ? (p ? l->ch : l->h) : 0;
         pl.read[p] = psnr_read_kind(pl.ref[p], pl.dis[p]);
-        pl.out[p] = d_rows + l->psnr_off[use ? p : 0];
+        pl.out[p] = d_rows + l->off[use ? p : 0];
         if (pl.h[p] > max_h)
             max_h = pl.h[p];
     }
@@ -208,7 +208,7 @@ void module_free(void *s)
 int module_enqueue(void *s, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
                    int64_t *d_section, void *stream, int)
 {
-    VqRowLayout l;
+    VqPsnrLayout l;
     vq_psnr_module_layout(g, &l);
     return vq_psnr_cuda_run(static_cast<VqPsnrCuda *>(s), ref, dis, (int)g->opt[VQ_PSNR_OPT_NPLANES], g->bpc, &l,
                             d_section, stream);

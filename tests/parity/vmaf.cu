@@ -88,12 +88,15 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
     }
 }
 
-static const char *section_name(const VqRowLayout &l, size_t idx, int *row)
+/* idx's section in GpuSet's buffer: the row layout, motion's lag-2 rows at
+ * l.total, psnr's section (pl) at psnr_off */
+static const char *section_name(const VqRowLayout &l, const VqPsnrLayout &pl, size_t psnr_off, size_t idx,
+                                int *row)
 {
     static char buf[64];
     struct { const char *n; size_t off, len, per; } s[] = {
-        { "psnr_y", l.psnr_off[0], (size_t)l.h, 1 }, { "psnr_u", l.psnr_off[1], (size_t)l.ch, 1 },
-        { "psnr_v", l.psnr_off[2], (size_t)l.ch, 1 }, { "motion", l.motion_off, (size_t)l.h, 1 },
+        { "psnr_y", psnr_off + pl.off[0], (size_t)pl.h, 1 }, { "psnr_u", psnr_off + pl.off[1], (size_t)pl.ch, 1 },
+        { "psnr_v", psnr_off + pl.off[2], (size_t)pl.ch, 1 }, { "motion", l.motion_off, (size_t)l.h, 1 },
         { "vif0", l.vif_off[0], (size_t)l.vif_h[0] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
         { "vif1", l.vif_off[1], (size_t)l.vif_h[1] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
         { "vif2", l.vif_off[2], (size_t)l.vif_h[2] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
@@ -133,10 +136,11 @@ static void make_device_pair(const Layout &L, int w, int h, Frame &ref, Frame &d
 /* Everything one frame size needs: the row layout, ADM parameters and the
  * four features' CUDA states.  Motion makes both SADs, against frame n-1
  * (l.motion_off) and n-2 (the five-frame window: h rows after the layout,
- * at lag2_off = l.total; `words` in all). */
+ * at lag2_off = l.total); psnr's section after those (psnr_off); `words` in all. */
 struct GpuSet {
     VqRowLayout l;
-    size_t lag2_off = 0, words = 0;
+    VqPsnrLayout pl;
+    size_t lag2_off = 0, psnr_off = 0, words = 0;
     VqAdmParams ap;
     VqVifCuda *vif = nullptr;
     VqAdmCuda *adm = nullptr;
@@ -149,8 +153,10 @@ struct GpuSet {
              const VqAdmOptions *adm_opt = nullptr)
     {
         vq_row_layout_init(&l, w, h, w >> L.sw, h >> L.sh);
+        vq_psnr_layout_init(&pl, w, h, w >> L.sw, h >> L.sh);
         lag2_off = l.total;
-        words = l.total + (size_t)h;
+        psnr_off = l.total + (size_t)h;
+        words = psnr_off + pl.total;
         VqAdmOptions ao;
         vq_adm_options_default(&ao);
         if (adm_opt)
@@ -174,7 +180,7 @@ struct GpuSet {
         if (feature < 0 || feature == 2)
             CK((cudaError_t)vq_adm_cuda_run(adm, rd[0], dd[0], L.bpc, &ap, &l, d_rows, st));
         if (feature < 0 || feature == 3)
-            CK((cudaError_t)vq_psnr_cuda_run(psnr, rd, dd, 3, L.bpc, &l, d_rows, st));
+            CK((cudaError_t)vq_psnr_cuda_run(psnr, rd, dd, 3, L.bpc, &pl, d_rows + psnr_off, st));
     }
     ~GpuSet()
     {
@@ -217,7 +223,7 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
         vq_motion_cpu_run(mc, rh[0], L.bpc, &l, g.lag2_off, cpu.data());
         vq_vif_cpu_run(vc, rh[0], dh[0], L.bpc, 100.0, table, &l, cpu.data());
         vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &g.ap, &l, cpu.data());
-        vq_psnr_cpu_run(rh, dh, 3, L.bpc, &l, cpu.data());
+        vq_psnr_cpu_run(rh, dh, 3, L.bpc, &g.pl, cpu.data() + g.psnr_off);
 
         /* poison everything: each feature must write every element of its
          * sections (the executor does not clear them), and nothing beyond */
@@ -231,7 +237,7 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
             int64_t want = k < g.words ? cpu[k] : POISON;
             if (gpu[k] != want) {
                 int row;
-                const char *sec = section_name(l, k, &row);
+                const char *sec = section_name(l, g.pl, g.psnr_off, k, &row);
                 printf("FAIL %s %dx%d frame %d: %s row %d: gpu %lld cpu %lld\n", L.name, w, h, n, sec, row,
                        (long long)gpu[k], (long long)want);
                 bad = 1;

@@ -2,7 +2,8 @@
  * kernels/motion.h (SIMD twins in simd/), in row bands (cpu_bands.h).  A
  * ring of frame stores (two, three with lag 2): bands read frames n-1, n-2
  * from theirs and copy the current one into the next, so they can run
- * concurrently; commit turns the ring. */
+ * concurrently; commit turns the ring.  A store holds its frame's luma
+ * packed, in uint8 for bpc <= 8 (half the memory traffic), else uint16. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ struct VqMotionCpu {
     int nstore;         /* the largest lag + 1 */
     int have;           /* frames stored so far, up to the largest lag */
     int pos;            /* the store the current frame goes into; frame n-k is in (pos - k) mod nstore */
-    uint16_t *store[3]; /* reference luma, w x h, packed */
+    uint16_t *store[3]; /* reference luma, w x h, packed (room for uint16) */
+    int bytes[3];       /* each store's sample size: 1 (bpc <= 8) or 2 */
 };
 
 VqMotionCpu *vq_motion_cpu_alloc(int w, int h, int lags)
@@ -75,7 +77,10 @@ static void lag_rows(const VqMotionCpu *m, int lag, VqPlaneView cur, int bpc, in
             out[i] = 0;
         return;
     }
-    const VqPlaneView prev = vq_packed_u16_view(m->store[(m->pos + m->nstore - lag) % m->nstore], m->w, m->h);
+    const int s = (m->pos + m->nstore - lag) % m->nstore;
+    VqPlaneView prev = vq_packed_u16_view(m->store[s], m->w, m->h);
+    prev.bytes = m->bytes[s];
+    prev.pitch = (ptrdiff_t)m->w * m->bytes[s];
     thread_local std::vector<int32_t> y_row;
     if ((int)y_row.size() < m->w + 64)
         y_row.resize(m->w + 64);
@@ -89,6 +94,7 @@ extern "C" void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, con
 {
     const int w = m->w;
     uint16_t *next = m->store[m->pos];
+    const int nb = bpc <= 8 ? 1 : 2;
 
     /* lag 1 always has its section: zeros when not asked for */
     if (m->lags & VQ_MOTION_LAG1)
@@ -98,13 +104,18 @@ extern "C" void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, con
             rows[l->motion_off + i] = 0;
     if (m->lags & VQ_MOTION_LAG2)
         lag_rows(m, 2, cur, bpc, rows + lag2_off, row_begin, row_end);
+    if (row_begin == 0)     /* one band says the store's sample size (read after commit) */
+        m->bytes[m->pos] = nb;
     for (int i = row_begin; i < row_end; i++) {
-        uint16_t *dst = next + (size_t)i * w;
-        if (cur.bytes == 1 && cur.step == 1) {
-            const uint8_t *src = cur.data + (ptrdiff_t)i * cur.pitch;
-            for (int j = 0; j < w; j++)
-                dst[j] = src[j];
+        if (nb == 1) {
+            uint8_t *dst = (uint8_t *)next + (size_t)i * w;
+            if (cur.bytes == 1 && cur.step == 1)
+                memcpy(dst, cur.data + (ptrdiff_t)i * cur.pitch, (size_t)w);
+            else
+                for (int j = 0; j < w; j++)
+                    dst[j] = (uint8_t)vq_sample(cur, i, j);
         } else {
+            uint16_t *dst = next + (size_t)i * w;
             for (int j = 0; j < w; j++)
                 dst[j] = (uint16_t)vq_sample(cur, i, j);
         }

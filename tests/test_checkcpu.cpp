@@ -247,6 +247,7 @@ TEST_F(CheckCpuRows, MotionAndPsnrRows)
             VqPlaneView prev = c.v;
             prev.pitch = (ptrdiff_t)w * 2;
             std::vector<uint16_t> packed((size_t)w * h);
+            std::vector<uint8_t> packed8((size_t)w * h);   /* its uint8 store (bpc <= 8) */
             /* a third of the time the previous frame is the current one
              * shifted by about 127.5 << (bpc - 8): blurred differences about
              * +-32768, the bound of the SIMD loops' int32 horizontal pass */
@@ -261,12 +262,23 @@ TEST_F(CheckCpuRows, MotionAndPsnrRows)
                         v = v < 0 ? 0 : v > maxv ? maxv : v;
                     }
                     packed[(size_t)i * w + j] = (uint16_t)v;
+                    packed8[(size_t)i * w + j] = (uint8_t)v;
                 }
             prev.data = (const uint8_t *)packed.data();
+            VqPlaneView prev8 = prev;
+            prev8.data = packed8.data();
+            prev8.bytes = 1;
+            prev8.pitch = w;
             std::vector<int32_t> y0(w + 64), y1(w + 64);
             for (int i = 0; i < h; i++) {
-                ASSERT_EQ(plain->motion_row(prev, a.v, i, bpc, y0.data()), t->motion_row(prev, a.v, i, bpc, y1.data()))
+                const uint64_t want = plain->motion_row(prev, a.v, i, bpc, y0.data());
+                ASSERT_EQ(want, t->motion_row(prev, a.v, i, bpc, y1.data()))
                     << t->name << " motion bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
+                if (bpc <= 8) {
+                    ASSERT_EQ(want, plain->motion_row(prev8, a.v, i, bpc, y0.data())) << "uint8 store, plain";
+                    ASSERT_EQ(want, t->motion_row(prev8, a.v, i, bpc, y1.data()))
+                        << t->name << " motion, uint8 store, " << w << "x" << h << " layout " << layout << " row " << i;
+                }
                 ASSERT_EQ(plain->psnr_row(a.v, b.v, i, w, bpc), t->psnr_row(a.v, b.v, i, w, bpc))
                     << t->name << " psnr bpc " << bpc << " " << w << "x" << h << " layout " << layout << " row " << i;
             }

@@ -4,16 +4,17 @@
  */
 /* ---- motion ----------------------------------------------------------- */
 
-template <typename T>
+/* P: the previous frame's store (packed, uint8 for bpc <= 8), T: the current frame's samples */
+template <typename P, typename T>
 static uint64_t motion_row_t(VqPlaneView prev, VqPlaneView cur, int i, int bpc, int32_t *y_row)
 {
     const int w = cur.w, h = cur.h, sh = sizeof(T) == 1 ? 0 : cur.shift;
-    const uint16_t *pr[5];
+    const P *pr[5];
     const T *cr[5];
     int32_t tap[5];
     for (int k = 0; k < 5; k++) {
         const int row = vq_reflect101(i - VQ_MOTION_RADIUS + k, h);
-        pr[k] = (const uint16_t *)(prev.data + (ptrdiff_t)row * prev.pitch);
+        pr[k] = (const P *)(prev.data + (ptrdiff_t)row * prev.pitch);
         cr[k] = (const T *)(cur.data + (ptrdiff_t)row * cur.pitch);
         tap[k] = vq_motion_tap(k);
     }
@@ -62,11 +63,13 @@ static uint64_t motion_row_t(VqPlaneView prev, VqPlaneView cur, int i, int bpc, 
 
 static uint64_t motion_row(VqPlaneView prev, VqPlaneView cur, int i, int bpc, int32_t *y_row)
 {
-    if (cur.step != 1 || bpc > 15 || cur.w < 4)
+    if (cur.step != 1 || prev.step != 1 || prev.shift || bpc > 15 || cur.w < 4)
         return vq_motion_row_plain(prev, cur, i, bpc, y_row);
-    if (cur.bytes == 1)
-        return motion_row_t<uint8_t>(prev, cur, i, bpc, y_row);
-    return motion_row_t<uint16_t>(prev, cur, i, bpc, y_row);
+    if (prev.bytes == 1)
+        return cur.bytes == 1 ? motion_row_t<uint8_t, uint8_t>(prev, cur, i, bpc, y_row)
+                              : motion_row_t<uint8_t, uint16_t>(prev, cur, i, bpc, y_row);
+    return cur.bytes == 1 ? motion_row_t<uint16_t, uint8_t>(prev, cur, i, bpc, y_row)
+                          : motion_row_t<uint16_t, uint16_t>(prev, cur, i, bpc, y_row);
 }
 
 /* ---- psnr ------------------------------------------------------------- */

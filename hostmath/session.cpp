@@ -190,12 +190,6 @@ void VqSession::make_plan()
         vq_motion2_init(&st.m2, &o);
         motion.push_back(st);
     }
-    fmotion.clear();
-    for (size_t i = 0; i < plan->instances().size(); i++) {
-        const vq::Instance &in = plan->instances()[i];
-        if (in.opts.spec().kind == vq::FexKind::FloatMotion)
-            fmotion.push_back(FloatMotionState{ (int)i, vq::fmotion::Stream(vq::float_motion_options(in.opts)) });
-    }
     /* what module instances keep across frames, from the section before's */
     std::vector<std::shared_ptr<void>> before;
     before.swap(module_state);
@@ -225,11 +219,7 @@ void VqSession::end_section()
         const int n = vq_motion2_flush(&ms.m2, o);
         put_motion2(ms, first, o, n);
     }
-    for (FloatMotionState &fs : fmotion) {
-        vq::fmotion::Out o[1];
-        const int n = fs.st.flush(o);
-        put_fmotion(fs, first, o, n);
-    }
+    rest_late(first);
     motion_final = n_folded;
 }
 

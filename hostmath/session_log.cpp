@@ -227,12 +227,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
             const int n = vq_motion2_flush(&ms.m2, o);
             put_motion2(ms, first, o, n);
         }
-        std::vector<FloatMotionState> fm = fmotion;
-        for (FloatMotionState &fs : fm) {
-            vq::fmotion::Out o[1];
-            const int n = fs.st.flush(o);
-            put_fmotion(fs, first, o, n);
-        }
+        rest_late(first);
         for (; n_received < n_folded; n_received++)
             complete(n_received);
         close_segment();    /* the open one, as at the end of the input */

@@ -63,6 +63,10 @@ struct LateOutputs {
      * out; the state does not change (the session goes on after a log
      * written mid-way) */
     void (*rest)(const void *state, std::vector<LateValue> &out);
+    /* optional (nullptr: a module's keep makes it): the state at a
+     * section's start of an extractor that is no module (integer motion,
+     * whose fold is the session's) */
+    std::shared_ptr<void> (*start)(const FeatureOptions &o);
 };
 
 struct Module {

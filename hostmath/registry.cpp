@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "module.hpp"
+#include "motion_late.hpp"
 #include "vq_error.h"
 
 namespace vq {
@@ -94,6 +95,9 @@ std::vector<FeatureSpec> make_specs()
         /* debug=true: the SAD score again, under this name (alias integer_motion) */
         { "VMAF_integer_feature_motion_score" },
     });
+    /* motion2/motion3 of frame i final with frame i+1's SAD (i+2's with the
+     * five-frame window; motion_late.hpp) */
+    v.back().late = &motion::late_outputs();
     /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
      * cambi_full_reference (not in its provided_features: printed without
      * suffix); heatmaps_path: a string, no FEATURE_PARAM (hostmath/cambi_heatmaps.h) */

@@ -36,19 +36,22 @@ void VqSession::fold(const int64_t *rows, bool scored)
     } else if (share_leader && ep.motion) {
         share->put(n_folded, row_sad, row_sad2);
     }
-    for (MotionState &ms : motion) {
-        const vq::Instance &in = inst[(size_t)ms.inst];
+    /* integer motion, every frame: its SAD score, and into its motion2 stream */
+    for (size_t ii = 0; ii < inst.size(); ii++) {
+        const vq::Instance &in = inst[ii];
+        if (in.opts.spec().kind != vq::FexKind::Motion)
+            continue;
+        const VqMotion2Opts mo = vq::motion::options(in.opts);
+        const int lag = vq_motion2_lag(&mo);    /* its SAD is against frame n-lag (2: five-frame window) */
         double s = 0.0;
         /* frames before the lag have no frame n-lag: 0, as libvmaf */
-        if (n_folded - first >= ms.lag && !in.opts.get("motion_force_zero"))
-            s = vq_motion_sad_score_rows(ms.lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
+        if (n_folded - first >= lag && !in.opts.get("motion_force_zero"))
+            s = vq_motion_sad_score_rows(lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
                                          in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
         fr.v[(size_t)in.first_col] = s;
         if (in.n_outputs > 1)   /* debug=true: VMAF_integer_feature_motion_score, the same score */
             fr.v[(size_t)in.first_col + 1] = s;
-        VqMotion2Out o[2];
-        const int n = vq_motion2_push(&ms.m2, s, o);
-        put_motion2(ms, first, o, n);
+        vq::motion::push(module_state[ii].get(), s);
     }
     std::shared_ptr<FoldJob> job;
     for (size_t ii = 0; ii < inst.size(); ii++) {
@@ -88,10 +91,8 @@ void VqSession::fold(const int64_t *rows, bool scored)
     if (share_member >= 0)
         share->consumed(share_member, n_folded);
     /* motion2 of a frame needs the next one's SAD (frames 0 and 1 with the
-     * five-frame window that of frame 2) */
+     * five-frame window that of frame 2), float_motion's the next score */
     motion_final = n_folded;
-    for (const MotionState &ms : motion)
-        motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
     take_late(first);
 }
 
@@ -365,16 +366,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     }
     case vq::FexKind::Motion:
         break;
-    }
-}
-
-/* motion2/motion3 made final: into their frames (section frame numbers from `first`) */
-void VqSession::put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n)
-{
-    const vq::Instance &in = plan->instances()[(size_t)ms.inst];
-    for (int k = 0; k < n; k++) {
-        frame(first + o[k].index).v[(size_t)in.first_flush_col] = o[k].motion2;
-        frame(first + o[k].index).v[(size_t)in.first_flush_col + 1] = o[k].motion3;
     }
 }
 

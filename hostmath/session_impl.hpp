@@ -35,7 +35,7 @@
 #include "module.hpp"
 #include "log_target.hpp"
 #include "log_writer.hpp"
-#include "motion_fold.h"
+#include "motion_late.hpp"
 #include "pool.hpp"
 #include "ref_share.hpp"
 #include "scale_exec.h"
@@ -66,12 +66,6 @@ struct Segment {
     bool any = false;
 };
 
-struct MotionState {
-    int inst;
-    int lag;            /* its SAD is against frame n-lag (2: five-frame window) */
-    VqMotion2 m2;
-};
-
 /* A run of frames of one size and format, scored as a title of its own. */
 struct Section {
     int64_t first_frame;
@@ -88,7 +82,6 @@ void check_format(const VqFormat &f);
 struct VqSession {
     using FrameRec = vq::session::FrameRec;
     using Segment = vq::session::Segment;
-    using MotionState = vq::session::MotionState;
     using Section = vq::session::Section;
 
     VqConfig cfg;
@@ -103,9 +96,9 @@ struct VqSession {
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
-    std::vector<MotionState> motion;
-    /* what each module instance keeps (Module::keep), by instance; carried
-     * into the next section's plan */
+    /* what each instance keeps (Module::keep; integer motion's motion2
+     * stream: LateOutputs::start), by instance; carried into the next
+     * section's plan */
     std::vector<std::shared_ptr<void>> module_state;
     std::vector<Section> sections;
     /* frames whose motion2/3 and other late outputs (LateOutputs) are known */
@@ -211,7 +204,6 @@ struct VqSession {
 
     void open();
     void join_share(VqSession *leader);
-    void put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n);
     /* late outputs (vq::LateOutputs): the values made final since the last
      * frame into their frames; those still to come, as at the end of the
      * title (the instances' states unchanged) */

@@ -12,6 +12,7 @@
 #include "feature_plan.hpp"
 #include "float_motion/float_motion.h"
 #include "module.hpp"
+#include "motion_late.hpp"
 #include "registry.hpp"
 #include "vq_error.h"
 
@@ -346,4 +347,65 @@ TEST(Modules, FloatMotionLateOutputs)
     std::vector<vq::LateValue> v;
     late->rest(sz.get(), v);
     EXPECT_TRUE(v.empty());
+}
+
+// integer motion's host half on the same hook: its spec's late outputs (the
+// flush columns, appended at flush) over a VqMotion2 stream made by start;
+// take gives what vq_motion2_push made final, rest what vq_motion2_flush
+// would, without changing the stream (the five-frame window and the moving
+// average: frames 0 and 1 together, with frame 2's SAD)
+TEST(Modules, IntegerMotionLateOutputs)
+{
+    const VqFormat f = format_420(64, 48);
+    vq::FeaturePlan p(f, "none", "name=motion:motion_five_frame_window=true:motion_moving_average=true", false);
+    const vq::Instance &in = p.instances()[0];
+    const vq::LateOutputs *late = in.opts.spec().late;
+    ASSERT_NE(late, nullptr);
+    EXPECT_FALSE(late->with_frame1);
+    ASSERT_NE(late->start, nullptr);
+    EXPECT_EQ(p.columns(), (std::vector<std::string>{ "VMAF_integer_feature_motion_sad_score_mffw_mma",
+                                                      "integer_motion2_mffw_mma", "integer_motion3_mffw_mma" }));
+    std::shared_ptr<void> st = late->start(in.opts);
+    VqMotion2Opts o;
+    vq_motion2_opts_default(&o);
+    o.five_frame_window = o.moving_average = 1;
+    VqMotion2 want;
+    vq_motion2_init(&want, &o);
+    const double sad[] = { 0.0, 0.0, 3.5, 1.25, 7.0, 2.0 };
+    for (int n = 0; n < 6; n++) {
+        vq::motion::push(st.get(), sad[n]);
+        VqMotion2Out w[2];
+        const int k = vq_motion2_push(&want, sad[n], w);
+        std::vector<vq::LateValue> v;
+        EXPECT_EQ(late->take(st.get(), v), vq_motion2_final(&want));
+        ASSERT_EQ(v.size(), 2u * k);
+        for (int i = 0; i < k; i++) {
+            EXPECT_TRUE(v[2 * i].frame == w[i].index && v[2 * i].flush && v[2 * i].k == 0 &&
+                        v[2 * i].value == w[i].motion2);
+            EXPECT_TRUE(v[2 * i + 1].frame == w[i].index && v[2 * i + 1].flush && v[2 * i + 1].k == 1 &&
+                        v[2 * i + 1].value == w[i].motion3);
+        }
+        if (n == 2) {   // frames 0 and 1: motion2 0, motion3 p(sad[2]) = 3.5 (the stamp)
+            ASSERT_EQ(k, 2);
+            EXPECT_EQ(v[2].value, 0.0);
+            EXPECT_EQ(v[3].value, 3.5);
+        }
+        if (n == 5) {   // frame 4: MIN(sad[3], sad[5]) = 1.25, motion3 (1.25 + p of frame 3's 3.5) / 2
+            ASSERT_EQ(k, 1);
+            EXPECT_EQ(v[0].frame, 4);
+            EXPECT_EQ(v[0].value, 1.25);
+            EXPECT_EQ(v[1].value, 2.375);
+        }
+    }
+    for (int r = 0; r < 2; r++) {   // the end, twice: the last frame, its own SAD 2, motion3 (2 + 1.25) / 2
+        std::vector<vq::LateValue> v;
+        late->rest(st.get(), v);
+        ASSERT_EQ(v.size(), 2u);
+        EXPECT_EQ(v[0].frame, 5);
+        EXPECT_EQ(v[0].value, 2.0);
+        EXPECT_EQ(v[1].value, 1.625);
+    }
+    std::vector<vq::LateValue> none;
+    EXPECT_EQ(late->take(st.get(), none), 5);       // the stream as it was
+    EXPECT_TRUE(none.empty());
 }

@@ -59,21 +59,6 @@ VqAdmOptions adm_options(const FeatureOptions &o)
 
 }  // namespace
 
-fmotion::Options float_motion_options(const FeatureOptions &o)
-{
-    fmotion::Options v;
-    v.debug = o.get("debug") != 0;
-    v.force_zero = o.get("motion_force_zero") != 0;
-    v.fps_weight = o.get("motion_fps_weight");
-    v.blend_factor = o.get("motion_blend_factor");
-    v.blend_offset = o.get("motion_blend_offset");
-    v.add_scale1 = o.get("motion_add_scale1") != 0;
-    v.filter_size = (int)o.get("motion_filter_size");
-    v.add_uv = o.get("motion_add_uv") != 0;
-    v.max_val = o.get("motion_max_val");
-    return v;
-}
-
 FeaturePlan::FeaturePlan(const VqFormat &fmt, const std::string &models, const std::string &features,
                          bool psnr)
     : fmt_(fmt)
@@ -231,10 +216,6 @@ void FeaturePlan::make_columns()
             in.outputs.assign(names.begin(), names.end());
         } else {
             in.outputs.assign(spec.outputs.begin(), spec.outputs.end());
-            /* float_motion under motion_force_zero: extract() appends motion3
-             * with motion2, before the debug output (no flush outputs) */
-            if (spec.kind == FexKind::FloatMotion && in.opts.get("motion_force_zero"))
-                in.outputs.insert(in.outputs.end(), spec.flush_outputs.begin(), spec.flush_outputs.end());
             if (!spec.debug_outputs.empty() && in.opts.get(spec.debug_option))
                 in.outputs.insert(in.outputs.end(), spec.debug_outputs.begin(), spec.debug_outputs.end());
         }
@@ -245,15 +226,18 @@ void FeaturePlan::make_columns()
                 in.first_col = c;
         }
     }
-    /* what is first appended after frame 0's outputs: float_motion's
-     * motion3 (with frame 1), then what flush() appends (integer motion's) */
-    for (int late = 1; late >= 0; late--)
+    /* what is first appended after frame 0's outputs: what is appended with
+     * frame 1 (float_motion's motion3), then what flush() appends (integer
+     * motion's) */
+    for (int frame1 = 1; frame1 >= 0; frame1--)
         for (Instance &in : instances_) {
-            const bool fm = in.opts.spec().kind == FexKind::FloatMotion;
-            if (fm != (late == 1) || (fm && in.opts.get("motion_force_zero")))
+            const FeatureSpec &spec = in.opts.spec();
+            if ((spec.late && spec.late->with_frame1) != (frame1 == 1))
                 continue;
-            for (size_t k = 0; k < in.opts.spec().flush_outputs.size(); k++) {
-                const int c = add(in.opts.printed_name(in.opts.spec().flush_outputs[k]));
+            const std::vector<const char *> flush = spec.late && spec.late->flush_outputs
+                                                        ? spec.late->flush_outputs(in.opts) : spec.flush_outputs;
+            for (size_t k = 0; k < flush.size(); k++) {
+                const int c = add(in.opts.printed_name(flush[k]));
                 if (k == 0)
                     in.first_flush_col = c;
             }
@@ -354,6 +338,7 @@ void FeaturePlan::make_exec_plan()
             x.cpu = m.cpu;
             x.cuda = m.cuda;
             x.chroma = m.chroma;
+            x.temporal = m.temporal;
             x.g.w = p.w;
             x.g.h = p.h;
             x.g.bpc = p.bpc;
@@ -425,28 +410,6 @@ void FeaturePlan::make_exec_plan()
                 cambi_heatmaps_path_ = o.get_str("heatmaps_path");
                 p.cambi_cv = 1;
             }
-            break;
-        }
-        case FexKind::FloatMotion: {
-            const fmotion::Options fo = float_motion_options(o);
-            const bool chroma = fmt_.layout != VQ_LAYOUT_GRAY;
-            const int cw = chroma ? fmt_.width >> fmt_.chroma_shift_w : 0;
-            const int ch = chroma ? fmt_.height >> fmt_.chroma_shift_h : 0;
-            const std::string why = fmotion::check(fo, fmt_.width, fmt_.height, chroma, cw, ch);
-            if (!why.empty())
-                fail(VQ_EINVAL, "%s (frames %dx%d)", why.c_str(), fmt_.width, fmt_.height);
-            if (fo.force_zero)
-                break;      /* nothing to compute */
-            const VqFloatMotionGeom g = fmotion::geom(fo, fmt_.width, fmt_.height, cw, ch);
-            int k = 0;
-            while (k < p.n_fmotion && std::memcmp(&p.fmotion[k], &g, sizeof(g)))
-                k++;
-            if (k == p.n_fmotion) {
-                if (p.n_fmotion == VQ_EXEC_MAX_INSTANCES)
-                    fail(VQ_EINVAL, "more than %d configurations of float_motion", VQ_EXEC_MAX_INSTANCES);
-                p.fmotion[p.n_fmotion++] = g;
-            }
-            in.exec_index = k;
             break;
         }
         }

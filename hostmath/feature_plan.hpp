@@ -21,7 +21,6 @@
 #include "cambi.h"
 #include "model.hpp"
 #include "registry.hpp"
-#include "float_motion_fold.h"
 #include "vqcuda.h"
 
 namespace vq {
@@ -47,9 +46,6 @@ struct ModelUse {
     int first_col;                  /* its outputs' columns, consecutive */
     int n_outputs;
 };
-
-/* an instance's options as the float folds take them */
-fmotion::Options float_motion_options(const FeatureOptions &o);
 
 class FeaturePlan {
 public:

@@ -30,6 +30,45 @@ struct RunInfo {
     bool piece;             /* a piece of a title (score_frames) */
 };
 
+/* A value a frame gets after its own fold (LateOutputs): frame, within its
+ * section (0: the first); the output: the instance's k-th per-frame output
+ * (Instance.outputs), or under flush its k-th flush output. */
+struct LateValue {
+    int64_t frame;
+    bool flush;
+    int k;
+    double value;
+};
+
+/* Late outputs (FeatureSpec.late; a module sets it in its spec): values a
+ * frame gets from later frames' folds or at the title's end (float_motion's
+ * motion2/motion3 of frame i: with frame i+1's score, the last frame's at
+ * flush), per-frame outputs or flush outputs.  The state is the instance's
+ * kept state (Module::keep), which its fold feeds; the session holds a
+ * frame's results (models, pools, the caller's) back until every instance
+ * made the frame's values final. */
+struct LateOutputs {
+    /* the flush outputs' collector names for these options (nullptr: the
+     * spec's flush_outputs) */
+    std::vector<const char *> (*flush_outputs)(const FeatureOptions &o);
+    /* libvmaf first appends them with frame 1 (float_motion's motion3):
+     * their columns come before those of the extractors that append theirs
+     * at flush */
+    bool with_frame1;
+    /* after each frame's folds, on the caller's thread, in frame order: the
+     * values made final since the last call, appended to out; returns how
+     * many of the section's frames have all their values final */
+    int64_t (*take)(void *state, std::vector<LateValue> &out);
+    /* the values still to come, as at the end of the title, appended to
+     * out; the state does not change (the session goes on after a log
+     * written mid-way) */
+    void (*rest)(const void *state, std::vector<LateValue> &out);
+    /* optional (nullptr: a module's keep makes it): the state at a
+     * section's start of an extractor that is no module (integer motion,
+     * whose fold is the session's) */
+    std::shared_ptr<void> (*start)(const FeatureOptions &o);
+};
+
 struct Module {
     FeatureSpec spec;               /* its kind and module are set by the registry */
     const VqModuleCpu *cpu;
@@ -73,6 +112,10 @@ struct Module {
      * aggregate metrics), from the state kept so far: (name, value) pairs
      * appended to out (the session keeps the first of a name). */
     void (*end)(const void *state, std::vector<std::pair<std::string, double>> &out) = nullptr;
+    /* libvmaf's temporal extractor (float_motion): its row work and its fold
+     * run on every frame, scored or not (n_subsample, a piece's frames
+     * before its range), the fold on the caller's thread (not deferrable) */
+    bool temporal = false;
 };
 
 /* why's refusal of such frames: "why (frames WxH, N-bit)" */

@@ -7,6 +7,7 @@
 
 namespace vq {
 
+const Module &float_motion_module();    /* hostmath/float_motion/ */
 const Module &psnr_module();            /* hostmath/psnr/ */
 const Module &float_psnr_module();      /* hostmath/float_psnr/ */
 const Module &float_ansnr_module();     /* hostmath/float_ansnr/ */
@@ -24,6 +25,7 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
+        &float_motion_module(),     /* first: the extractors' list keeps libvmaf's older order */
         &psnr_module(),
         &float_psnr_module(),
         &float_ansnr_module(),

@@ -1,7 +1,7 @@
 /* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_vif.c, integer_adm.c, integer_motion.c, cambi.c and
- * float_motion.c option tables (names, aliases, defaults, ranges, flags;
- * the modules' are in their folders); the aliases follow alias.c. */
+ * v3.2.0's integer_vif.c, integer_adm.c, integer_motion.c and cambi.c
+ * option tables (names, aliases, defaults, ranges, flags; the modules' are
+ * in their folders); the aliases follow alias.c. */
 #include "registry.hpp"
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "module.hpp"
+#include "motion_late.hpp"
 #include "vq_error.h"
 
 namespace vq {
@@ -94,6 +95,9 @@ std::vector<FeatureSpec> make_specs()
         /* debug=true: the SAD score again, under this name (alias integer_motion) */
         { "VMAF_integer_feature_motion_score" },
     });
+    /* motion2/motion3 of frame i final with frame i+1's SAD (i+2's with the
+     * five-frame window; motion_late.hpp) */
+    v.back().late = &motion::late_outputs();
     /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
      * cambi_full_reference (not in its provided_features: printed without
      * suffix); heatmaps_path: a string, no FEATURE_PARAM (hostmath/cambi_heatmaps.h) */
@@ -120,30 +124,6 @@ std::vector<FeatureSpec> make_specs()
         },
         { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
         { "cambi_source", "cambi_full_reference" }, "full_ref", true,
-    });
-    /* float_motion.c (docs/float-motion.md): motion2 and (debug, on by
-     * default) motion per frame; motion3 first appended with frame 1 (after
-     * every extractor's frame-0 outputs); under motion_force_zero all three
-     * with the frame, motion3 before motion (feature_plan.cpp's columns) */
-    v.push_back(FeatureSpec{
-        "float_motion", FexKind::FloatMotion,
-        {
-            { "debug", nullptr, B, 1, 0, 1, false, true },
-            { "motion_force_zero", "force_0", B, 0, 0, 1, true, true },
-            { "motion_fps_weight", "mfw", D, 1.0, 0.0, 5.0, true, true },
-            { "motion_blend_factor", "mbf", D, 1.0, 0.0, 1.0, true, true },
-            { "motion_blend_offset", "mbo", D, 40.0, 0.0, 1000.0, true, true },
-            { "motion_add_scale1", "mdc", B, 0, 0, 1, true, true },
-            { "motion_filter_size", "mfs", I, 5, 0, 9, true, true },
-            { "motion_add_uv", "mau", B, 0, 0, 1, true, true },
-            { "motion_max_val", "mmxv", D, 10000.0, 0.0, 10000.0, true, true },
-        },
-        /* (models may read motion2 and motion3; VMAF_feature_motion_score,
-         * a debug output, is not offered to them) */
-        { "VMAF_feature_motion2_score", "VMAF_feature_motion3_score" },
-        { "VMAF_feature_motion2_score" },
-        { "VMAF_feature_motion3_score" },
-        { "VMAF_feature_motion_score" },
     });
     /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
     for (const Module *m : modules()) {

@@ -35,9 +35,10 @@ struct OptionSpec {
 
 /* Module: a metric module (hostmath/module.hpp), which the engine reaches
  * through its tables only; the others are wired in by kind. */
-enum class FexKind { Vif, Adm, Motion, Cambi, FloatMotion, Module };
+enum class FexKind { Vif, Adm, Motion, Cambi, Module };
 
 struct Module;
+struct LateOutputs;
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */
@@ -56,6 +57,9 @@ struct FeatureSpec {
      * as they are, without alias or option suffix */
     bool debug_outputs_raw = false;
     const Module *module = nullptr;         /* kind Module: the module (its tables, plan, fold) */
+    /* outputs a frame gets after its own fold (float_motion's motion2 and
+     * motion3): module.hpp's LateOutputs; nullptr: none */
+    const LateOutputs *late = nullptr;
 };
 
 /* every extractor vqcuda implements, in a fixed order */

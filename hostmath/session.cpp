@@ -74,8 +74,11 @@ void VqSession::open()
     /* a piece's first scored frames read motion of the frames before: as
      * many as its motion options need (motion_fold.h) must be given */
     int context = 1;
-    for (const MotionState &ms : motion)
-        context = std::max(context, vq_motion2_context(&ms.m2.opt));
+    for (const vq::Instance &in : plan->instances())
+        if (in.opts.spec().kind == vq::FexKind::Motion) {
+            const VqMotion2Opts o = vq::motion::options(in.opts);
+            context = std::max(context, vq_motion2_context(&o));
+        }
     if (cfg.score_begin > 0 && cfg.first_frame > 0 && cfg.first_frame > cfg.score_begin - context)
         fail(VQ_EINVAL, "score_frames=%lld-...: motion of frame %lld needs frame %lld, which the piece "
              "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
@@ -118,7 +121,7 @@ void VqSession::join_share(VqSession *leader)
         fail(VQ_EINVAL, "share_reference: the sessions start at different title frames");
     if (leader->n_submitted || leader->flushed)
         fail(VQ_EINVAL, "share_reference: that session was already given frames");
-    if (motion.empty())
+    if (!plan->exec().motion)
         return;     /* no motion here: nothing to take */
     if (!leader->plan->exec().motion)
         fail(VQ_EINVAL, "share_reference: that session computes no motion (its models and features need none)");
@@ -174,29 +177,8 @@ void VqSession::make_plan()
     plan = std::make_unique<vq::FeaturePlan>(fmt, model_str, feature_str, cfg.enable_psnr != 0);
     exec_plan = plan->exec();
     sections.push_back(Section{ n_submitted, fmt });
-    motion.clear();
-    for (size_t i = 0; i < plan->instances().size(); i++) {
-        const vq::Instance &in = plan->instances()[i];
-        if (in.opts.spec().kind != vq::FexKind::Motion)
-            continue;
-        VqMotion2Opts o;
-        vq_motion2_opts_default(&o);
-        o.blend_factor = in.opts.get("motion_blend_factor");
-        o.blend_offset = in.opts.get("motion_blend_offset");
-        o.max_val = in.opts.get("motion_max_val");
-        o.moving_average = in.opts.get("motion_moving_average") != 0;
-        o.five_frame_window = in.opts.get("motion_five_frame_window") != 0;
-        MotionState st{ (int)i, vq_motion2_lag(&o), {} };
-        vq_motion2_init(&st.m2, &o);
-        motion.push_back(st);
-    }
-    fmotion.clear();
-    for (size_t i = 0; i < plan->instances().size(); i++) {
-        const vq::Instance &in = plan->instances()[i];
-        if (in.opts.spec().kind == vq::FexKind::FloatMotion)
-            fmotion.push_back(FloatMotionState{ (int)i, vq::fmotion::Stream(vq::float_motion_options(in.opts)) });
-    }
-    /* what module instances keep across frames, from the section before's */
+    /* what instances keep across frames: a module's from the section
+     * before's, integer motion's stream afresh */
     std::vector<std::shared_ptr<void>> before;
     before.swap(module_state);
     module_state.resize(plan->instances().size());
@@ -204,6 +186,9 @@ void VqSession::make_plan()
     for (size_t i = 0; i < plan->instances().size(); i++) {
         const vq::Instance &in = plan->instances()[i];
         const vq::Module *m = in.opts.spec().module;
+        const vq::LateOutputs *late = in.opts.spec().late;
+        if (late && late->start)
+            module_state[i] = late->start(in.opts);
         if (!m || !m->keep)
             continue;
         const std::string why = m->keep(in.opts, plan->module_geom(in), run, i < before.size() ? before[i] : nullptr, module_state[i]);
@@ -219,17 +204,7 @@ void VqSession::end_section()
     while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
         collect_cuda();
     settle(true);
-    const int64_t first = sections.back().first_frame;
-    for (MotionState &ms : motion) {
-        VqMotion2Out o[2];
-        const int n = vq_motion2_flush(&ms.m2, o);
-        put_motion2(ms, first, o, n);
-    }
-    for (FloatMotionState &fs : fmotion) {
-        vq::fmotion::Out o[1];
-        const int n = fs.st.flush(o);
-        put_fmotion(fs, first, o, n);
-    }
+    rest_late(sections.back().first_frame);
     motion_final = n_folded;
 }
 

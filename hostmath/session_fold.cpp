@@ -1,8 +1,8 @@
 /*
  * session_fold.cpp - a frame's row sums into every instance's outputs: the ordered
  * part on the caller's thread (motion, the shared reference, modules' kept state,
- * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 made
- * final into their frames.
+ * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 and the
+ * other late outputs made final into their frames.
  */
 #include <system_error>
 
@@ -12,7 +12,7 @@
 using vq::fail;
 
 /* Row sums of frame n_folded -> every instance's outputs (motion2/3 of the
- * frame before, once this one's SAD is known). */
+ * frame before, and other late outputs, once this one's are known). */
 void VqSession::fold(const int64_t *rows, bool scored)
 {
     const auto t_fold = std::chrono::steady_clock::now();
@@ -36,58 +36,49 @@ void VqSession::fold(const int64_t *rows, bool scored)
     } else if (share_leader && ep.motion) {
         share->put(n_folded, row_sad, row_sad2);
     }
-    for (MotionState &ms : motion) {
-        const vq::Instance &in = inst[(size_t)ms.inst];
+    /* integer motion, every frame: its SAD score, and into its motion2 stream */
+    for (size_t ii = 0; ii < inst.size(); ii++) {
+        const vq::Instance &in = inst[ii];
+        if (in.opts.spec().kind != vq::FexKind::Motion)
+            continue;
+        const VqMotion2Opts mo = vq::motion::options(in.opts);
+        const int lag = vq_motion2_lag(&mo);    /* its SAD is against frame n-lag (2: five-frame window) */
         double s = 0.0;
         /* frames before the lag have no frame n-lag: 0, as libvmaf */
-        if (n_folded - first >= ms.lag && !in.opts.get("motion_force_zero"))
-            s = vq_motion_sad_score_rows(ms.lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
+        if (n_folded - first >= lag && !in.opts.get("motion_force_zero"))
+            s = vq_motion_sad_score_rows(lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
                                          in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
         fr.v[(size_t)in.first_col] = s;
         if (in.n_outputs > 1)   /* debug=true: VMAF_integer_feature_motion_score, the same score */
             fr.v[(size_t)in.first_col + 1] = s;
-        VqMotion2Out o[2];
-        const int n = vq_motion2_push(&ms.m2, s, o);
-        put_motion2(ms, first, o, n);
-    }
-    /* float_motion: the SAD of frames n-1 and n (none at the section's
-     * first frame), on every frame whatever n_subsample is */
-    for (FloatMotionState &fs : fmotion) {
-        const vq::Instance &in = inst[(size_t)fs.inst];
-        const bool zero = in.opts.get("motion_force_zero") != 0;
-        double s = 0.0;
-        if (n_folded - first >= 1 && !zero)
-            s = vq::fmotion::score(ep.fmotion[in.exec_index], rows + ep.fmotion_off[in.exec_index]);
-        double motion;
-        vq::fmotion::Out o[1];
-        const int n = fs.st.push(s, &motion, o);
-        if (in.opts.get("debug"))   /* VMAF_feature_motion_score: after motion2 (and motion3 under force_zero) */
-            fr.v[(size_t)in.first_col + (zero ? 2 : 1)] = motion;
-        put_fmotion(fs, first, o, n);
+        vq::motion::push(module_state[ii].get(), s);
     }
     std::shared_ptr<FoldJob> job;
-    if (scored) {
-        for (size_t ii = 0; ii < inst.size(); ii++) {
-            const vq::Instance &in = inst[ii];
-            if (in.n_outputs == 0)  /* null: nothing to write */
-                continue;
-            if (deferred(in)) {     /* on a fold worker, after this frame's ordered part */
-                if (!job) {
-                    job = std::make_shared<FoldJob>();
-                    job->frame = n_folded;
-                    job->first = first;
-                    job->v = fr.v.data();
-                }
-                job->insts.push_back(ii);
-                continue;
+    for (size_t ii = 0; ii < inst.size(); ii++) {
+        const vq::Instance &in = inst[ii];
+        if (in.n_outputs == 0)  /* null: nothing to write */
+            continue;
+        /* a temporal module (float_motion) folds every frame, whatever
+         * n_subsample is (on the caller's thread: it has state) */
+        const vq::Module *m = in.opts.spec().module;
+        if (!scored && !(m && m->temporal))
+            continue;
+        if (deferred(in)) {     /* on a fold worker, after this frame's ordered part */
+            if (!job) {
+                job = std::make_shared<FoldJob>();
+                job->frame = n_folded;
+                job->first = first;
+                job->v = fr.v.data();
             }
-            const auto t_inst = std::chrono::steady_clock::now();
-            fold_instance(ii, rows, n_folded, first, &fr.v[(size_t)in.first_col]);
-            if (timing.on) {
-                if (timing.inst.size() < inst.size())
-                    timing.inst.resize(inst.size());
-                timing.inst[ii] += since(t_inst);
-            }
+            job->insts.push_back(ii);
+            continue;
+        }
+        const auto t_inst = std::chrono::steady_clock::now();
+        fold_instance(ii, rows, n_folded, first, &fr.v[(size_t)in.first_col]);
+        if (timing.on) {
+            if (timing.inst.size() < inst.size())
+                timing.inst.resize(inst.size());
+            timing.inst[ii] += since(t_inst);
         }
     }
     if (job)
@@ -100,12 +91,51 @@ void VqSession::fold(const int64_t *rows, bool scored)
     if (share_member >= 0)
         share->consumed(share_member, n_folded);
     /* motion2 of a frame needs the next one's SAD (frames 0 and 1 with the
-     * five-frame window that of frame 2) */
+     * five-frame window that of frame 2), float_motion's the next score */
     motion_final = n_folded;
-    for (const MotionState &ms : motion)
-        motion_final = std::min(motion_final, first + vq_motion2_final(&ms.m2));
-    for (const FloatMotionState &fs : fmotion)
-        motion_final = std::min(motion_final, first + fs.st.final_count());
+    take_late(first);
+}
+
+/* The late outputs made final by this frame's folds, into their frames;
+ * motion_final goes no further than what every instance made final. */
+void VqSession::take_late(int64_t first)
+{
+    const std::vector<vq::Instance> &inst = plan->instances();
+    std::vector<vq::LateValue> v;
+    for (size_t ii = 0; ii < inst.size(); ii++) {
+        const vq::LateOutputs *late = inst[ii].opts.spec().late;
+        if (!late)
+            continue;
+        v.clear();
+        const int64_t final = late->take(module_state[ii].get(), v);
+        put_late(ii, first, v);
+        motion_final = std::min(motion_final, first + final);
+    }
+}
+
+/* The late outputs still to come, as if the title ended here (the states
+ * stay as they are: a log mid-way, the session goes on). */
+void VqSession::rest_late(int64_t first)
+{
+    const std::vector<vq::Instance> &inst = plan->instances();
+    std::vector<vq::LateValue> v;
+    for (size_t ii = 0; ii < inst.size(); ii++) {
+        const vq::LateOutputs *late = inst[ii].opts.spec().late;
+        if (!late)
+            continue;
+        v.clear();
+        late->rest(module_state[ii].get(), v);
+        put_late(ii, first, v);
+    }
+}
+
+/* late values into their frames (section frame numbers from `first`): a
+ * per-frame output's column, or a flush output's */
+void VqSession::put_late(size_t ii, int64_t first, const std::vector<vq::LateValue> &v)
+{
+    const vq::Instance &in = plan->instances()[ii];
+    for (const vq::LateValue &x : v)
+        frame(first + x.frame).v[(size_t)((x.flush ? in.first_flush_col : in.first_col) + x.k)] = x.value;
 }
 
 /* Which instances fold on a worker: those whose fold reads the plan and
@@ -335,31 +365,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         break;
     }
     case vq::FexKind::Motion:
-    case vq::FexKind::FloatMotion:
         break;
-    }
-}
-
-/* float_motion's motion2/motion3 made final: into their frames (motion3 is
- * a flush column, or the one after motion2 under motion_force_zero) */
-void VqSession::put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n)
-{
-    const vq::Instance &in = plan->instances()[(size_t)fs.inst];
-    const bool zero = in.opts.get("motion_force_zero") != 0;
-    const size_t c3 = zero ? (size_t)in.first_col + 1 : (size_t)in.first_flush_col;
-    for (int k = 0; k < n; k++) {
-        frame(first + o[k].index).v[(size_t)in.first_col] = o[k].motion2;
-        frame(first + o[k].index).v[c3] = o[k].motion3;
-    }
-}
-
-/* motion2/motion3 made final: into their frames (section frame numbers from `first`) */
-void VqSession::put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n)
-{
-    const vq::Instance &in = plan->instances()[(size_t)ms.inst];
-    for (int k = 0; k < n; k++) {
-        frame(first + o[k].index).v[(size_t)in.first_flush_col] = o[k].motion2;
-        frame(first + o[k].index).v[(size_t)in.first_flush_col + 1] = o[k].motion3;
     }
 }
 

@@ -35,7 +35,7 @@
 #include "module.hpp"
 #include "log_target.hpp"
 #include "log_writer.hpp"
-#include "motion_fold.h"
+#include "motion_late.hpp"
 #include "pool.hpp"
 #include "ref_share.hpp"
 #include "scale_exec.h"
@@ -43,7 +43,6 @@
 #include "cambi_fold.h"
 #include "cambi_heatmaps.h"
 #include "float_small_fold.h"
-#include "float_motion_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
 
@@ -67,18 +66,6 @@ struct Segment {
     bool any = false;
 };
 
-struct MotionState {
-    int inst;
-    int lag;            /* its SAD is against frame n-lag (2: five-frame window) */
-    VqMotion2 m2;
-};
-
-/* A float_motion instance: its motion2/motion3 stream (float_motion_fold.h) */
-struct FloatMotionState {
-    int inst;
-    vq::fmotion::Stream st;
-};
-
 /* A run of frames of one size and format, scored as a title of its own. */
 struct Section {
     int64_t first_frame;
@@ -95,8 +82,6 @@ void check_format(const VqFormat &f);
 struct VqSession {
     using FrameRec = vq::session::FrameRec;
     using Segment = vq::session::Segment;
-    using MotionState = vq::session::MotionState;
-    using FloatMotionState = vq::session::FloatMotionState;
     using Section = vq::session::Section;
 
     VqConfig cfg;
@@ -111,13 +96,13 @@ struct VqSession {
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
-    std::vector<MotionState> motion;
-    std::vector<FloatMotionState> fmotion;
-    /* what each module instance keeps (Module::keep), by instance; carried
-     * into the next section's plan */
+    /* what each instance keeps (Module::keep; integer motion's motion2
+     * stream: LateOutputs::start), by instance; carried into the next
+     * section's plan */
     std::vector<std::shared_ptr<void>> module_state;
     std::vector<Section> sections;
-    int64_t motion_final = 0;               /* frames whose motion2/3 are known */
+    /* frames whose motion2/3 and other late outputs (LateOutputs) are known */
+    int64_t motion_final = 0;
     bool use_cuda = false, executor_ready = false;
     FILE *stream = nullptr;
     int stream_errno = 0;                   /* the live output's first write error */
@@ -219,8 +204,12 @@ struct VqSession {
 
     void open();
     void join_share(VqSession *leader);
-    void put_motion2(const MotionState &ms, int64_t first, const VqMotion2Out *o, int n);
-    void put_fmotion(const FloatMotionState &fs, int64_t first, const vq::fmotion::Out *o, int n);
+    /* late outputs (vq::LateOutputs): the values made final since the last
+     * frame into their frames; those still to come, as at the end of the
+     * title (the instances' states unchanged) */
+    void take_late(int64_t first);
+    void rest_late(int64_t first);
+    void put_late(size_t ii, int64_t first, const std::vector<vq::LateValue> &v);
     void share_device_work();
     void make_plan();
     void end_section();

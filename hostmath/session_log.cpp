@@ -220,19 +220,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         live = frames;
         live_pool = pool;
         stream = nullptr;
-        std::vector<MotionState> m = motion;
-        const int64_t first = sections.back().first_frame;
-        for (MotionState &ms : m) {
-            VqMotion2Out o[2];
-            const int n = vq_motion2_flush(&ms.m2, o);
-            put_motion2(ms, first, o, n);
-        }
-        std::vector<FloatMotionState> fm = fmotion;
-        for (FloatMotionState &fs : fm) {
-            vq::fmotion::Out o[1];
-            const int n = fs.st.flush(o);
-            put_fmotion(fs, first, o, n);
-        }
+        rest_late(sections.back().first_frame);
         for (; n_received < n_folded; n_received++)
             complete(n_received);
         close_segment();    /* the open one, as at the end of the input */

@@ -26,7 +26,6 @@
 #include "cpu_bands.h"
 #include "cambi_exec.h"
 #include "float_small_exec.h"
-#include "float_motion_exec.h"
 #include "motion_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
@@ -150,8 +149,7 @@ private:
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
 enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion,
-                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kFmotion,
-                 kModule, kModuleRun };
+                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale */
@@ -159,17 +157,8 @@ struct Item {
 };
 
 /* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side
- * (float_motion's 3 and the modules' steps too) */
+ * (the modules' steps too) */
 constexpr int kSteps = VQ_CAMBI_CPU_STEPS > 8 ? VQ_CAMBI_CPU_STEPS : 8;
-static_assert(kSteps >= VQ_FMOTION_CPU_STEPS, "float_motion's steps");
-
-/* a plane as libvmaf's picture holds it (floor-sized chroma) */
-VqPlaneView plane_view(VqPlaneView v, const VqExecPlan *p, int plane)
-{
-    v.w = p->plane_w[plane];
-    v.h = p->plane_h[plane];
-    return v;
-}
 
 }  // namespace
 
@@ -181,7 +170,6 @@ struct VqCpuExec {
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
     VqCambiCpu *cambi = nullptr;
-    std::vector<VqFloatMotionCpu *> fmotion;
     VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
     bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<int64_t> rows;
@@ -201,8 +189,6 @@ struct VqCpuExec {
             vq_scale_cpu_free(scale);
         if (cambi)
             vq_cambi_cpu_free(cambi);
-        for (VqFloatMotionCpu *m : fmotion)
-            vq_fmotion_cpu_free(m);
         if (cambi_src)
             vq_cambi_cpu_free(cambi_src);
         for (int k = 0; k < plan.n_modules; k++)
@@ -291,8 +277,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (plan->motion)
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
-        for (int k = 0; k < plan->n_fmotion; k++)
-            ok = ok && (e->fmotion.push_back(vq_fmotion_cpu_alloc(&plan->fmotion[k])), e->fmotion.back());
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         if (plan->cambi)
@@ -369,9 +353,13 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             std::snprintf(err, errlen, "CPU ADM loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
             return VQ_EINVAL;
         }
-    for (int k = 0; score && k < p->n_modules; k++) {
+    /* the modules that run on this frame: all on a scored one, the temporal ones on every frame */
+    bool runs[VQ_EXEC_MAX_MODULES];
+    for (int k = 0; k < p->n_modules; k++)
+        runs[k] = score || p->module[k].temporal;
+    for (int k = 0; k < p->n_modules; k++) {
         const VqModuleExec &m = p->module[k];
-        if (m.cpu->check && m.cpu->check(e->module_scratch[k], &m.g, ref, dis) < 0) {
+        if (runs[k] && m.cpu->check && m.cpu->check(e->module_scratch[k], &m.g, ref, dis) < 0) {
             std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d)", m.name, ref[0].w, ref[0].h);
             return VQ_EINVAL;
         }
@@ -390,8 +378,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         v.clear();
     for (int t = 0; t < n_tasks; t++)   /* the long ones first */
         e->items[0].push_back(Item{ kTask, 0, 0, t, t + 1 });
-    for (int k = 0; score && k < p->n_modules; k++)   /* modules run as one task (split_features) */
-        if (!p->module[k].g.cpu_bands)
+    for (int k = 0; k < p->n_modules; k++)   /* modules run as one task (split_features) */
+        if (runs[k] && !p->module[k].g.cpu_bands)
             e->items[0].push_back(Item{ kModuleRun, (uint8_t)k, 0, 0, 0 });
     for (int k = 0; k < n_vif; k++) {
         const VqRowLayout &l = p->vif_layout[k];
@@ -422,18 +410,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
-    /* float_motion (every frame): its steps' rows in bands; the item's scale
-     * holds the step and the plane */
-    for (int k = 0; k < p->n_fmotion; k++)
-        for (int step = 0; step < VQ_FMOTION_CPU_STEPS; step++)
-            for (int q = 0; q < 3; q++) {
-                const int nr = vq_fmotion_cpu_step_rows(&p->fmotion[k], step, q);
-                if (nr)
-                    bands(e->items[step], kFmotion, k, step << 4 | q, nr);
-            }
-    for (int k = 0; score && k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
+    for (int k = 0; k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
         const VqModuleExec &m = p->module[k];
-        for (int s = 0; m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
+        for (int s = 0; runs[k] && m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
             VqModulePart parts[VQ_MODULE_MAX_PARTS];
             int np = 1;
             if (m.cpu->step_parts)
@@ -510,11 +489,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                     failed_module = k;
                 break;
             }
-            case kFmotion:
-                vq_fmotion_cpu_rows(e->fmotion[k], &p->fmotion[k], it.scale >> 4, it.scale & 15,
-                                    plane_view(ref[it.scale & 15], p, it.scale & 15), p->bpc,
-                                    r + p->fmotion_off[k], it.a, it.b);
-                break;
             }
         });
     }
@@ -525,10 +499,8 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         if (m.cpu->frame_end)
             m.cpu->frame_end(e->module_scratch[k], &m.g, ref, dis);
     }
-    for (VqFloatMotionCpu *m : e->fmotion)
-        vq_fmotion_cpu_commit(m);
-    for (int k = 0; score && k < p->n_modules; k++)
-        if (p->module[k].cpu->rows_failed && p->module[k].cpu->rows_failed(e->module_scratch[k]))
+    for (int k = 0; k < p->n_modules; k++)
+        if (runs[k] && p->module[k].cpu->rows_failed && p->module[k].cpu->rows_failed(e->module_scratch[k]))
             failed_module = k;
     if (failed || failed_module >= 0) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",

@@ -12,11 +12,12 @@
  * operations, and enqueuing them costs the host more than folding the frame.
  * So the pictures are first copied (device to device, or uploaded) into the
  * slot's own staging planes, whose addresses never change; the work on those
- * is captured once into a graph per (slot, motion phase, scored or not) and
- * replayed: per frame, two to four copies, one graph launch and a few event
- * operations.  The copies run on a stream of their own, beside the previous
- * frame's graph, so that they add no time to a frame's critical path.
- * The first frame (motion's store kernel) runs without a graph; cambi's
+ * is captured once into a graph per (slot, motion phase, the modules'
+ * phases, scored or not) and replayed: per frame, two to four copies, one
+ * graph launch and a few event operations.  The copies run on a stream of
+ * their own, beside the previous frame's graph, so that they add no time to
+ * a frame's critical path.  The first frame (motion's store kernel, a
+ * module's work of its own: module.h's phase) runs without a graph; cambi's
  * cooperative pooling kernel is captured like the others (a cooperative
  * kernel node).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
  * arguments are the same either way.
@@ -34,7 +35,6 @@
 
 #include "adm_exec.h"
 #include "cambi_exec.h"
-#include "float_motion_exec.h"
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -65,13 +65,12 @@ struct Slot {
 };
 
 /* motion's phase (0 .. VQ_MOTION_CUDA_PHASES-1; the last: no motion);
- * graphs are keyed by it and float_motion's phase (0, 1): N_PHASE * 2 */
+ * graphs are keyed by it and the modules' phases (module.h) */
 enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
 
 /* Independent features run on side streams forked from the main stream and
- * joined back before the copy to the host: ADM on side[0], motion and
- * float_motion on side[1], module instances on their own, VIF on the main
- * stream.  They write disjoint
+ * joined back before the copy to the host: ADM on side[0], motion on
+ * side[1], module instances on their own, VIF on the main stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF):
@@ -88,6 +87,18 @@ enum { SIDE_ADM, SIDE_MOTION, SIDE_REF, SIDE_CAMBI, SIDE_MODULES,
  * shared and the reference's picture read from the leader's staging copy
  * too (REF_SHARED_STAGED) */
 enum { REF_OWN, REF_SHARED, REF_SHARED_STAGED, N_REFMODE };
+
+/* a slot's graphs, each for one key: motion's phase, the modules' phases (a
+ * bit per module instance: its phase hook's 0 or 1), scored or not, the
+ * reference mode; room for every motion phase x two module phases (the
+ * instances of a module step together) x scored x reference mode: a frame
+ * whose key finds no room (modules out of step) is enqueued directly */
+enum { N_GRAPHS = N_PHASE * 2 * 2 * N_REFMODE };
+struct Graph {
+    int phase, score, refmode;
+    unsigned modules;
+    cudaGraphExec_t exec;       /* NULL until captured */
+};
 
 struct VqCudaExec {
     VqCudaExecConfig cfg;
@@ -108,7 +119,8 @@ struct VqCudaExec {
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
-    cudaGraphExec_t graph[VQ_CUDA_PIPELINE_DEPTH][N_PHASE * 2][2][N_REFMODE];
+    Graph graph[VQ_CUDA_PIPELINE_DEPTH][N_GRAPHS];
+    int n_graphs[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
     int64_t frames;             /* submitted so far */
     /* a ladder: the reference's VIF images and moments and ADM bands and
@@ -125,7 +137,6 @@ struct VqCudaExec {
     VqCambiCuda *cambi;
     VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
-    VqFloatMotionCuda *fmotion[VQ_EXEC_MAX_INSTANCES];   /* per float_motion geometry: its two blurred frames */
 };
 
 /* a ladder's shared reference work (a part of this file) */
@@ -239,27 +250,19 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
             return ret;
-    for (int k = 0; k < p->n_fmotion; k++)
-        if ((ret = wrap(vq_fmotion_cuda_alloc(&e->fmotion[k], &p->fmotion[k]), "float_motion alloc", err,
-                        errlen)) < 0)
-            return ret;
     return VQ_OK;
 }
 
 /* The chroma planes a picture's copy needs: modules that read them (psnr's
- * cb/cr, ...);
- * the reference's for float_motion's motion_add_uv; and the distorted
- * one's for the upscaler. */
+ * cb/cr, float_motion's under motion_add_uv, ...); and the distorted one's
+ * for the upscaler. */
 static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
 {
     const VqExecPlan *p = &e->cfg.plan;
-    int fm_uv = 0, mod_uv = 0;
-    for (int k = 0; k < p->n_fmotion; k++)
-        fm_uv |= which == 0 && p->fmotion[k].nplanes == 3;
+    int mod_uv = 0;
     for (int k = 0; k < p->n_modules; k++)
         mod_uv |= p->module[k].chroma;
-    return v[1].data && (fm_uv || mod_uv ||
-                         (which == 1 && e->scale));
+    return v[1].data && (mod_uv || (which == 1 && e->scale));
 }
 
 /* Copy the luma plane, and with chroma the chroma planes, of a picture into
@@ -329,17 +332,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, c->motion_lag2_off, s->d_rows,
                                        side[SIDE_MOTION]), "motion kernels", err, errlen)) < 0)
         return ret;
-    /* float_motion: every frame, the reference alone, beside motion */
-    for (int k = 0; k < c->n_fmotion; k++) {
-        VqPlaneView planes[3] = { ref[0], ref[1], ref[2] };
-        for (int q = 0; q < 3; q++) {   /* libvmaf's floor-sized chroma */
-            planes[q].w = c->plane_w[q];
-            planes[q].h = c->plane_h[q];
-        }
-        if ((ret = wrap(vq_fmotion_cuda_run(e->fmotion[k], planes, c->bpc, s->d_rows + c->fmotion_off[k],
-                                            side[SIDE_MOTION]), "float_motion kernels", err, errlen)) < 0)
-            return ret;
-    }
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
          * the VIF (main) and ADM streams; the renditions' frames wait for
@@ -389,14 +381,16 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, side[SIDE_CAMBI]),
                         "cambi source pass kernels", err, errlen)) < 0)
             return ret;
-        /* the metric modules, each from its table */
-        for (int k = 0; k < c->n_modules; k++) {
-            const VqModuleExec &m = c->module[k];
-            const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
-            if ((ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
-                                            slot_index), m.name, err, errlen)) < 0)
-                return ret;
-        }
+    }
+    /* the metric modules, each from its table: on a scored frame, the
+     * temporal ones (float_motion) on every frame */
+    for (int k = 0; k < c->n_modules; k++) {
+        const VqModuleExec &m = c->module[k];
+        const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+        if ((score || m.temporal) &&
+            (ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
+                                        slot_index), m.name, err, errlen)) < 0)
+            return ret;
     }
     /* the modules' state kept for the next frame, on every frame (scored or
      * not), after their work on the same stream */
@@ -417,6 +411,43 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t), cudaMemcpyDeviceToHost, main));
     return VQ_OK;
+}
+
+/* The modules' phases (module.h) as one graph key: bit k, instance k's
+ * phase; -1 while one of them enqueues a frame of its own (or has a phase
+ * the key cannot hold). */
+static long module_phases(const VqCudaExec *e)
+{
+    const VqExecPlan *c = &e->cfg.plan;
+    unsigned key = 0;
+    for (int k = 0; k < c->n_modules; k++) {
+        if (!c->module[k].cuda->phase)
+            continue;
+        const int ph = c->module[k].cuda->phase(e->module_scratch[k]);
+        if (ph < 0 || ph > 1)
+            return -1;
+        key |= (unsigned)ph << k;
+    }
+    return (long)key;
+}
+
+/* The slot's graph of this key: captured already (exec set), or a new
+ * entry (exec NULL) to capture into; NULL when the slot has no room. */
+static Graph *find_graph(VqCudaExec *e, int slot_index, int phase, unsigned modules, int score, int refmode)
+{
+    Graph *t = e->graph[slot_index];
+    for (int k = 0; k < e->n_graphs[slot_index]; k++)
+        if (t[k].phase == phase && t[k].modules == modules && t[k].score == score && t[k].refmode == refmode)
+            return &t[k];
+    if (e->n_graphs[slot_index] == N_GRAPHS)
+        return NULL;
+    Graph *g = &t[e->n_graphs[slot_index]++];
+    g->phase = phase;
+    g->modules = modules;
+    g->score = score;
+    g->refmode = refmode;
+    g->exec = NULL;
+    return g;
 }
 
 /* Capture one frame's work (enqueue) into *g, on the capture streams.  The
@@ -458,10 +489,9 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     memcpy(dis, dis_in, sizeof(dis));
     /* motion's first frames (before frame n-lag is there) run other work: no graph for them */
     const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : N_PHASE - 1;
-    /* float_motion's first frame (no frame n-1 yet) likewise; its instances
-     * step together */
-    const int fphase = c->n_fmotion ? vq_fmotion_cuda_phase(e->fmotion[0]) : 0;
-    const int graph = e->use_graphs && phase >= 0 && fphase >= 0;
+    /* a module's frame of its own (module.h's phase: a first frame) likewise */
+    const long mphase = module_phases(e);
+    const int graph = e->use_graphs && phase >= 0 && mphase >= 0;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */
     cudaStream_t in = graph ? e->copy_stream : e->stream;
@@ -514,17 +544,22 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        cudaGraphExec_t *g = &e->graph[slot_index][phase * 2 + fphase][score ? 1 : 0][refmode];
-        if (!*g) {
-            if ((ret = capture(e, s, slot_index, ref, dis, score, shared, g, err, errlen)) < 0)
+        Graph *g = find_graph(e, slot_index, phase, (unsigned)mphase, score ? 1 : 0, refmode);
+        if (!g) {   /* no room for its key: enqueued directly, on the staging planes */
+            if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err, errlen)) < 0)
+                return ret;
+        } else if (!g->exec) {
+            if ((ret = capture(e, s, slot_index, ref, dis, score, shared, &g->exec, err, errlen)) < 0)
                 return ret;
         } else {
             if (c->motion)
                 vq_motion_cuda_replayed(e->motion);
-            for (int k = 0; k < c->n_fmotion; k++)
-                vq_fmotion_cuda_replayed(e->fmotion[k]);
+            for (int k = 0; k < c->n_modules; k++)
+                if (c->module[k].cuda->replayed)
+                    c->module[k].cuda->replayed(e->module_scratch[k]);
         }
-        CHECK(cudaGraphLaunch(*g, e->stream));
+        if (g)
+            CHECK(cudaGraphLaunch(g->exec, e->stream));
     } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err,
                               errlen)) < 0) {
         return ret;
@@ -631,8 +666,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);
-    for (int k = 0; k < VQ_EXEC_MAX_INSTANCES; k++)
-        vq_fmotion_cuda_free(e->fmotion[k]);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);
@@ -650,11 +683,9 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
             cudaEventDestroy(e->join[k]);
     }
     for (int a = 0; a < VQ_CUDA_PIPELINE_DEPTH; a++)
-        for (int b = 0; b < N_PHASE * 2; b++)
-            for (int k = 0; k < 2; k++)
-                for (int m = 0; m < N_REFMODE; m++)
-                    if (e->graph[a][b][k][m])
-                        cudaGraphExecDestroy(e->graph[a][b][k][m]);
+        for (int b = 0; b < e->n_graphs[a]; b++)
+            if (e->graph[a][b].exec)
+                cudaGraphExecDestroy(e->graph[a][b].exec);
     if (e->cap_main)
         cudaStreamDestroy(e->cap_main);
     if (e->copy_stream) {

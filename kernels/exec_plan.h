@@ -21,7 +21,6 @@
 #include "adm_params.h"
 #include "cambi.h"
 #include "float_small_exec.h"
-#include "float_motion.h"
 #include "module.h"
 
 #ifdef __cplusplus
@@ -58,11 +57,6 @@ typedef struct VqExecPlan {
                                  * (cambi_p.sw[s] x cambi_p.sh[s] floats, raster order, two per
                                  * word) at word cambi_cv_off[s], on every scored frame */
     size_t cambi_cv_off[VQ_CAMBI_SCALES];
-    int n_fmotion;              /* float_motion instances (distinct geometries): at fmotion_off[k]
-                                 * fmotion[k].words words, per row its float SAD against frame
-                                 * n-1 (float_motion_exec.h); they run on every frame */
-    VqFloatMotionGeom fmotion[VQ_EXEC_MAX_INSTANCES];
-    size_t fmotion_off[VQ_EXEC_MAX_INSTANCES];
     int n_modules;              /* metric modules' instances (module.h): each its own section */
     VqModuleExec module[VQ_EXEC_MAX_MODULES];
     size_t total;               /* int64 words per frame */
@@ -106,10 +100,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
     if (p->cambi && p->cambi_src) {
         vq_cambi_layout_init(&p->cambi_src_l, &p->cambi_src_p, off);
         off += p->cambi_src_l.total;
-    }
-    for (k = 0; k < p->n_fmotion; k++) {
-        p->fmotion_off[k] = off;
-        off += p->fmotion[k].words;
     }
     if (p->cambi && p->cambi_cv)
         for (s = 0; s < VQ_CAMBI_SCALES; s++) {

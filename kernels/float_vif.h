@@ -2,7 +2,7 @@
  * float_vif.h - the per-pixel arithmetic of libvmaf v3.2.0's float_vif
  * (feature/float_vif.c, vif.c's compute_vif, vif_tools.c), typed as the
  * reference types it; docs/float-vif.md says what runs where.  float_motion
- * (float_motion.h) filters with the same separable float filter.
+ * (float_motion/float_motion.h) filters with the same separable float filter.
  *
  *   - samples: picture_copy with offset -128 (speed.h's vq_speed_to_float:
  *     the same call), then the optional prescale (speed.h's

@@ -133,6 +133,15 @@ typedef struct VqModuleCuda {
      * frame, in device memory the instance owns */
     int (*enqueue_every)(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
                          void *stream);
+    /* optional (NULL: always 0): host-side state that decides what the
+     * next frame's work reads or writes (float_motion's ring of two blurred
+     * images): 0 or 1, or -1 while the frame's work is of its own (the first
+     * frame: the executor enqueues it directly).  The executor captures a
+     * frame's work into a graph per phase of its modules and replays it for
+     * frames of the same phases, calling replayed instead of enqueue and
+     * enqueue_every: the host-side state steps as they would have stepped it */
+    int (*phase)(const void *scratch);
+    void (*replayed)(void *scratch);
 } VqModuleCuda;
 
 /* One module instance in the executors' plan. */
@@ -142,6 +151,9 @@ typedef struct VqModuleExec {
     const VqModuleCuda *cuda;       /* NULL: the CUDA executor does not run it (refused there) */
     VqModuleGeom g;
     int chroma;                     /* it reads the chroma planes (the CUDA executor copies them) */
+    /* libvmaf's temporal extractor (float_motion): its row work (steps,
+     * enqueue) runs on every frame, scored or not (n_subsample) */
+    int temporal;
     size_t words;                   /* its section's int64 words per frame */
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */
 } VqModuleExec;

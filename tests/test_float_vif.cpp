@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "float_motion_exec.h"
-#include "float_motion_fold.h"
+#include "float_motion/float_motion_exec.h"
+#include "float_motion/float_motion_fold.h"
 #include "float_vif_exec.h"
 #include "float_vif_fold.h"
 #include "speed_chroma.hpp"

@@ -1,7 +1,8 @@
 /*
  * float_vif - float_vif's and float_motion's CUDA kernels
- * (kernels/float_vif/cuda_float_vif.cu, cuda_float_motion.cu) == their CPU loops
- * (float_vif/cpu_float_vif.cpp, cpu_float_motion.cpp), word for word, on random
+ * (kernels/float_vif/cuda_float_vif.cu, float_motion/cuda_float_motion.cu) ==
+ * their CPU loops (float_vif/cpu_float_vif.cpp, float_motion/cpu_float_motion.cpp),
+ * word for word, on random
  * frames: sizes from 33x33 (and 1920x1080), 8 to 16 bits, planar and
  * semiplanar-style views (16-bit words with the sample in the high bits),
  * padded pitches, every prescale method, kernelscales, gain limits, sigmas,
@@ -20,8 +21,8 @@
 
 #include <cuda_runtime.h>
 
-#include "float_motion_exec.h"
-#include "float_motion_fold.h"
+#include "float_motion/float_motion_exec.h"
+#include "float_motion/float_motion_fold.h"
 #include "float_vif_exec.h"
 #include "float_vif_fold.h"
 #include "parity_common.cuh"

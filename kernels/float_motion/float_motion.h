@@ -60,9 +60,9 @@ VQ_HD int vq_fmotion_taps(int filter_size, float taps[VQ_FMOTION_MAX_TAPS])
 }
 
 /* What one float_motion option set needs at one picture size (the host
- * fills it: vq::fmotion::geom in hostmath/float_motion_fold.cpp). */
+ * fills it: vq::fmotion::geom in hostmath/float_motion/float_motion_fold.cpp). */
 typedef struct VqFloatMotionGeom {
-    int nplanes;                /* 1, or 3 under motion_add_uv */
+    int nplanes;                /* 1, or 3 under motion_add_uv; 0 under motion_force_zero (nothing runs) */
     int w[3], h[3];             /* each plane as libvmaf's picture has it */
     int fw;                     /* taps */
     float taps[VQ_FMOTION_MAX_TAPS];

@@ -1,6 +1,6 @@
 /*
  * float_motion_exec.h - the float_motion executors around
- * kernels/float_motion.h.  Each run blurs the reference's luma (and chroma
+ * float_motion.h.  Each run blurs the reference's luma (and chroma
  * under motion_add_uv) of frame n and scores it against the blurred frame
  * n-1 it kept; then frame n is kept.  Steps of one frame (the rows of one
  * step may run concurrently, the steps in order):

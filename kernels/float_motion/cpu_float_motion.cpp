@@ -1,15 +1,17 @@
 /* cpu_float_motion.cpp - the CPU executor of float_motion
- * (float_motion_exec.h): loops around kernels/float_motion.h and the
- * filter of kernels/float_vif.h.  Two blurred images per plane: frame n
- * goes into one while frame n-1 is read from the other; commit swaps them.
- * The vertical pass keeps one accumulator per column with the taps
- * outermost (each accumulator: the reference's operations in its order). */
+ * (float_motion_exec.h): loops around float_motion.h and the filter of
+ * kernels/float_vif.h, and the module's CPU table (kernels/module.h).  Two
+ * blurred images per plane: frame n goes into one while frame n-1 is read
+ * from the other; commit swaps them.  The vertical pass keeps one
+ * accumulator per column with the taps outermost (each accumulator: the
+ * reference's operations in its order). */
 #include <new>
 #include <vector>
 
 #include "float_motion.h"
 #include "float_motion_exec.h"
 #include "float_vif_exec.h"
+#include "module.h"
 
 struct VqFloatMotionCpu {
     std::vector<float> conv[3];
@@ -120,3 +122,69 @@ void vq_fmotion_cpu_run(VqFloatMotionCpu *m, const VqFloatMotionGeom *g, const V
             vq_fmotion_cpu_rows(m, g, step, p, planes[p], bpc, words, 0, vq_fmotion_cpu_step_rows(g, step, p));
     vq_fmotion_cpu_commit(m);
 }
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqFloatMotionGeom (nplanes 0 under motion_force_zero: nothing to run).
+ * Its steps run on every frame (a temporal module); a step's rows are its
+ * planes' one after another, each plane a part of its own (banded apart, as
+ * before the module); after every frame the frame's blur becomes frame n-1. */
+namespace {
+
+const VqFloatMotionGeom *geom_of(const VqModuleGeom *g)
+{
+    return static_cast<const VqFloatMotionGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    *scratch = vq_fmotion_cpu_alloc(geom_of(g));
+    return *scratch ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    vq_fmotion_cpu_free(static_cast<VqFloatMotionCpu *>(scratch));
+}
+
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    int rows = 0;
+    for (int p = 0; p < 3; p++)
+        rows += vq_fmotion_cpu_step_rows(geom_of(g), step, p);
+    return rows;
+}
+
+int module_step_parts(const VqModuleGeom *g, int step, VqModulePart parts[VQ_MODULE_MAX_PARTS])
+{
+    for (int p = 0; p < 3; p++)
+        parts[p] = VqModulePart{ vq_fmotion_cpu_step_rows(geom_of(g), step, p), 0, 0 };
+    return 3;
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView *,
+                 int64_t *section, int step, int a, int b)
+{
+    const VqFloatMotionGeom *fg = geom_of(g);
+    for (int p = 0, base = 0, lo, hi; p < 3; base += vq_fmotion_cpu_step_rows(fg, step, p), p++) {
+        const int n = vq_fmotion_cpu_step_rows(fg, step, p);
+        if (!vq_module_part_rows(base, n, a, b, &lo, &hi))
+            continue;
+        VqPlaneView v = ref[p];     /* libvmaf's floor-sized chroma */
+        v.w = g->plane_w[p];
+        v.h = g->plane_h[p];
+        vq_fmotion_cpu_rows(static_cast<VqFloatMotionCpu *>(scratch), fg, step, p, v, g->bpc, section, lo, hi);
+    }
+}
+
+/* every frame, scored or not: this frame's blur becomes frame n-1 */
+void module_frame_end(void *scratch, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *)
+{
+    vq_fmotion_cpu_commit(static_cast<VqFloatMotionCpu *>(scratch));
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_float_motion_module_cpu = {
+    module_alloc, module_free, VQ_FMOTION_CPU_STEPS, module_step_rows, module_rows, 0u, nullptr, nullptr,
+    nullptr,      module_frame_end, module_step_parts,
+};

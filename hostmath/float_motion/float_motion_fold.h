@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "float_motion.h"
+#include "float_motion/float_motion.h"
 
 namespace vq {
 namespace fmotion {

@@ -1,7 +1,8 @@
 /*
  * cuda_float_motion.cu - the CUDA executor of float_motion
- * (float_motion_exec.h): thin kernels around kernels/float_motion.h and the
- * filter of kernels/float_vif.h (docs/float-motion.md).
+ * (float_motion_exec.h): thin kernels around float_motion.h and the filter
+ * of kernels/float_vif.h (docs/float-motion.md), and the module's CUDA
+ * table (kernels/module.h).
  *
  * Per plane of the reference (luma; U, V under motion_add_uv), per frame,
  * on one stream, no allocation, no host wait:
@@ -21,6 +22,7 @@
 
 #include "float_motion.h"
 #include "float_motion_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -147,7 +149,10 @@ void vq_fmotion_cuda_replayed(VqFloatMotionCuda *m)
     m->have_prev = 1;
 }
 
-int vq_fmotion_cuda_run(VqFloatMotionCuda *m, const VqPlaneView planes[3], int bpc, int64_t *d_words, void *stream)
+namespace {
+
+/* every kernel of a frame, the ring not turned */
+int enqueue_frame(VqFloatMotionCuda *m, const VqPlaneView planes[3], int bpc, int64_t *d_words, void *stream)
 {
     const VqFloatMotionGeom &g = m->g;
     cudaStream_t st = (cudaStream_t)stream;
@@ -176,6 +181,71 @@ int vq_fmotion_cuda_run(VqFloatMotionCuda *m, const VqPlaneView planes[3], int b
             k_sad<<<(unsigned)((g.sh[p] + 31) / 32), 32, 0, st>>>(prev, cur, w, h, 1, g.sw[p], g.sh[p], g.ratio_x[p],
                                                                  g.ratio_y[p], d_words + g.row1_off[p]);
     }
-    vq_fmotion_cuda_replayed(m);
     return (int)cudaGetLastError();
 }
+
+}  // namespace
+
+int vq_fmotion_cuda_run(VqFloatMotionCuda *m, const VqPlaneView planes[3], int bpc, int64_t *d_words, void *stream)
+{
+    const int e = enqueue_frame(m, planes, bpc, d_words, stream);
+    vq_fmotion_cuda_replayed(m);
+    return e;
+}
+
+/* The module's table (kernels/module.h): g->host is the instance's
+ * VqFloatMotionGeom (nplanes 0 under motion_force_zero: nothing to run).
+ * enqueue runs on every frame (a temporal module), enqueue_every turns the
+ * ring; the executor keys its graphs by the phase (the first frame, with no
+ * frame n-1, is enqueued directly) and tells the table of a replay. */
+namespace {
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqFloatMotionCuda *m = nullptr;
+    const int e = vq_fmotion_cuda_alloc(&m, static_cast<const VqFloatMotionGeom *>(g->host));
+    *scratch = m;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_fmotion_cuda_free(static_cast<VqFloatMotionCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView *,
+                   int64_t *d_section, void *stream, int)
+{
+    VqPlaneView planes[3] = { ref[0], ref[1], ref[2] };
+    for (int q = 0; q < 3; q++) {   /* libvmaf's floor-sized chroma */
+        planes[q].w = g->plane_w[q];
+        planes[q].h = g->plane_h[q];
+    }
+    return enqueue_frame(static_cast<VqFloatMotionCuda *>(scratch), planes, g->bpc, d_section, stream);
+}
+
+/* after every frame's kernels: this frame's blur becomes frame n-1 (host
+ * side: the next frame's kernels read the other buffer) */
+int module_enqueue_every(void *scratch, const VqModuleGeom *, const VqPlaneView *, const VqPlaneView *, void *)
+{
+    vq_fmotion_cuda_replayed(static_cast<VqFloatMotionCuda *>(scratch));
+    return 0;
+}
+
+/* force_zero's instance runs nothing: one phase */
+int module_phase(const void *scratch)
+{
+    const VqFloatMotionCuda *m = static_cast<const VqFloatMotionCuda *>(scratch);
+    return m->g.nplanes ? vq_fmotion_cuda_phase(m) : 0;
+}
+
+void module_replayed(void *scratch)
+{
+    vq_fmotion_cuda_replayed(static_cast<VqFloatMotionCuda *>(scratch));
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_float_motion_module_cuda = { module_alloc, module_free, module_enqueue,
+                                                              nullptr,      nullptr,     module_enqueue_every,
+                                                              module_phase, module_replayed };

@@ -72,6 +72,11 @@ const LateOutputs &late_outputs()
     return l;
 }
 
+int lag(const void *state)
+{
+    return vq_motion2_lag(&static_cast<const Kept *>(state)->m2.opt);
+}
+
 void push(void *state, double sad)
 {
     Kept &k = *static_cast<Kept *>(state);

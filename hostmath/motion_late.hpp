@@ -25,6 +25,10 @@ const LateOutputs &late_outputs();
 /* the frame's SAD score into the instance's stream (its kept state) */
 void push(void *state, double sad);
 
+/* the frame its SAD is against, n - lag (2: the five-frame window), from
+ * the stream's options */
+int lag(const void *state);
+
 }  // namespace motion
 }  // namespace vq
 

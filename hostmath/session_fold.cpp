@@ -41,8 +41,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
         const vq::Instance &in = inst[ii];
         if (in.opts.spec().kind != vq::FexKind::Motion)
             continue;
-        const VqMotion2Opts mo = vq::motion::options(in.opts);
-        const int lag = vq_motion2_lag(&mo);    /* its SAD is against frame n-lag (2: five-frame window) */
+        const int lag = vq::motion::lag(module_state[ii].get());   /* its SAD is against frame n-lag */
         double s = 0.0;
         /* frames before the lag have no frame n-lag: 0, as libvmaf */
         if (n_folded - first >= lag && !in.opts.get("motion_force_zero"))

@@ -11,12 +11,19 @@
  * equal, and the GPU's fold with every row forced to be added pixel by pixel
  * (the pixel words fetched from the device, in windows of rows) too.
  *
- *   vqparity --test ciede [--seed N] [--sizes N] [--bench]
+ *   vqparity --test ciede [--seed N] [--sizes N] [--bench [--pair REF DIST WxH]]
+ *
+ * The random frames are smooth, uniform or flat (a distorted frame made
+ * from its reference with a little noise, or of its own): flat ones repeat
+ * their six samples on most pixels (the kernel runs a block's equal samples
+ * once); some 10-bit planar frames hold samples wider than 10 bits.
  *
  * --bench: 1920x1080 and 3840x2160 nv12 (8 bit) and p010: kernel time (CUDA
  * events, after a warm-up), the buffer's download into pinned memory, the
  * host's fold, and a fetch of every row's pixel words (what a frame whose
- * rows all fall back would cost).
+ * rows all fall back would cost).  With --pair, the first frames of two
+ * 8-bit 4:2:0 raw files (a real reference and distorted frame) are checked
+ * as above, then benched, alone.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -63,6 +70,9 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
 {
     const int maxv = (1 << L.bpc) - 1;
     const int mode = rnd() % 3;     /* smooth, uniform random, flat */
+    /* 10-bit planar: now and then samples past 10 bits (garbage in the
+     * 16-bit words' high bits: the reference reads them as they are) */
+    const int wide = L.bytes == 2 && !L.shift && L.bpc == 10 && rnd() % 4 == 0;
     f.cw = (w + L.sw) >> L.sw;
     f.ch = (h + L.sh) >> L.sh;
     f.pitch[0] = ((ptrdiff_t)w * L.bytes + 255) / 256 * 256 + 256 * (rnd() & 1);
@@ -88,6 +98,8 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
                     v = flat;
                 }
                 v = v < 0 ? 0 : v > maxv ? maxv : v;
+                if (wide && rnd() % 16 == 0)
+                    v = (int)(rnd() % 65536);
                 if (L.bytes == 1)
                     f.host[p][i * f.pitch[p] + j] = (uint8_t)v;
                 else
@@ -132,18 +144,47 @@ static int dev_fetch(void *ctx, int row0, int nrows, int64_t *dst)
     return vq_ciede_cuda_fetch_rows(d->cu, d->slot, row0, nrows, dst);
 }
 
-/* 1 on failure */
-static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
+/* Frames of a real pair: the first frame of an 8-bit 4:2:0 raw file, in
+ * the yuv420p layout (layouts[0]). */
+static void load_frame(Frame &f, const char *path, int w, int h)
+{
+    f.cw = (w + 1) >> 1;
+    f.ch = (h + 1) >> 1;
+    f.pitch[0] = w;
+    f.pitch[1] = f.cw;
+    f.host[0].assign((size_t)w * h, 0);
+    f.host[1].assign((size_t)f.cw * f.ch * 2, 0);
+    FILE *in = fopen(path, "rb");
+    if (!in || fread(f.host[0].data(), 1, f.host[0].size(), in) != f.host[0].size() ||
+        fread(f.host[1].data(), 1, f.host[1].size(), in) != f.host[1].size()) {
+        fprintf(stderr, "vqparity ciede: cannot read a %dx%d frame from %s\n", w, h, path);
+        exit(2);
+    }
+    fclose(in);
+    for (int p = 0; p < 2; p++) {
+        CK(cudaMalloc(&f.dev[p], f.host[p].size()));
+        CK(cudaMemcpy(f.dev[p], f.host[p].data(), f.host[p].size(), cudaMemcpyHostToDevice));
+    }
+}
+
+/* 1 on failure; random frames, or the pair given (gr, gd: kept) */
+static int check(const Layout &L, int w, int h, VqCiedeCuda *cu, const Frame *gr = nullptr,
+                 const Frame *gd = nullptr)
 {
     char err[256];
     if (vq_ciede_check(w, h, L.bpc, L.sw, L.sh, 1, err, sizeof(err)))
         return 0;   /* the reference refuses it */
     Frame r, d;
-    make_frame(r, L, w, h, nullptr, 0);
-    if (rnd() & 1)
-        make_frame(d, L, w, h, &r, 1 + (int)(rnd() % 6));
-    else
-        make_frame(d, L, w, h, nullptr, 0);
+    if (gr) {
+        r = *gr;
+        d = *gd;
+    } else {
+        make_frame(r, L, w, h, nullptr, 0);
+        if (rnd() & 1)
+            make_frame(d, L, w, h, &r, 1 + (int)(rnd() % 6));
+        else
+            make_frame(d, L, w, h, nullptr, 0);
+    }
     VqPlaneView hr[3], hd[3], dr[3], dd[3];
     views(r, L, w, h, 0, hr);
     views(d, L, w, h, 0, hd);
@@ -250,16 +291,24 @@ static int check(const Layout &L, int w, int h, VqCiedeCuda *cu)
     if (!fail && (cpu[0] || two))
         printf("    %s %dx%d: %lld list entries, %lld of them two-candidate\n", L.name, w, h, (long long)cpu[0],
                (long long)two);
-    free_frame(r);
-    free_frame(d);
+    if (!gr) {
+        free_frame(r);
+        free_frame(d);
+    }
     return fail;
 }
 
-static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu, const char *what)
+static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu, const char *what, const Frame *gr = nullptr,
+                  const Frame *gd = nullptr)
 {
     Frame r, d;
-    make_frame(r, L, w, h, nullptr, 0);
-    make_frame(d, L, w, h, &r, 3);
+    if (gr) {
+        r = *gr;
+        d = *gd;
+    } else {
+        make_frame(r, L, w, h, nullptr, 0);
+        make_frame(d, L, w, h, &r, 3);
+    }
     VqPlaneView dr[3], dd[3];
     views(r, L, w, h, 1, dr);
     views(d, L, w, h, 1, dd);
@@ -317,8 +366,10 @@ static void bench(const Layout &L, int w, int h, VqCiedeCuda *cu, const char *wh
     cudaStreamDestroy(st);
     cudaFreeHost(h_buf);
     cudaFree(d_buf);
-    free_frame(r);
-    free_frame(d);
+    if (!gr) {
+        free_frame(r);
+        free_frame(d);
+    }
 }
 
 }  // namespace ciede_parity
@@ -330,6 +381,25 @@ int parity_ciede(const ParityArgs &args)
     const int nrandom = args.sizes >= 0 ? args.sizes : 6, do_bench = args.bench;
     rng_state = seed ? seed : 1;
     printf("ciede: seed %llu\n", (unsigned long long)seed);
+    if (do_bench && args.pair[0]) {
+        /* a real pair: checked, then benched with and without the table */
+        const int w = args.pair_w, h = args.pair_h;
+        Frame r, d;
+        load_frame(r, args.pair[0], w, h);
+        load_frame(d, args.pair[1], w, h);
+        VqCiedeCuda *cu;
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 8, 1));
+        const int fails = check(layouts[0], w, h, cu, &r, &d);
+        printf("ciede: the pair %s\n", fails ? "DIFFERS" : "is equal");
+        bench(layouts[0], w, h, cu, "table, real pair", &r, &d);
+        vq_ciede_cuda_free(cu);
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 0, 1));
+        bench(layouts[0], w, h, cu, "no table, real pair", &r, &d);
+        vq_ciede_cuda_free(cu);
+        free_frame(r);
+        free_frame(d);
+        return fails ? 1 : 0;
+    }
     if (do_bench) {
         VqCiedeCuda *cu;
         for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {

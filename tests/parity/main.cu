@@ -7,13 +7,15 @@
  *
  *   vqparity [--test NAME[,NAME...]] [--seed N] [--sizes N] [--bench]
  *            [--bench-sessions] [--profile] [--frame PATH WxH] [--frame-only]
+ *            [--pair REF DIST WxH]
  *   vqparity --list
  *
  * --test: the families to run (default: all; with --bench, those with a
  * bench; with a family's own flag, the families taking it). --sizes: the
  * random size (or case) count; without it each family runs its own default.
- * --bench-sessions, --profile (vmaf) and --frame, --frame-only (cambi's
- * bench) go to the families that take them; naming another family with one
+ * --bench-sessions, --profile (vmaf), --frame, --frame-only (cambi's
+ * bench) and --pair (ciede's bench: a real pair) go to the families that
+ * take them; naming another family with one
  * of them is an error.
  *
  * Exit 77 (ctest skip) without a CUDA device, 0 when every family selected
@@ -40,6 +42,7 @@ enum : unsigned {
     F_BENCH_SESSIONS = 1u << 0,
     F_PROFILE = 1u << 1,
     F_FRAME = 1u << 2,   /* --frame, --frame-only */
+    F_PAIR = 1u << 3,    /* --pair */
 };
 
 struct Family {
@@ -59,7 +62,7 @@ const Family families[] = {
     { "scale", parity_scale, true, false, 0, "the upscaler, every layout, both modes, byte for byte" },
     { "psnr_hvs", parity_psnr_hvs, true, false, 0, "psnr_hvs's output words, terms and ordered sums" },
     { "ssim", parity_ssim, true, false, 0, "float_ssim / float_ms_ssim sums and enable_lcs outputs" },
-    { "ciede", parity_ciede, true, false, 0, "ciede2000's device stage, overflow list and folds" },
+    { "ciede", parity_ciede, true, false, F_PAIR, "ciede2000's device stage, overflow list and folds" },
     { "cambi", parity_cambi, true, false, F_FRAME, "CAMBI words and c-values, options, pooling, dog2160 (VQ_RAW_DIR)" },
     { "float_small", parity_float_small, true, true, 0, "float_psnr, float_moment, float_ansnr, speed_temporal's steps 1-3" },
     { "float_vif", parity_float_vif, false, true, 0, "float_vif and float_motion words, graph replays" },
@@ -69,7 +72,9 @@ const Family families[] = {
 
 const char *flag_name(unsigned f)
 {
-    return f == F_BENCH_SESSIONS ? "--bench-sessions" : f == F_PROFILE ? "--profile" : "--frame/--frame-only";
+    return f == F_BENCH_SESSIONS ? "--bench-sessions" : f == F_PROFILE ? "--profile"
+                                  : f == F_PAIR           ? "--pair"
+                                                          : "--frame/--frame-only";
 }
 
 /* what has run, for the last line; also written when a family ends the
@@ -125,6 +130,7 @@ void usage(FILE *f)
     fprintf(f,
             "usage: vqparity [--test NAME[,NAME...]] [--seed N] [--sizes N] [--bench]\n"
             "                [--bench-sessions] [--profile] [--frame PATH WxH] [--frame-only]\n"
+            "                [--pair REF DIST WxH]\n"
             "       vqparity --list\n");
 }
 
@@ -189,6 +195,15 @@ int main(int argc, char **argv)
                 return 2;
             }
             given |= F_FRAME;
+        } else if (!strcmp(o, "--pair") && i + 3 < argc) {   /* REF DIST WxH: 8-bit 4:2:0 raw */
+            args.pair[0] = argv[++i];
+            args.pair[1] = argv[++i];
+            if (sscanf(argv[++i], "%dx%d", &args.pair_w, &args.pair_h) != 2 || args.pair_w <= 0 ||
+                args.pair_h <= 0) {
+                fprintf(stderr, "vqparity: --pair %s %s %s: the size is WxH\n", args.pair[0], args.pair[1], argv[i]);
+                return 2;
+            }
+            given |= F_PAIR;
         } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             usage(stdout);
             return 0;
@@ -203,7 +218,7 @@ int main(int argc, char **argv)
             std::string extra;
             if (f.has_bench)
                 extra += " --bench";
-            for (unsigned b : { F_BENCH_SESSIONS, F_PROFILE, F_FRAME })
+            for (unsigned b : { F_BENCH_SESSIONS, F_PROFILE, F_FRAME, F_PAIR })
                 if (f.takes & b)
                     extra += std::string(" ") + flag_name(b);
             printf("%-12s %s%s%s\n", f.name, f.what, extra.empty() ? "" : "  (takes", extra.empty() ? "" : (extra + ")").c_str());
@@ -230,7 +245,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "vqparity: no family \"%s\" (vqparity --list names them)\n", name.c_str());
                 return 2;
             }
-            for (unsigned b : { F_BENCH_SESSIONS, F_PROFILE, F_FRAME })
+            for (unsigned b : { F_BENCH_SESSIONS, F_PROFILE, F_FRAME, F_PAIR })
                 if ((given & b) && !(f->takes & b)) {
                     fprintf(stderr, "vqparity: %s is not a flag of %s\n", flag_name(b), f->name);
                     return 2;

@@ -26,6 +26,8 @@ struct ParityArgs {
     const char *frame;    /* --frame PATH WxH (cambi's bench): an 8-bit 4:2:0 raw frame */
     int frame_w, frame_h;
     bool frame_only;      /* --frame-only (cambi's bench): that frame's benches alone */
+    const char *pair[2];  /* --pair REF DIST WxH (ciede's bench): 8-bit 4:2:0 raw files, their first frames */
+    int pair_w, pair_h;
 };
 
 /* the families (tests/parity/<family>.cu) */

@@ -12,10 +12,12 @@
  * depends on scheduling: the fold sorts the entries by pixel index, and the
  * values do not depend on it); positions past the inline ones go to the
  * slot's overflow list, fetched by vq_ciede_cuda_fetch_list.  A block is
- * 32 x 4 pixels, a warp one row's 32 columns: the warp adds its exact
+ * 32 x 16 pixels, a warp one row's 32 columns: the warp adds its exact
  * values' row words by shuffles, then lane 0 adds them into the row's words
  * with integer atomics (sums of limbs, a max of keys: any order gives the
- * same words).
+ * same words).  At up to 10 bits a block runs the device stage once per
+ * distinct six samples (ciede_kernel: real frames repeat them, a block of
+ * dog1080 has about a fifth of its pixels distinct).
  *
  * At 8 bits per sample stage A is read from a table of its 2^24 results
  * (kernels/ciede.h, vq_ciede_dev_pixel_labs): one table per CUDA context
@@ -40,7 +42,6 @@
 namespace {
 
 constexpr int kBlockX = 32;
-constexpr int kBlockY = 4;
 
 struct CiedeArgs {
     VqPlaneView ref[3], dis[3];
@@ -51,24 +52,108 @@ struct CiedeArgs {
     const VqCiedeLab *table;    /* 8 bits: stage A's table, else NULL */
 };
 
-__global__ void __launch_bounds__(kBlockX * kBlockY) ciede_kernel(CiedeArgs a)
+/* the device stage of one pixel's samples: a pure function of s (and the
+ * depth and table), so pixels with the same six samples get the same word */
+__device__ uint64_t pixel_word(const CiedeArgs &a, const uint32_t s[6])
 {
+    if (a.table && (s[0] | s[1] | s[2] | s[3] | s[4] | s[5]) < 256u)   /* 8 bits: always */
+        return vq_ciede_dev_pixel_labs(s, a.table[vq_ciede_table_index(s[0], s[1], s[2])],
+                                       a.table[vq_ciede_table_index(s[3], s[4], s[5])]);
+    return vq_ciede_dev_pixel(s, a.g.bpc);
+}
+
+/* Samples of up to 10 bits, six of them in one 60-bit key (never ~0). */
+constexpr unsigned long long kNoKey = ~0ull;
+__device__ unsigned long long pack_key(const uint32_t s[6])
+{
+    unsigned long long k = 0;
+    for (int c = 5; c >= 0; c--)
+        k = (k << 10) | s[c];
+    return k;
+}
+__device__ void unpack_key(unsigned long long k, uint32_t s[6])
+{
+    for (int c = 0; c < 6; c++, k >>= 10)
+        s[c] = (uint32_t)(k & 1023u);
+}
+
+/*
+ * A block is 32 x kRows pixels, a warp one row's 32 columns.  With kDedup
+ * (samples of at most 10 bits) the block's pixels first put their sample
+ * keys in a small hash table in shared memory; each distinct key (pixels
+ * with equal samples apart) gets a place in a list, the list's entries are
+ * run by the block's first threads (so a block of many equal pixels -
+ * flat areas, 4:2:0 chroma - runs the long device stage in few warps) and
+ * each pixel reads its key's word.  The word depends on the samples alone,
+ * so every pixel's word is the one it would have computed; which pixel
+ * came first only decides who runs it.  The rest (the list entries, the
+ * pixel words, the row words) is per pixel as without.
+ */
+template <bool kDedup, int kRows>
+__global__ void __launch_bounds__(kBlockX * kRows) ciede_kernel(CiedeArgs a)
+{
+    constexpr int kThreads = kBlockX * kRows;
+    constexpr int kHash = 2 * kThreads;     /* a power of two, at most half full */
     const int j = blockIdx.x * kBlockX + threadIdx.x;
-    const int i = blockIdx.y * kBlockY + threadIdx.y;
+    const int i = blockIdx.y * kRows + threadIdx.y;
+    const bool in = i < a.g.h && j < a.g.w;
+    uint32_t s[6];
+    uint64_t word = 0;
+    if (in)
+        vq_ciede_fetch(a.ref, a.dis, &a.g, i, j, s);
+    if (kDedup) {
+        __shared__ unsigned long long hkey[kHash];
+        __shared__ int hpos[kHash];
+        __shared__ unsigned long long ukey[kThreads];
+        __shared__ unsigned long long uword[kThreads];
+        __shared__ int nu;
+        const int t = threadIdx.y * kBlockX + threadIdx.x;
+        for (int k = t; k < kHash; k += kThreads)
+            hkey[k] = kNoKey;
+        if (!t)
+            nu = 0;
+        __syncthreads();
+        /* slot: the pixel's key in hkey; -1: equal samples (+0), -2: a
+         * sample of more than 10 bits (a view of wider samples than the
+         * depth says): the pixel runs its own */
+        int slot = -1;
+        if (in && !vq_ciede_same_samples(s) && (s[0] | s[1] | s[2] | s[3] | s[4] | s[5]) >= 1024u) {
+            slot = -2;
+        } else if (in && !vq_ciede_same_samples(s)) {
+            const unsigned long long key = pack_key(s);
+            unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 40) & (kHash - 1);
+            for (;;) {
+                const unsigned long long prev = atomicCAS(&hkey[h], kNoKey, key);
+                if (prev == kNoKey) {
+                    const int u = atomicAdd(&nu, 1);
+                    ukey[u] = key;
+                    hpos[h] = u;
+                    break;
+                }
+                if (prev == key)
+                    break;
+                h = (h + 1) & (kHash - 1);
+            }
+            slot = (int)h;
+        }
+        __syncthreads();
+        for (int u = t; u < nu; u += kThreads) {
+            uint32_t su[6];
+            unpack_key(ukey[u], su);
+            uword[u] = pixel_word(a, su);
+        }
+        __syncthreads();
+        if (in)
+            word = slot == -2 ? pixel_word(a, s) : slot < 0 ? VQ_CIEDE_WORD_ZERO : uword[hpos[slot]];
+    }
     if (i >= a.g.h)
         return;     /* the whole warp (a warp is one row's 32 columns) */
     VqCiedeRowAcc acc;
     vq_ciede_acc_zero(&acc);
-    if (j < a.g.w) {
-        uint32_t s[6];
+    if (in) {
         const size_t k = (size_t)i * a.g.w + j;
-        vq_ciede_fetch(a.ref, a.dis, &a.g, i, j, s);
-        uint64_t word;
-        if (a.table && (s[0] | s[1] | s[2] | s[3] | s[4] | s[5]) < 256u)   /* 8 bits: always */
-            word = vq_ciede_dev_pixel_labs(s, a.table[vq_ciede_table_index(s[0], s[1], s[2])],
-                                           a.table[vq_ciede_table_index(s[3], s[4], s[5])]);
-        else
-            word = vq_ciede_dev_pixel(s, a.g.bpc);
+        if (!kDedup)
+            word = pixel_word(a, s);
         if ((uint32_t)(word >> 32) != VQ_CIEDE_TAG_EXACT) {
             /* listed (word 0) or two-candidate: a list entry */
             const unsigned long long pos = atomicAdd((unsigned long long *)a.buf, 1ull);
@@ -214,6 +299,34 @@ int table_wanted(int bpc)
     return bpc == 8 && !(e && !strcmp(e, "0"));
 }
 
+/* the kernel's variant: rows per block (VQ_CUDA_CIEDE_ROWS: 4, 8 or 16;
+ * default 16) and whether equal samples run once per block (samples of at
+ * most 10 bits, unless VQ_CUDA_CIEDE_DEDUP=0); every variant gives the same
+ * words.  H100, 2026-12-05, the first frames of dog1080 and dog2160 (ref
+ * against crf34 / crf32): 4 rows without dedupe (the kernel before) 0.253 /
+ * 0.842 ms with the table, 0.668 / 2.431 ms without; 16 rows with dedupe
+ * 0.213 / 0.730 ms and 0.412 / 1.372 ms (docs/ciede.md section 12) */
+int rows_wanted()
+{
+    const char *e = getenv("VQ_CUDA_CIEDE_ROWS");
+    const int r = e ? atoi(e) : 16;
+    return r == 4 || r == 8 ? r : 16;
+}
+
+int dedup_wanted()
+{
+    const char *e = getenv("VQ_CUDA_CIEDE_DEDUP");
+    return !(e && !strcmp(e, "0"));
+}
+
+template <bool kDedup, int kRows>
+void launch(const CiedeArgs &a, cudaStream_t st)
+{
+    const dim3 block(kBlockX, kRows);
+    const dim3 grid((unsigned)((a.g.w + kBlockX - 1) / kBlockX), (unsigned)((a.g.h + kRows - 1) / kRows));
+    ciede_kernel<kDedup, kRows><<<grid, block, 0, st>>>(a);
+}
+
 }  // namespace
 
 struct VqCiedeCuda {
@@ -223,6 +336,7 @@ struct VqCiedeCuda {
     cudaStream_t fetch;     /* vq_ciede_cuda_fetch_rows's copies */
     const VqCiedeLab *table;    /* stage A's table (8 bits), or NULL */
     void *table_ctx;            /* the context it belongs to */
+    int rows, dedup;            /* the kernel's variant (rows_wanted, dedup_wanted) */
 };
 
 extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
@@ -252,6 +366,8 @@ extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int 
     p->w = w;
     p->h = h;
     p->slots = slots;
+    p->rows = rows_wanted();
+    p->dedup = dedup_wanted();
     p->overflow = (int64_t **)calloc((size_t)slots, sizeof(*p->overflow));
     p->px = (int64_t **)calloc((size_t)slots, sizeof(*p->px));
     if (!p->overflow || !p->px) {
@@ -294,9 +410,15 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
     a.px = p->px[slot];
     a.overflow = p->overflow[slot];
     a.table = g->bpc == 8 ? p->table : nullptr;
-    const dim3 block(kBlockX, kBlockY);
-    const dim3 grid((unsigned)((g->w + kBlockX - 1) / kBlockX), (unsigned)((g->h + kBlockY - 1) / kBlockY));
-    ciede_kernel<<<grid, block, 0, st>>>(a);
+    const bool dedup = p->dedup && g->bpc <= 10;
+    switch (p->rows * 2 + dedup) {
+    case 8:  launch<false, 4>(a, st); break;
+    case 9:  launch<true, 4>(a, st); break;
+    case 32: launch<false, 16>(a, st); break;
+    case 16: launch<false, 8>(a, st); break;
+    case 17: launch<true, 8>(a, st); break;
+    default: launch<true, 16>(a, st); break;
+    }
     return (int)cudaGetLastError();
 }
 

@@ -8,7 +8,6 @@
 #include "adm_params.h"
 #include "c_locale.h"
 #include "option_string.hpp"
-#include "cambi_fold.h"
 #include "module.hpp"
 #include "vq_error.h"
 
@@ -361,55 +360,6 @@ void FeaturePlan::make_exec_plan()
             in.exec_index = k;
             if (k == p.n_modules)
                 p.n_modules++;
-            break;
-        }
-        case FexKind::Cambi: {
-            if (p.cambi)
-                fail(VQ_EINVAL, "cambi with two option sets in one run is not supported");
-            VqCambiOptions c;
-            vq_cambi_default_options(&c);
-            c.cambi_max_val = o.get("cambi_max_val");
-            c.enc_width = (int)o.get("enc_width");
-            c.enc_height = (int)o.get("enc_height");
-            c.enc_bitdepth = (int)o.get("enc_bitdepth");
-            c.src_width = (int)o.get("src_width");
-            c.src_height = (int)o.get("src_height");
-            c.window_size = (int)o.get("window_size");
-            c.topk = o.get("topk");
-            c.cambi_topk = o.get("cambi_topk");
-            c.tvi_threshold = o.get("tvi_threshold");
-            c.cambi_vis_lum_threshold = o.get("cambi_vis_lum_threshold");
-            c.max_log_contrast = (int)o.get("max_log_contrast");
-            c.eotf = o.get_str("eotf");
-            c.cambi_eotf = o.get_str("cambi_eotf");
-            c.cambi_high_res_speedup = (int)o.get("cambi_high_res_speedup");
-            c.full_ref = o.get("full_ref") != 0;
-            char msg[256] = "";
-            cambi_tables_ = std::make_unique<VqCambiTables>();
-            if (vq_cambi_check(&c, fmt_.width, fmt_.height, fmt_.bitdepth, msg, sizeof(msg)) < 0 ||
-                vq_cambi_setup(&c, fmt_.width, fmt_.height, fmt_.bitdepth, 0, &p.cambi_p,
-                               cambi_tables_.get(), msg, sizeof(msg)) < 0)
-                fail(VQ_EINVAL, "cambi cannot score %dx%d %d-bit frames: %s", fmt_.width, fmt_.height,
-                     fmt_.bitdepth, msg);
-            p.cambi_tables = cambi_tables_.get();
-            p.cambi = 1;
-            if (c.full_ref) {
-                /* the source pass: the reference picture at src_width x
-                 * src_height (default: the input size), its own window */
-                cambi_src_tables_ = std::make_unique<VqCambiTables>();
-                if (vq_cambi_setup(&c, fmt_.width, fmt_.height, fmt_.bitdepth, 1, &p.cambi_src_p,
-                                   cambi_src_tables_.get(), msg, sizeof(msg)) < 0)
-                    fail(VQ_EINVAL, "cambi full_ref cannot score %dx%d %d-bit reference frames: %s",
-                         fmt_.width, fmt_.height, fmt_.bitdepth, msg);
-                p.cambi_src_tables = cambi_src_tables_.get();
-                p.cambi_src = 1;
-            }
-            /* heatmaps_path: the executors also hand over the distorted
-             * pass's c-values; the session writes the files */
-            if (!o.is_default("heatmaps_path")) {
-                cambi_heatmaps_path_ = o.get_str("heatmaps_path");
-                p.cambi_cv = 1;
-            }
             break;
         }
         }

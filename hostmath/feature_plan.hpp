@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "exec_plan.h"
-#include "cambi.h"
 #include "model.hpp"
 #include "registry.hpp"
 #include "vqcuda.h"
@@ -68,8 +67,6 @@ public:
         g.fold_host = in.fold_host;
         return g;
     }
-    /* cambi's heatmaps_path when given (exec().cambi_cv), else "" */
-    const std::string &cambi_heatmaps_path() const { return cambi_heatmaps_path_; }
 
 private:
     int add_instance(FeatureOptions opts);
@@ -83,9 +80,6 @@ private:
     /* model inputs by (instance, output index into outputs + flush_outputs) */
     std::vector<std::vector<std::pair<int, int>>> model_inputs_;
     VqExecPlan exec_;
-    std::unique_ptr<VqCambiTables> cambi_tables_;
-    std::unique_ptr<VqCambiTables> cambi_src_tables_;   /* full_ref's source pass */
-    std::string cambi_heatmaps_path_;
     std::vector<std::shared_ptr<const void>> module_host_;  /* what exec_.module[k].g.host and fold_host point into */
 };
 

@@ -28,6 +28,9 @@ namespace vq {
 struct RunInfo {
     int n_subsample;        /* every n-th frame scored (1: every frame) */
     bool piece;             /* a piece of a title (score_frames) */
+    /* the section's first frame in the title's numbering (libvmaf's frame
+     * index: first_frame of a piece counted in); the fold's frame adds to it */
+    int64_t first_frame = 0;
 };
 
 /* A value a frame gets after its own fold (LateOutputs): frame, within its
@@ -116,6 +119,13 @@ struct Module {
      * run on every frame, scored or not (n_subsample, a piece's frames
      * before its range), the fold on the caller's thread (not deferrable) */
     bool temporal = false;
+    /* Optional (nullptr: none): at the session's flush, after the last
+     * fold, when no call of the run failed: what the instance wrote
+     * outside the session becomes final (cambi's heatmaps replace the named
+     * files); a failure throws (vq::fail) and fails the flush.  A run that
+     * failed never calls it: the state's destructor then undoes what was
+     * written (the files stay as they were). */
+    void (*commit)(void *state) = nullptr;
 };
 
 /* why's refusal of such frames: "why (frames WxH, N-bit)" */

@@ -7,6 +7,7 @@
 
 namespace vq {
 
+const Module &cambi_module();           /* hostmath/cambi/ */
 const Module &float_motion_module();    /* hostmath/float_motion/ */
 const Module &psnr_module();            /* hostmath/psnr/ */
 const Module &float_psnr_module();      /* hostmath/float_psnr/ */
@@ -25,7 +26,8 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
-        &float_motion_module(),     /* first: the extractors' list keeps libvmaf's older order */
+        &cambi_module(),            /* cambi and float_motion first: the extractors' list keeps */
+        &float_motion_module(),     /* its older order */
         &psnr_module(),
         &float_psnr_module(),
         &float_ansnr_module(),

@@ -1,5 +1,5 @@
 /* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_vif.c, integer_adm.c, integer_motion.c and cambi.c
+ * v3.2.0's integer_vif.c, integer_adm.c and integer_motion.c
  * option tables (names, aliases, defaults, ranges, flags; the modules' are
  * in their folders); the aliases follow alias.c. */
 #include "registry.hpp"
@@ -22,9 +22,7 @@ namespace vq {
 
 namespace {
 
-constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double, E = OptType::Enum,
-                  S = OptType::String;
-const char *const eotfs[] = { "bt1886", "pq", nullptr };
+constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double;
 
 std::vector<FeatureSpec> make_specs()
 {
@@ -98,33 +96,6 @@ std::vector<FeatureSpec> make_specs()
     /* motion2/motion3 of frame i final with frame i+1's SAD (i+2's with the
      * five-frame window; motion_late.hpp) */
     v.back().late = &motion::late_outputs();
-    /* cambi.c; full_ref adds the source pass's outputs, cambi_source and
-     * cambi_full_reference (not in its provided_features: printed without
-     * suffix); heatmaps_path: a string, no FEATURE_PARAM (hostmath/cambi_heatmaps.h) */
-    v.push_back(FeatureSpec{
-        "cambi", FexKind::Cambi,
-        {
-            { "cambi_max_val", "cmxv", D, 1000.0, 0.0, 1000.0, true, true },
-            { "enc_width", "encw", I, 0, 180, 7680, true, true },
-            { "enc_height", "ench", I, 0, 150, 7680, true, true },
-            { "enc_bitdepth", "encbd", I, 0, 6, 16, true, true },
-            { "src_width", "srcw", I, 0, 320, 7680, true, true },
-            { "src_height", "srch", I, 0, 200, 4320, true, true },
-            { "window_size", "ws", I, 65, 15, 127, true, true },
-            { "topk", nullptr, D, 0.6, 0.0001, 1.0, true, true },
-            { "cambi_topk", "ctpk", D, 0.6, 0.0001, 1.0, true, true },
-            { "tvi_threshold", "tvit", D, 0.019, 0.0001, 1.0, true, true },
-            { "cambi_vis_lum_threshold", "vlt", D, 0.0, 0.0, 300.0, true, true },
-            { "max_log_contrast", "mlc", I, 2, 0, 5, true, true },
-            { "full_ref", nullptr, B, 0, 0, 1, false, true },
-            { "eotf", nullptr, E, 0, 0, 1, true, true, eotfs },
-            { "cambi_eotf", "ceot", E, 0, 0, 1, true, true, eotfs },
-            { "cambi_high_res_speedup", "hrs", I, 0, 0, 2160, true, true },
-            { "heatmaps_path", nullptr, S, 0, 0, 0, false, true },
-        },
-        { "Cambi_feature_cambi_score" }, { "Cambi_feature_cambi_score" }, {},
-        { "cambi_source", "cambi_full_reference" }, "full_ref", true,
-    });
     /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;

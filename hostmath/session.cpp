@@ -84,14 +84,6 @@ void VqSession::open()
              "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
              (long long)std::max<int64_t>(0, cfg.score_begin - context), (long long)cfg.first_frame);
     make_scaler();
-    if (plan->exec().cambi_cv) {
-        /* cambi's heatmaps_path: created and checked now, before any frame */
-        char m[1024] = "";
-        const int r = vq_cambi_heatmaps_open(&heat, plan->cambi_heatmaps_path().c_str(),
-                                             &plan->exec().cambi_p, m, sizeof(m));
-        if (r < 0)
-            fail(r, "%s", m);
-    }
     for (const std::string &c : plan->columns())
         names.push_back(c.c_str());
     set_kinds();
@@ -182,7 +174,7 @@ void VqSession::make_plan()
     std::vector<std::shared_ptr<void>> before;
     before.swap(module_state);
     module_state.resize(plan->instances().size());
-    const vq::RunInfo run{ cfg.n_subsample, cfg.score_begin > 0 || cfg.score_end != 0 };
+    const vq::RunInfo run{ cfg.n_subsample, cfg.score_begin > 0 || cfg.score_end != 0, title(n_submitted) };
     for (size_t i = 0; i < plan->instances().size(); i++) {
         const vq::Instance &in = plan->instances()[i];
         const vq::Module *m = in.opts.spec().module;
@@ -224,9 +216,6 @@ void VqSession::new_section(const VqFormat &f)
     if (scale)
         fail(VQ_EINVAL, "a rendition of another size than its reference cannot change size");
     const std::vector<std::string> before = plan->columns();
-    if (heat && (f.width != fmt.width || f.height != fmt.height))
-        fail(VQ_EINVAL, "cambi heatmaps_path: the frame size cannot change (%dx%d to %dx%d): the "
-             "heatmap files have one size", fmt.width, fmt.height, f.width, f.height);
     fmt = f;
     dis_w = f.width;
     dis_h = f.height;
@@ -407,11 +396,12 @@ void VqSession::flush()
     if (flushed)
         return;
     end_section();
-    if (heat && !failed) {  /* the run ended well: the heatmaps replace the files */
-        char m[1024] = "";
-        const int r = vq_cambi_heatmaps_commit(heat, m, sizeof(m));
-        if (r < 0)
-            fail(r, "%s", m);
+    /* the run ended well: what module instances wrote outside the session
+     * becomes final (their commit) */
+    for (size_t i = 0; !failed && i < plan->instances().size() && i < module_state.size(); i++) {
+        const vq::Module *m = plan->instances()[i].opts.spec().module;
+        if (m && m->commit && module_state[i])
+            m->commit(module_state[i].get());
     }
     flushed = true;
     t_end = std::chrono::steady_clock::now();

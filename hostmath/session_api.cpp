@@ -28,8 +28,8 @@ template <typename F> int guarded(VqSession *s, F &&fn)
     }
 }
 
-/* A failed submit, new section or flush: the run failed, and cambi's
- * heatmaps (vq_cambi_heatmaps_commit at flush) leave the files as they were. */
+/* A failed submit, new section or flush: the run failed, and no module's
+ * commit runs at flush (what a module wrote outside stays as it was). */
 int failing(VqSession *s, int ret)
 {
     if (ret < 0 && s)

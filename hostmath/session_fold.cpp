@@ -1,7 +1,7 @@
 /*
  * session_fold.cpp - a frame's row sums into every instance's outputs: the ordered
  * part on the caller's thread (motion, the shared reference, modules' kept state,
- * ciede, the heatmaps), the rest on the fold workers; motion2/motion3 and the
+ * ciede), the rest on the fold workers; motion2/motion3 and the
  * other late outputs made final into their frames.
  */
 #include <system_error>
@@ -147,8 +147,6 @@ bool VqSession::deferred(const vq::Instance &in) const
     switch (in.opts.spec().kind) {
     case vq::FexKind::Module:
         return in.opts.spec().module->deferrable;
-    case vq::FexKind::Cambi:
-        return !heat;   /* the heatmaps are written in frame order */
     default:
         return false;
     }
@@ -324,34 +322,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         vq::put_adm_outputs(a, in.n_outputs, out);
         break;
     }
-    case vq::FexKind::Cambi:
-        if (vq_cambi_fold_needs_cvalues(&ep.cambi_p, &ep.cambi_l, rows))
-            fail(VQ_EINVAL, "frame %lld: cambi's top-k sum needs the c-values in the "
-                 "reference's order, which the executors did not give", (long long)k);
-        out[0] = vq_cambi_fold(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
-        if (in.n_outputs > 1) {
-            /* full_ref: cambi.c extract()'s cambi_source, then
-             * cambi_full_reference from the two unclipped scores */
-            if (!ep.cambi_src || vq_cambi_fold_needs_cvalues(&ep.cambi_src_p, &ep.cambi_src_l, rows))
-                fail(VQ_EINVAL, "frame %lld: cambi's source pass %s", (long long)k,
-                     ep.cambi_src ? "needs the c-values in the reference's order, which the "
-                                    "executors did not give" : "was not run");
-            const double dist = vq_cambi_fold_unclipped(&ep.cambi_p, &ep.cambi_l, rows, nullptr);
-            const double src = vq_cambi_fold_unclipped(&ep.cambi_src_p, &ep.cambi_src_l, rows, nullptr);
-            out[1] = src < ep.cambi_src_p.max_val ? src : ep.cambi_src_p.max_val;
-            out[2] = vq_cambi_full_reference(dist, src, ep.cambi_p.max_val);
-        }
-        if (heat && ep.cambi_cv) {
-            /* cambi.c dump_c_values: the distorted pass, frame index */
-            const float *cv[VQ_CAMBI_SCALES];
-            for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++)
-                cv[sc] = (const float *)(rows + ep.cambi_cv_off[sc]);
-            char m[1024] = "";
-            const int r = vq_cambi_heatmaps_write(heat, title(k), cv, m, sizeof(m));
-            if (r < 0)
-                fail(r, "frame %lld: %s", (long long)k, m);
-        }
-        break;
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
         const vq::Module &m = *in.opts.spec().module;

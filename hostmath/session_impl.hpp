@@ -40,8 +40,6 @@
 #include "ref_share.hpp"
 #include "scale_exec.h"
 #include "scale_filter.h"
-#include "cambi_fold.h"
-#include "cambi_heatmaps.h"
 #include "float_small_fold.h"
 #include "vif_fold.h"
 #include "vq_error.h"
@@ -88,9 +86,7 @@ struct VqSession {
     std::string model_str, feature_str;
     VqFormat fmt;
     std::string err;
-    bool failed = false;                    /* a call failed: heatmaps are not committed */
-    /* cambi's heatmaps_path: temporary files from open() on, renamed at flush */
-    VqCambiHeatmaps *heat = nullptr;
+    bool failed = false;                    /* a call failed: no module's commit at flush */
     std::unique_ptr<vq::FeaturePlan> plan;
     std::vector<const char *> names;        /* column names, for results */
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
@@ -149,7 +145,7 @@ struct VqSession {
      * fold reads only the plan and the frame's row sums (deferred()) run on
      * fold workers, several frames at once, from a copy of the rows; the
      * ordered part (motion, shared reference, modules' kept state, ciede's
-     * fallback rows, cambi's heatmaps) stays on the caller's thread.  A
+     * fallback rows) stays on the caller's thread.  A
      * frame is settled (its results can be received) once its job is done;
      * jobs settle in frame order, and an error thrown in one is thrown again
      * there.  VQ_FOLD_THREADS sets the workers (0: no deferral). */
@@ -198,7 +194,6 @@ struct VqSession {
         vq_cuda_exec_close(&cuda);
         vq_cpu_exec_close(&cpu);
         vq_scale_plan_free(scale);
-        vq_cambi_heatmaps_close(heat);   /* not committed: the temporary files go */
     }
     FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
 

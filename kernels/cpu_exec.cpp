@@ -1,7 +1,7 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
- * list of steps (VIF's and ADM's scales depend on the previous one, CAMBI's
- * and the modules' stages likewise); each step is a list of work items - row
- * bands (cpu_bands.h, cambi_exec.h, the modules' steps),
+ * list of steps (VIF's and ADM's scales depend on the previous one, the
+ * modules' stages likewise); each step is a list of work items - row
+ * bands (cpu_bands.h, the modules' steps),
  * sums that must be added in order on one thread, and features run whole
  * as one task (split_features) - that run on a pool of threads living as
  * long as the executor.  Every item writes only its own rows of the
@@ -24,7 +24,6 @@
 
 #include "adm_exec.h"
 #include "cpu_bands.h"
-#include "cambi_exec.h"
 #include "float_small_exec.h"
 #include "motion_exec.h"
 #include "scale_exec.h"
@@ -142,23 +141,19 @@ private:
     int failed_ = 0;
 };
 
-/* One work item: a row band of one step of one feature instance, or one
- * whole-feature task (op kTask, a = the task's index: cambi's pass).
- * CAMBI's: rows of its step (scale), a scale's selection, row words (in
- * bands) and pooling decision (scale).  A
+/* One work item: a row band of one step of one feature instance.  A
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
-enum : uint8_t { kTask, kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion,
-                 kCambiRows, kCambiSel, kCambiWords, kCambiDecide, kModule, kModuleRun };
+enum : uint8_t { kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale */
     int32_t a, b;       /* rows [a, b) */
 };
 
-/* steps of one frame: VIF's 4, ADM's 8 and CAMBI's 21 run side by side
- * (the modules' steps too) */
-constexpr int kSteps = VQ_CAMBI_CPU_STEPS > 8 ? VQ_CAMBI_CPU_STEPS : 8;
+/* steps of one frame: VIF's 4, ADM's 8 and the modules' (at most
+ * VQ_MODULE_MAX_STEPS) run side by side */
+constexpr int kSteps = VQ_MODULE_MAX_STEPS > 8 ? VQ_MODULE_MAX_STEPS : 8;
 
 }  // namespace
 
@@ -169,9 +164,6 @@ struct VqCpuExec {
     std::vector<VqAdmCpu *> adm;
     VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
-    VqCambiCpu *cambi = nullptr;
-    VqCambiCpu *cambi_src = nullptr;   /* full_ref's source pass (reference luma) */
-    bool cambi_bands = false;  /* cambi in steps of row bands, else one task */
     std::vector<int64_t> rows;
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
     std::vector<Item> items[kSteps];
@@ -187,10 +179,6 @@ struct VqCpuExec {
             vq_motion_cpu_free(motion);
         if (scale)
             vq_scale_cpu_free(scale);
-        if (cambi)
-            vq_cambi_cpu_free(cambi);
-        if (cambi_src)
-            vq_cambi_cpu_free(cambi_src);
         for (int k = 0; k < plan.n_modules; k++)
             if (module_scratch[k])
                 plan.module[k].cpu->free(module_scratch[k]);
@@ -200,10 +188,10 @@ struct VqCpuExec {
 namespace {
 
 /*
- * Which of CAMBI and the modules with a whole-frame task (SSIM's) run in
+ * Which of the modules with a whole-frame task (SSIM's, CAMBI's) run in
  * row bands.  In bands a feature spreads over every thread, but SSIM then
  * keeps its terms and adds them on one thread afterwards (more memory
- * traffic), and CAMBI runs 21 steps instead of one task.  As one task each
+ * traffic), and CAMBI runs 23 steps instead of one task.  As one task each
  * they cost nothing extra and run beside each other and the banded
  * features; that is the better split until a task is longer than the
  * frame's work divided by the threads.  The costs: single-thread
@@ -213,7 +201,6 @@ namespace {
  * bands).  VQ_CPU_BANDS=all|none forces either way (tests).
  */
 struct Split {
-    bool cambi = false;
     bool module[VQ_EXEC_MAX_MODULES] = {};  /* a module with a whole-frame task: in its steps' bands */
 };
 
@@ -225,13 +212,11 @@ Split split_features(const VqExecPlan *p, int threads)
     const char *env = std::getenv("VQ_CPU_BANDS");
     if (env && (!std::strcmp(env, "all") || !std::strcmp(env, "none"))) {
         const bool all = env[0] == 'a';
-        sp.cambi = all && p->cambi;
         for (int k = 0; k < p->n_modules; k++)
             sp.module[k] = all;
         return sp;
     }
     const double px = (double)p->w * p->h;
-    const double cambi = p->cambi ? 23.0 * px * (p->cambi_src ? 2 : 1) : 0.0;
     double cost[VQ_EXEC_MAX_MODULES], modules = 0.0;   /* their hints (kernels/module.h) */
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleCpu *c = p->module[k].cpu;
@@ -239,9 +224,8 @@ Split split_features(const VqExecPlan *p, int threads)
         modules += cost[k];
     }
     const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + (p->motion ? 0.5 : 0.0)) * px;
-    const double total = vmaf + modules + cambi;
+    const double total = vmaf + modules;
     const double fair = total / threads;
-    sp.cambi = p->cambi && cambi > fair;
     for (int k = 0; k < p->n_modules; k++)
         sp.module[k] = cost[k] > fair;
     return sp;
@@ -279,14 +263,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
-        if (plan->cambi)
-            ok = ok && (e->cambi = vq_cambi_cpu_alloc(&plan->cambi_p));
-        if (plan->cambi && plan->cambi_src)
-            ok = ok && (e->cambi_src = vq_cambi_cpu_alloc(&plan->cambi_src_p));
-        if (ok && sp.cambi)
-            ok = vq_cambi_cpu_bands(e->cambi, e->threads) == 0 &&
-                 (!e->cambi_src || vq_cambi_cpu_bands(e->cambi_src, e->threads) == 0);
-        e->cambi_bands = sp.cambi;
         e->pool.reset(new TaskPool(e->threads));
         if (const int f = e->pool->failed()) {
             /* nothing runs yet: stop cleanly, saying how far it got */
@@ -321,22 +297,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    /* tasks: cambi whole unless split_features bands it */
-    /* cambi: the distorted luma's pass (0), with full_ref the reference luma's (1) */
-    const int cambi_passes = p->cambi ? (p->cambi_src ? 2 : 1) : 0;
-    const bool cambi = score && p->cambi && e->cambi_bands;
-    const int n_cambi = score && p->cambi && !e->cambi_bands ? cambi_passes : 0;
-    if (cambi && (vq_cambi_cpu_check(e->cambi, &p->cambi_p, dis[0]) < 0 ||
-                  (e->cambi_src && vq_cambi_cpu_check(e->cambi_src, &p->cambi_src_p, ref[0]) < 0))) {
-        std::snprintf(err, errlen, "CPU CAMBI loops refused the frame (%dx%d)", dis[0].w, dis[0].h);
-        return VQ_EINVAL;
-    }
-    VqCambiCpu *const cambi_c[2] = { e->cambi, e->cambi_src };
-    const VqCambiParams *const cambi_p[2] = { &p->cambi_p, &p->cambi_src_p };
-    const VqCambiTables *const cambi_t[2] = { p->cambi_tables, p->cambi_src_tables };
-    const VqCambiLayout *const cambi_l[2] = { &p->cambi_l, &p->cambi_src_l };
-    const VqPlaneView cambi_luma[2] = { dis[0], ref[0] };
-    const int n_tasks = n_cambi;
     const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
@@ -376,9 +336,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     };
     for (std::vector<Item> &v : e->items)
         v.clear();
-    for (int t = 0; t < n_tasks; t++)   /* the long ones first */
-        e->items[0].push_back(Item{ kTask, 0, 0, t, t + 1 });
-    for (int k = 0; k < p->n_modules; k++)   /* modules run as one task (split_features) */
+    for (int k = 0; k < p->n_modules; k++)   /* modules run as one task (split_features): the long ones first */
         if (runs[k] && !p->module[k].g.cpu_bands)
             e->items[0].push_back(Item{ kModuleRun, (uint8_t)k, 0, 0, 0 });
     for (int k = 0; k < n_vif; k++) {
@@ -393,20 +351,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         for (int s = 0; s < VQ_ADM_SCALES; s++) {
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
-        }
-    for (int step = 0; cambi && step < VQ_CAMBI_CPU_STEPS; step++)
-        for (int k = 0; k < cambi_passes; k++) {   /* inst: the pass */
-            const int sel = vq_cambi_cpu_step_select(cambi_p[k], step);
-            if (sel >= 0)
-                e->items[step].insert(e->items[step].begin(), Item{ kCambiSel, (uint8_t)k, (int16_t)sel, 0, 0 });
-            const int dec = vq_cambi_cpu_step_decide(cambi_p[k], step);
-            if (dec >= 0)
-                e->items[step].insert(e->items[step].begin(), Item{ kCambiDecide, (uint8_t)k, (int16_t)dec, 0, 0 });
-            const int wsc = vq_cambi_cpu_step_words(cambi_p[k], step);
-            if (wsc >= 0)
-                bands(e->items[step], kCambiWords, k, wsc, cambi_p[k]->sh[wsc]);
-            bands(e->items[step], kCambiRows, k, step, vq_cambi_cpu_step_rows(cambi_p[k], step),
-                  vq_cambi_cpu_step_most(cambi_p[k], step, e->threads));
         }
     if (p->motion)
         bands(e->items[0], kMotion, 0, 0, p->h);
@@ -435,19 +379,12 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
     std::atomic<int> failed{0};
     std::atomic<int> failed_module{-1};
-    auto task = [&](int t) {    /* cambi's pass t: the distorted luma, or (full_ref) the reference luma */
-        if (vq_cambi_cpu_run(cambi_c[t], cambi_p[t], cambi_t[t], cambi_luma[t], cambi_l[t], r) < 0)
-            failed = 4;
-    };
     for (int step = 0; step < kSteps; step++) {
         const std::vector<Item> &v = e->items[step];
         e->pool->run((int)v.size(), [&](int n) {
             const Item &it = v[n];
             const int k = it.inst;
             switch (it.op) {
-            case kTask:
-                task(it.a);
-                break;
             case kVifSub:
                 if (vq_vif_cpu_subsample_rows(e->vif[k], ref[0], dis[0], p->bpc, it.scale, it.a, it.b) < 0)
                     failed = 1;
@@ -465,18 +402,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
                 break;
             case kMotion:
                 vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, p->motion_lag2_off, r, it.a, it.b);
-                break;
-            case kCambiRows:
-                vq_cambi_cpu_rows(cambi_c[k], cambi_p[k], cambi_t[k], cambi_luma[k], it.scale, it.a, it.b);
-                break;
-            case kCambiSel:
-                vq_cambi_cpu_select(cambi_c[k], cambi_p[k], it.scale);
-                break;
-            case kCambiWords:
-                vq_cambi_cpu_words(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r, it.a, it.b);
-                break;
-            case kCambiDecide:
-                vq_cambi_cpu_decide(cambi_c[k], cambi_p[k], it.scale, cambi_l[k], r);
                 break;
             case kModule: {
                 const VqModuleExec &m = p->module[k];
@@ -504,16 +429,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             failed_module = k;
     if (failed || failed_module >= 0) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed_module >= 0 ? p->module[failed_module].name
-                      : failed == 1      ? "VIF"
-                                         : "CAMBI",
+                      failed_module >= 0 ? p->module[failed_module].name : "VIF",
                       p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }
-    if (score && p->cambi && p->cambi_cv)   /* heatmaps_path: the distorted pass's c-values */
-        for (int s = 0; s < VQ_CAMBI_SCALES; s++)
-            std::memcpy(r + p->cambi_cv_off[s], vq_cambi_cpu_cvalues(e->cambi, s),
-                        (size_t)p->cambi_p.sw[s] * p->cambi_p.sh[s] * sizeof(float));
     *rows = r;
     return VQ_OK;
 }

@@ -17,9 +17,9 @@
  * graph launch and a few event operations.  The copies run on a stream of
  * their own, beside the previous frame's graph, so that they add no time to
  * a frame's critical path.  The first frame (motion's store kernel, a
- * module's work of its own: module.h's phase) runs without a graph; cambi's
- * cooperative pooling kernel is captured like the others (a cooperative
- * kernel node).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
+ * module's work of its own: module.h's phase) runs without a graph; a
+ * module's cooperative kernels (cambi's pooling) are captured like the
+ * others (cooperative kernel nodes).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
  * arguments are the same either way.
  *
  * Ladders: the leader's executor also makes the reference's VIF scale
@@ -34,7 +34,6 @@
 #include <string.h>
 
 #include "adm_exec.h"
-#include "cambi_exec.h"
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -75,11 +74,11 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF):
  * features with scratch of their own run side by side, as several of them
- * (cambi's selection, a module's ordered row sums: SSIM's, CIEDE's) fill only
- * part of the GPU; module instance k runs on side[SIDE_MODULES + k] (the
- * last of them from N_MODULE_STREAMS on) */
-enum { N_MODULE_STREAMS = 4 };
-enum { SIDE_ADM, SIDE_MOTION, SIDE_REF, SIDE_CAMBI, SIDE_MODULES,
+ * (a module's selection or ordered row sums: CAMBI's, SSIM's, CIEDE's) fill
+ * only part of the GPU; module instance k runs on side[SIDE_MODULES + k]
+ * (the last of them from N_MODULE_STREAMS on) */
+enum { N_MODULE_STREAMS = 5 };
+enum { SIDE_ADM, SIDE_MOTION, SIDE_REF, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
 /* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
@@ -134,8 +133,6 @@ struct VqCudaExec {
     VqAdmCuda *adm;             /* likewise for ADM */
     VqMotionCuda *motion;
     VqScaleCuda *scale;         /* distorted pictures of another size */
-    VqCambiCuda *cambi;
-    VqCambiCuda *cambi_src;     /* full_ref's source pass (reference luma) */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
 };
 
@@ -237,14 +234,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
-        return ret;
-    if (p->cambi &&
-        (ret = wrap(vq_cambi_cuda_alloc(&e->cambi, &p->cambi_p, p->cambi_tables), "cambi alloc", err,
-                    errlen)) < 0)
-        return ret;
-    if (p->cambi && p->cambi_src &&
-        (ret = wrap(vq_cambi_cuda_alloc(&e->cambi_src, &p->cambi_src_p, p->cambi_src_tables),
-                    "cambi source pass alloc", err, errlen)) < 0)
         return ret;
     for (int k = 0; k < p->n_modules; k++)
         if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
@@ -365,22 +354,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                                  &c->vif_layout[k], s->d_rows, main),
                             "vif kernels", err, errlen)) < 0)
                 return ret;
-        if (c->cambi &&
-            (ret = wrap(vq_cambi_cuda_run(e->cambi, dis[0], &c->cambi_l, s->d_rows, side[SIDE_CAMBI]),
-                        "cambi kernels", err, errlen)) < 0)
-            return ret;
-        /* heatmaps_path: the distorted pass's c-values ride in the row buffer */
-        for (int sc = 0; c->cambi && c->cambi_cv && sc < VQ_CAMBI_SCALES; sc++)
-            if ((ret = wrap(vq_cambi_cuda_cvalues_device(e->cambi, sc, (float *)(s->d_rows + c->cambi_cv_off[sc]),
-                                                         side[SIDE_CAMBI]),
-                            "cambi c-values copy", err, errlen)) < 0)
-                return ret;
-        /* full_ref: the same kernels with the source pass's parameters on
-         * the reference luma (after the distorted pass, on its stream) */
-        if (c->cambi && c->cambi_src &&
-            (ret = wrap(vq_cambi_cuda_run(e->cambi_src, ref[0], &c->cambi_src_l, s->d_rows, side[SIDE_CAMBI]),
-                        "cambi source pass kernels", err, errlen)) < 0)
-            return ret;
     }
     /* the metric modules, each from its table: on a scored frame, the
      * temporal ones (float_motion) on every frame */
@@ -661,8 +634,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->scale) vq_scale_cuda_free(e->scale);
-    if (e->cambi) vq_cambi_cuda_free(e->cambi);
-    if (e->cambi_src) vq_cambi_cuda_free(e->cambi_src);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);

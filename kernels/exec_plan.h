@@ -19,7 +19,6 @@
 
 #include "vq_rows.h"
 #include "adm_params.h"
-#include "cambi.h"
 #include "float_small_exec.h"
 #include "module.h"
 
@@ -44,19 +43,6 @@ typedef struct VqExecPlan {
     VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
     /* planes as libvmaf's pictures hold them: chroma w >> ss, h >> ss */
     int plane_w[3], plane_h[3];
-    int cambi;                  /* run cambi: cambi_l.total words from cambi_off */
-    VqCambiParams cambi_p;
-    VqCambiLayout cambi_l;
-    const VqCambiTables *cambi_tables;  /* host memory, the session's */
-    int cambi_src;              /* cambi's full_ref: also its source pass, on the reference luma
-                                 * (cambi_src_l.total words from its own offset) */
-    VqCambiParams cambi_src_p;
-    VqCambiLayout cambi_src_l;
-    const VqCambiTables *cambi_src_tables;  /* host memory, the session's */
-    int cambi_cv;               /* cambi's heatmaps_path: the distorted pass's c-values of scale s
-                                 * (cambi_p.sw[s] x cambi_p.sh[s] floats, raster order, two per
-                                 * word) at word cambi_cv_off[s], on every scored frame */
-    size_t cambi_cv_off[VQ_CAMBI_SCALES];
     int n_modules;              /* metric modules' instances (module.h): each its own section */
     VqModuleExec module[VQ_EXEC_MAX_MODULES];
     size_t total;               /* int64 words per frame */
@@ -93,19 +79,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
         p->motion_lag2_off = off;
         off += (size_t)b->h;
     }
-    if (p->cambi) {
-        vq_cambi_layout_init(&p->cambi_l, &p->cambi_p, off);
-        off += p->cambi_l.total;
-    }
-    if (p->cambi && p->cambi_src) {
-        vq_cambi_layout_init(&p->cambi_src_l, &p->cambi_src_p, off);
-        off += p->cambi_src_l.total;
-    }
-    if (p->cambi && p->cambi_cv)
-        for (s = 0; s < VQ_CAMBI_SCALES; s++) {
-            p->cambi_cv_off[s] = off;
-            off += ((size_t)p->cambi_p.sw[s] * p->cambi_p.sh[s] + 1) / 2;
-        }
     for (k = 0; k < p->n_modules; k++) {
         p->module[k].off = off;
         off += p->module[k].words;

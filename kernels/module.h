@@ -53,6 +53,8 @@ typedef struct VqModulePart {
     int rows, most, first;
 } VqModulePart;
 #define VQ_MODULE_MAX_PARTS 8
+/* a CPU table's steps at most (VqModuleCpu.steps) */
+#define VQ_MODULE_MAX_STEPS 24
 
 /* Rows [a, b) of a step, within its part of n rows from row base (the
  * parts' rows one after another): the part's own rows [*lo, *hi); 0 when

@@ -23,9 +23,9 @@
 #include <thread>
 #include <vector>
 
-#include "cambi.h"
-#include "cambi_exec.h"
-#include "cambi_fold.h"
+#include "cambi/cambi.h"
+#include "cambi/cambi_exec.h"
+#include "cambi/cambi_fold.h"
 #include "clip_table.h"
 #include "golden.h"
 #include "vqcuda.h"

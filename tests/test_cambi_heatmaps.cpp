@@ -1,4 +1,4 @@
-// cambi's heatmaps_path through the session API (hostmath/cambi_heatmaps.h,
+// cambi's heatmaps_path through the session API (hostmath/cambi/cambi_heatmaps.h,
 // docs/cambi.md "Heatmaps"): a path that cannot be written is refused when
 // the session opens (before any frame), naming cambi and the path; a failed
 // run leaves existing files as they were and no temporary file; a run that
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cambi_heatmaps.h"
+#include "cambi/cambi_heatmaps.h"
 #include "vqcuda.h"
 
 namespace {

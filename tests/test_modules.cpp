@@ -5,10 +5,18 @@
 // lib_*, through the same tables).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 #include <vector>
 #include <string>
 
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include "cambi/cambi_fold.h"
+#include "cambi/cambi_module.h"
 #include "feature_plan.hpp"
 #include "float_motion/float_motion.h"
 #include "module.hpp"
@@ -408,4 +416,286 @@ TEST(Modules, IntegerMotionLateOutputs)
     std::vector<vq::LateValue> none;
     EXPECT_EQ(late->take(st.get(), none), 5);       // the stream as it was
     EXPECT_TRUE(none.empty());
+}
+
+namespace {
+
+/* a cambi session's frames: a ramp in steps (bands for cambi to see) */
+struct CambiFrame {
+    static const int W = 240, H = 136;
+    std::vector<uint8_t> p[3];
+    VqPicture pic;
+    explicit CambiFrame(int shift)
+    {
+        p[0].resize((size_t)W * H);
+        p[1].assign((size_t)W * H / 4, 128);
+        p[2].assign((size_t)W * H / 4, 128);
+        for (int i = 0; i < H; i++)
+            for (int j = 0; j < W; j++)
+                p[0][(size_t)i * W + j] = (uint8_t)(60 + (j + shift + i / 8) / 24);
+        std::memset(&pic, 0, sizeof(pic));
+        for (int k = 0; k < 3; k++)
+            pic.data[k] = p[k].data();
+        pic.linesize[0] = W;
+        pic.linesize[1] = pic.linesize[2] = W / 2;
+    }
+};
+
+struct CambiRun {
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> values;   /* per frame */
+};
+
+/* frames (ref shift, dis shift) through a CPU session with these features */
+int cambi_run(const std::string &features, int threads, const std::vector<std::pair<int, int>> &frames,
+              CambiRun &out, std::string &err, int fail_at = -1)
+{
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = CambiFrame::W;
+    c.format.height = CambiFrame::H;
+    c.format.bitdepth = 8;
+    c.format.bytes_per_sample = 1;
+    c.format.chroma_shift_w = c.format.chroma_shift_h = 1;
+    c.format.layout = VQ_LAYOUT_PLANAR;
+    c.executor = VQ_EXECUTOR_CPU;
+    c.model = "none";
+    c.feature = features.c_str();
+    c.enable_psnr = 0;
+    c.threads = threads;
+    VqSession *s = nullptr;
+    char e[1024] = "";
+    int r = vq_session_open(&s, &c, e, sizeof(e));
+    if (r < 0) {
+        err = e;
+        return r;
+    }
+    for (size_t i = 0; i < frames.size() && r >= 0; i++) {
+        CambiFrame ref(frames[i].first), dis(frames[i].second);
+        VqPicture d = dis.pic;
+        if ((int)i == fail_at)
+            d.data[0] = nullptr;
+        r = vq_session_submit(s, &ref.pic, &d);
+    }
+    if (r < 0)
+        err = vq_session_error(s);
+    const int f = vq_session_flush(s);
+    if (r >= 0 && f < 0) {
+        err = vq_session_error(s);
+        r = f;
+    }
+    VqFrameResult fr;
+    while (vq_session_receive(s, &fr) == VQ_OK) {
+        if (out.names.empty())
+            out.names.assign(fr.name, fr.name + fr.n);
+        out.values.emplace_back(fr.value, fr.value + fr.n);
+    }
+    vq_session_close(&s);
+    return r;
+}
+
+std::vector<std::string> files_in(const std::string &dir)
+{
+    std::vector<std::string> v;
+    if (DIR *d = opendir(dir.c_str())) {
+        while (dirent *e = readdir(d))
+            if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
+                v.push_back(e->d_name);
+        closedir(d);
+    }
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+size_t file_size(const std::string &f)
+{
+    struct stat st;
+    return stat(f.c_str(), &st) == 0 ? (size_t)st.st_size : (size_t)-1;
+}
+
+}  // namespace
+
+// cambi: its score, under full_ref the source pass's two outputs (printed
+// without suffix); its section: the distorted pass's words, the source
+// pass's, under heatmaps_path the c-values; the luma alone; two option sets
+// are two instances; sizes the reference would not score are refused
+TEST(Modules, CambiOutputsAndSections)
+{
+    const VqFormat f = format_420(240, 136);
+    vq::FeaturePlan a(f, "none", "name=cambi", false);
+    ASSERT_EQ(a.exec().n_modules, 1);
+    EXPECT_EQ(a.columns(), (std::vector<std::string>{ "cambi" }));
+    const VqModuleExec &x = a.exec().module[0];
+    EXPECT_STREQ(x.name, "cambi");
+    EXPECT_FALSE(x.temporal);
+    EXPECT_FALSE(x.chroma);
+    EXPECT_EQ(x.g.plane_w[1], 0);
+    const VqCambiModuleHost &h = *static_cast<const VqCambiModuleHost *>(x.g.host);
+    EXPECT_EQ(h.passes, 1);
+    EXPECT_EQ(h.cv, 0);
+    EXPECT_EQ(h.l[0].sel_off[0], 0u);
+    EXPECT_EQ(x.words, h.l[0].total);
+    EXPECT_EQ(x.off + x.words, a.exec().total);
+
+    vq::FeaturePlan fr(f, "none", "name=cambi:full_ref=true:window_size=63", false);
+    EXPECT_EQ(fr.columns(), (std::vector<std::string>{ "cambi_ws_63", "cambi_source", "cambi_full_reference" }));
+    const VqModuleExec &y = fr.exec().module[0];
+    const VqCambiModuleHost &hy = *static_cast<const VqCambiModuleHost *>(y.g.host);
+    EXPECT_EQ(hy.passes, 2);
+    EXPECT_EQ(hy.l[1].sel_off[0], hy.l[0].total);   // the source pass's words after the distorted pass's
+    EXPECT_EQ(y.words, hy.l[0].total + hy.l[1].total);
+
+    vq::FeaturePlan hm(f, "none", "name=cambi:heatmaps_path=/nonexistent/x", false);   // the plan opens nothing
+    const VqModuleExec &z = hm.exec().module[0];
+    const VqCambiModuleHost &hz = *static_cast<const VqCambiModuleHost *>(z.g.host);
+    EXPECT_EQ(hz.cv, 1);
+    EXPECT_EQ(hz.cv_off[0], hz.l[0].total);
+    size_t cv_words = 0;
+    for (int s = 0; s < VQ_CAMBI_SCALES; s++) {
+        EXPECT_EQ(hz.cv_off[s], hz.l[0].total + cv_words);
+        cv_words += ((size_t)hz.p[0].sw[s] * hz.p[0].sh[s] + 1) / 2;
+    }
+    EXPECT_EQ(z.words, hz.l[0].total + cv_words);
+    EXPECT_EQ(hz.cv_off[0] + (size_t)240 * 136 / 2, hz.cv_off[1]);
+
+    // two option sets: two instances, each its own section
+    vq::FeaturePlan two(f, "none", "name=cambi|name=cambi:window_size=63:full_ref=true", false);
+    ASSERT_EQ(two.exec().n_modules, 2);
+    EXPECT_EQ(two.instances()[0].exec_index, 0);
+    EXPECT_EQ(two.instances()[1].exec_index, 1);
+    EXPECT_EQ(two.exec().module[1].off, two.exec().module[0].off + two.exec().module[0].words);
+    EXPECT_EQ(two.columns(),
+              (std::vector<std::string>{ "cambi", "cambi_ws_63", "cambi_source", "cambi_full_reference" }));
+
+    // libvmaf's init refuses encode sizes below 216 both ways
+    try {
+        vq::FeaturePlan(format_420(36, 34), "none", "name=cambi", false);
+        ADD_FAILURE() << "36x34 was accepted";
+    } catch (const vq::Error &e) {
+        EXPECT_EQ(std::string(e.what()).rfind("cambi cannot score 36x34 8-bit frames: ", 0), 0u) << e.what();
+    }
+    try {
+        vq::FeaturePlan(f, "none", "name=cambi:full_ref=true:src_width=400:src_height=100", false);
+        ADD_FAILURE() << "src_height 100 was accepted";
+    } catch (const vq::Error &e) {
+        EXPECT_NE(std::string(e.what()).find("src_height"), std::string::npos) << e.what();
+    }
+    // the defaults have one home: the module's spec
+    VqCambiOptions d;
+    vq_cambi_default_options(&d);
+    EXPECT_EQ(d.cambi_max_val, 1000.0);
+    EXPECT_EQ(d.window_size, 65);
+    EXPECT_EQ(d.topk, 0.6);
+    EXPECT_EQ(d.cambi_topk, 0.6);
+    EXPECT_EQ(d.tvi_threshold, 0.019);
+    EXPECT_EQ(d.max_log_contrast, 2);
+    EXPECT_EQ(d.enc_width, 0);
+    EXPECT_EQ(d.full_ref, 0);
+    EXPECT_STREQ(d.eotf, "bt1886");
+    EXPECT_STREQ(d.cambi_eotf, "bt1886");
+}
+
+// cambi through a session: two option sets in one run give each its values
+// of a run alone; full_ref's score is the same; the bands' split (steps)
+// and the whole-pass task give the same bits
+TEST(Modules, CambiInstancesAndSplits)
+{
+    const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 }, { 7, 2 } };
+    std::string err;
+    CambiRun one, two, both, fr, banded, fr_banded;
+    ASSERT_EQ(cambi_run("name=cambi", 1, frames, one, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi:window_size=31", 1, frames, two, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi|name=cambi:window_size=31", 1, frames, both, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi:full_ref=true", 1, frames, fr, err), VQ_OK) << err;
+    ASSERT_EQ(both.names, (std::vector<std::string>{ "cambi", "cambi_ws_31" }));
+    ASSERT_EQ(fr.names, (std::vector<std::string>{ "cambi", "cambi_source", "cambi_full_reference" }));
+    ASSERT_EQ(one.values.size(), frames.size());
+    ASSERT_EQ(both.values.size(), frames.size());
+    bool banding = false;
+    for (size_t i = 0; i < frames.size(); i++) {
+        EXPECT_EQ(both.values[i][0], one.values[i][0]) << i;
+        EXPECT_EQ(both.values[i][1], two.values[i][0]) << i;
+        EXPECT_EQ(fr.values[i][0], one.values[i][0]) << i;
+        banding = banding || one.values[i][0] > 0.0;
+    }
+    EXPECT_TRUE(banding) << "the frames show no banding: a weak test";
+    // three threads: in the steps' bands (VQ_CPU_BANDS=all), and as one task
+    ::setenv("VQ_CPU_BANDS", "all", 1);
+    const int rb = cambi_run("name=cambi:full_ref=true", 3, frames, fr_banded, err);
+    ::setenv("VQ_CPU_BANDS", "none", 1);
+    const int rt = cambi_run("name=cambi:full_ref=true", 3, frames, banded, err);
+    ::unsetenv("VQ_CPU_BANDS");
+    ASSERT_EQ(rb, VQ_OK) << err;
+    ASSERT_EQ(rt, VQ_OK) << err;
+    EXPECT_EQ(fr_banded.values, fr.values);
+    EXPECT_EQ(banded.values, fr.values);
+}
+
+// cambi's heatmaps_path as the instance's kept state: opened when the state
+// is made (before any frame), the scored frames' c-values written by the
+// fold, committed at a flush that ends a good run; a failed run, or a state
+// dropped without commit, leaves the named files as they were; a new
+// section of another size is refused, one of the same size goes on
+TEST(Modules, CambiHeatmapsState)
+{
+    char t[] = "/tmp/vq_modules_heat_XXXXXX";
+    ASSERT_NE(mkdtemp(t), nullptr);
+    const std::string dir = t;
+    const std::string s0 = dir + "/cambi_heatmap_scale_0_240x136_16b.gray";
+    const vq::Module &m = *vq::find_extractor("cambi")->module;
+    ASSERT_TRUE(m.keep && m.commit);
+    EXPECT_FALSE(m.deferrable);
+    const VqFormat f = format_420(240, 136);
+    {
+        // no heatmaps_path: no state
+        vq::FeaturePlan p(f, "none", "name=cambi", false);
+        std::shared_ptr<void> st;
+        EXPECT_EQ(m.keep(p.instances()[0].opts, p.module_geom(p.instances()[0]), vq::RunInfo{ 1, false }, nullptr,
+                         st), "");
+        EXPECT_EQ(st, nullptr);
+    }
+    vq::FeaturePlan p(f, "none", "name=cambi:heatmaps_path=" + dir, false);
+    const vq::Instance &in = p.instances()[0];
+    {
+        std::shared_ptr<void> st;
+        ASSERT_EQ(m.keep(in.opts, p.module_geom(in), vq::RunInfo{ 1, false }, nullptr, st), "");
+        ASSERT_NE(st, nullptr);
+        EXPECT_EQ(files_in(dir).size(), 5u);        // the temporary files, made now
+        EXPECT_EQ(file_size(s0), (size_t)-1);       // not the named ones
+        // a section of another size: refused; of the same size: the same state
+        VqModuleGeom g = p.module_geom(in);
+        g.w = 320;
+        std::shared_ptr<void> next;
+        EXPECT_EQ(m.keep(in.opts, g, vq::RunInfo{ 1, false }, st, next),
+                  "cambi heatmaps_path: the frame size cannot change (240x136 to 320x136): the heatmap files "
+                  "have one size");
+        ASSERT_EQ(m.keep(in.opts, p.module_geom(in), vq::RunInfo{ 1, false, 4 }, st, next), "");
+        EXPECT_EQ(next, st);
+    }   // dropped without commit: the temporary files go
+    EXPECT_TRUE(files_in(dir).empty());
+    {
+        std::shared_ptr<void> st;
+        ASSERT_EQ(m.keep(in.opts, p.module_geom(in), vq::RunInfo{ 1, false }, nullptr, st), "");
+        m.commit(st.get());
+        EXPECT_EQ(file_size(s0), 0u);               // committed: the named files, no frame in them
+    }
+    EXPECT_EQ(files_in(dir).size(), 5u);
+
+    // through a session: frames written at their index, committed at flush
+    const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 } };
+    CambiRun with, without;
+    std::string err;
+    ASSERT_EQ(cambi_run("name=cambi:full_ref=true:heatmaps_path=" + dir, 3, frames, with, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi:full_ref=true", 3, frames, without, err), VQ_OK) << err;
+    EXPECT_EQ(with.values, without.values);
+    EXPECT_EQ(files_in(dir).size(), 5u);
+    EXPECT_EQ(file_size(s0), (size_t)2 * 240 * 136 * 2);
+    EXPECT_EQ(file_size(dir + "/cambi_heatmap_scale_4_15x9_16b.gray"), (size_t)2 * 15 * 9 * 2);
+    // a run that fails leaves them as they were
+    CambiRun failed;
+    EXPECT_EQ(cambi_run("name=cambi:heatmaps_path=" + dir, 1, { { 0, 5 }, { 3, 11 }, { 7, 2 } }, failed, err, 1),
+              VQ_EINVAL);
+    EXPECT_EQ(files_in(dir).size(), 5u);
+    EXPECT_EQ(file_size(s0), (size_t)2 * 240 * 136 * 2);
+    std::system(("rm -rf '" + dir + "'").c_str());
 }

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "adm_params.h"
-#include "cambi.h"
+#include "cambi/cambi.h"
 #include "vq_common.h"
 
 #ifdef __cplusplus

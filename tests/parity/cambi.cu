@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "cambi.h"
-#include "cambi_exec.h"
-#include "cambi_fold.h"
+#include "cambi/cambi.h"
+#include "cambi/cambi_exec.h"
+#include "cambi/cambi_fold.h"
 #include "vq_common.h"
 
 #include "parity_common.cuh"

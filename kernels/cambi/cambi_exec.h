@@ -1,16 +1,16 @@
 /*
  * cambi_exec.h - the CAMBI executors (CPU: cpu_cambi.cpp, CUDA:
- * cuda_cambi.cu): one pass of kernels/cambi.h over a luma plane.
+ * cuda_cambi.cu): one pass of kernels/cambi/cambi.h over a luma plane.
  *
- * Both write the l->total words of the pass (layout: kernels/cambi.h,
+ * Both write the l->total words of the pass (layout: kernels/cambi/cambi.h,
  * VqCambiLayout; every word written, nothing else), including, where the
  * rows cannot give a scale's top-k sum, that sum in the reference's own
  * order (pool mode 1).  They keep the pass's c-values of every scale
  * (w_s x h_s floats, raster order) until their next run, for pool mode 2
- * (hostmath/cambi_fold.h: vq_cambi_fold_needs_cvalues; not seen on real
+ * (hostmath/cambi/cambi_fold.h: vq_cambi_fold_needs_cvalues; not seen on real
  * c-values) and for tests.
  *
- * p and t come from vq_cambi_setup (hostmath/cambi_fold.h); luma is the
+ * p and t come from vq_cambi_setup (hostmath/cambi/cambi_fold.h); luma is the
  * input luma plane (p->in_w x p->in_h, p->in_bpc bits through the view).
  * With full_ref the source pass is a second executor state (or a second
  * run) with the source pass's parameters, on the reference picture.
@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "cambi.h"
+#include "cambi/cambi.h"
 #include "vq_common.h"
 
 #ifdef __cplusplus

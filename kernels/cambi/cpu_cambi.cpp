@@ -22,8 +22,8 @@
 #include <new>
 #include <vector>
 
-#include "cambi.h"
-#include "cambi_exec.h"
+#include "cambi/cambi.h"
+#include "cambi/cambi_exec.h"
 #include "simd/cpu_simd.h"
 
 struct VqCambiCpu {

@@ -1,5 +1,5 @@
 /* cambi_heatmaps.cpp - cambi's heatmaps_path files: see cambi_heatmaps.h. */
-#include "cambi_heatmaps.h"
+#include "cambi/cambi_heatmaps.h"
 
 #include <cerrno>
 #include <cstdarg>

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cambi.h"
+#include "cambi/cambi.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "c_locale.h"
-#include "cambi_fold.h"
+#include "cambi/cambi_fold.h"
 #include "vqcuda.h"
 
 namespace {
@@ -251,19 +251,7 @@ void resize_index(int in, int out, int32_t *idx)
 
 } // namespace
 
-extern "C" void vq_cambi_default_options(VqCambiOptions *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->cambi_max_val = 1000.0;
-    o->window_size = 65;
-    o->topk = kDefaultTopk;
-    o->cambi_topk = kDefaultTopk;
-    o->tvi_threshold = 0.019;
-    o->cambi_vis_lum_threshold = 0.0;
-    o->max_log_contrast = 2;
-    o->eotf = "bt1886";
-    o->cambi_eotf = "bt1886";
-}
+/* vq_cambi_default_options: hostmath/cambi/cambi.cpp, from the module's spec */
 
 extern "C" void vq_cambi_recip_table(float recip[VQ_CAMBI_LUT_SIZE])
 {

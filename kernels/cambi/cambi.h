@@ -17,7 +17,7 @@
  *      window (2 pad + 1)^2, clipped to the image -> c-value (float)
  *                                                       vq_cambi_c_value
  *   6. per scale: mean of the top-k c-values (k = topk * w * h), weighted
- *      over the scales (host: hostmath/cambi_fold.h).
+ *      over the scales (host: hostmath/cambi/cambi_fold.h).
  * Nothing here calls a math library function.
  */
 #ifndef VQ_CAMBI_H
@@ -35,7 +35,7 @@
 
 /*
  * One pass (distorted, or source with full_ref), as the host sets it up
- * (hostmath/cambi_fold.cpp: vq_cambi_setup).  Plain data, passed by value
+ * (hostmath/cambi/cambi_fold.cpp: vq_cambi_setup).  Plain data, passed by value
  * to the kernels.
  */
 typedef struct VqCambiParams {
@@ -89,7 +89,7 @@ typedef struct VqCambiTables {
  *                                row's lowest-bit minimum is >= -32)
  *   [+ VQ_CAMBI_ROW_MINEXP]      min over them of the exponent of their lowest
  *                                set bit (VQ_CAMBI_NONE_EXP if none)
- * hostmath/cambi_fold.h turns them into the score.
+ * hostmath/cambi/cambi_fold.h turns them into the score.
  */
 enum { VQ_CAMBI_SEL_T, VQ_CAMBI_SEL_POOLED, VQ_CAMBI_SEL_SUM, VQ_CAMBI_SEL_WORDS };
 enum { VQ_CAMBI_ROW_COUNT, VQ_CAMBI_ROW_SUM, VQ_CAMBI_ROW_MINEXP, VQ_CAMBI_ROW_WORDS };

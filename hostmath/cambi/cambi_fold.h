@@ -10,12 +10,12 @@
  *     vq_cambi_check(&o, w, h, bpc, msg, n)     -> 0, or VQ_EINVAL + message
  *     vq_cambi_setup(&o, w, h, bpc, 0, &p, tables, msg, n)   (distorted pass)
  *     (with o.full_ref also is_src = 1 into a second VqCambiParams/tables)
- *     vq_cambi_layout_init(&l, &p, offset)      (kernels/cambi.h: l.total words)
- * and per frame: an executor (kernels/cambi_exec.h) writes l.total words,
+ *     vq_cambi_layout_init(&l, &p, offset)      (kernels/cambi/cambi.h: l.total words)
+ * and per frame: an executor (kernels/cambi/cambi_exec.h) writes l.total words,
  * then
  *     double cambi = vq_cambi_fold(&p, &l, words, NULL);
  * (vq_cambi_fold_needs_cvalues: 0 unless the words say otherwise; then
- * fetch those scales' c-values, kernels/cambi_exec.h, and pass them.)
+ * fetch those scales' c-values, kernels/cambi/cambi_exec.h, and pass them.)
  */
 #ifndef VQ_CAMBI_FOLD_H
 #define VQ_CAMBI_FOLD_H
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cambi.h"
+#include "cambi/cambi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +48,7 @@ typedef struct VqCambiOptions {
     int cambi_high_res_speedup;    /* hrs [0]: 1080, 1440, 2160 or 0, 0..2160 */
 } VqCambiOptions;
 
+/* the defaults above: the cambi module's spec's (hostmath/cambi/cambi.cpp), their one home */
 void vq_cambi_default_options(VqCambiOptions *o);
 
 /*
@@ -76,7 +77,7 @@ int vq_cambi_setup(const VqCambiOptions *o, int w, int h, int bpc, int is_src, V
 void vq_cambi_recip_table(float recip[VQ_CAMBI_LUT_SIZE]);
 
 /* Bit s set: scale s's mean cannot be had from the words alone (pool mode
- * VQ_CAMBI_POOL_HOST, kernels/cambi.h: not seen on real c-values, which are
+ * VQ_CAMBI_POOL_HOST, kernels/cambi/cambi.h: not seen on real c-values, which are
  * 0 or >= 0.5), and vq_cambi_fold needs that scale's c-values.  Both
  * executors otherwise resolve the order-dependent case themselves (mode
  * VQ_CAMBI_POOL_EXECUTOR). */

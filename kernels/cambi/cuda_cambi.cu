@@ -20,11 +20,11 @@
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
- * integer sums and minima (hostmath/cambi_fold.h).
+ * integer sums and minima (hostmath/cambi/cambi_fold.h).
  * When those cannot give the reference's top-k sum (its double sum rounds:
  * 4K), one cooperative kernel redoes the reference's order on the device:
  * quick_select as parallel partition rounds, then the sequential double
- * sum as parity-transducer scans, one per binade (kernels/cambi.h).
+ * sum as parity-transducer scans, one per binade (kernels/cambi/cambi.h).
  * The device calls no math library function.
  */
 #include <stddef.h>
@@ -35,8 +35,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include "cambi.h"
-#include "cambi_exec.h"
+#include "cambi/cambi.h"
+#include "cambi/cambi_exec.h"
 #include "cuda_reduce.cuh"
 
 namespace {
@@ -531,7 +531,7 @@ cambi_row_words_kernel(Scales sc, const SelState *sel)
 }
 
 /* the pooling decision and the reference-order pooling (a part of this file) */
-#include "cuda_cambi_pool.cuh"
+#include "cambi/cuda_cambi_pool.cuh"
 
 size_t cvalue_smem(const VqCambiParams &p)
 {

@@ -107,8 +107,9 @@ struct Module {
      * from frame to frame and across the title's sections (psnr's apsnr
      * sums), made at each section's plan from the same instance's state of
      * the section before (nullptr at the first); "" or why the session
-     * cannot score with it (the session refuses it).  A module with state
-     * folds on the caller's thread, in frame order (not deferrable). */
+     * cannot score with it (the session refuses it).  An instance with
+     * state (keep made one) folds on the caller's thread, in frame order,
+     * whatever deferrable says (cambi: only under heatmaps_path). */
     std::string (*keep)(const FeatureOptions &o, const VqModuleGeom &g, const RunInfo &run,
                         const std::shared_ptr<void> &before, std::shared_ptr<void> &state) = nullptr;
     /* Optional (nullptr: none): what the extractor sets at flush (the log's

@@ -62,7 +62,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
         const vq::Module *m = in.opts.spec().module;
         if (!scored && !(m && m->temporal))
             continue;
-        if (deferred(in)) {     /* on a fold worker, after this frame's ordered part */
+        if (deferred(ii)) {     /* on a fold worker, after this frame's ordered part */
             if (!job) {
                 job = std::make_shared<FoldJob>();
                 job->frame = n_folded;
@@ -139,17 +139,13 @@ void VqSession::put_late(size_t ii, int64_t first, const std::vector<vq::LateVal
 
 /* Which instances fold on a worker: those whose fold reads the plan and
  * the frame's rows alone (either executor: on the CPU the fold then runs
- * beside the next frame's rows). */
-bool VqSession::deferred(const vq::Instance &in) const
+ * beside the next frame's rows), and keeps no state (module.hpp: keep). */
+bool VqSession::deferred(size_t ii) const
 {
-    if (fold_threads <= 0)
+    const vq::Instance &in = plan->instances()[ii];
+    if (fold_threads <= 0 || in.opts.spec().kind != vq::FexKind::Module)
         return false;
-    switch (in.opts.spec().kind) {
-    case vq::FexKind::Module:
-        return in.opts.spec().module->deferrable;
-    default:
-        return false;
-    }
+    return in.opts.spec().module->deferrable && !(ii < module_state.size() && module_state[ii]);
 }
 
 void VqSession::post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows)
@@ -326,8 +322,10 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         const VqModuleExec &x = ep.module[in.exec_index];
         const vq::Module &m = *in.opts.spec().module;
         VqModuleGeom g = plan->module_geom(in);
-        /* a fold on this thread may read what the executor kept of the frame */
-        if (!m.deferrable)
+        /* a fold that is never deferred (on this thread) may read what the
+         * executor kept of the frame (deferred() also follows fold_threads,
+         * which a worker's failure may change while folds run) */
+        if (!m.deferrable || module_state[ii])
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
                                    : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
         m.fold(g, rows + x.off, k - first, module_state[ii].get(), out);

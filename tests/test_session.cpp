@@ -691,18 +691,27 @@ TEST(Session, FloatMotionInPiecesAndLadders)
 // the same values, in frame order, as every fold on the caller's thread,
 // with results taken as they come, a log written mid-stream (every posted
 // fold settled first) and segments closed by frames whose folds ran late.
+// A second cambi instance writes heatmaps: it has state, so it folds on the
+// caller's thread in frame order while the first cambi defers; its files
+// are the same either way.
 TEST(Session, FoldWorkersGiveTheCallersFolds)
 {
     const int w = 224, h = 176, n = 40;     // float_ms_ssim: 176x176, cambi: 216 wide
-    const char *feats = "name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=cambi|name=float_psnr|"
-                        "name=float_moment|name=float_ansnr|name=speed_temporal|name=float_vif|name=ciede";
+    const std::string feats_base = "name=float_ssim|name=float_ms_ssim|name=psnr_hvs|name=cambi|name=float_psnr|"
+                                   "name=float_moment|name=float_ansnr|name=speed_temporal|name=float_vif|name=ciede|"
+                                   "name=cambi:window_size=33:heatmaps_path=";
+    std::string heat_dir[2];
     std::vector<std::vector<double>> got[2];
     std::vector<std::string> names[2];
     std::vector<double> seg_pooled[2];
     for (int run = 0; run < 2; run++) {
         setenv("VQ_FOLD_THREADS", run ? "3" : "0", 1);
+        char t[] = "/tmp/vq_session_heat_XXXXXX";
+        ASSERT_NE(mkdtemp(t), nullptr);
+        heat_dir[run] = t;
+        const std::string feats = feats_base + heat_dir[run];
         VqConfig c = config(w, h, run);     // the inline run without kept frames
-        c.feature = feats;
+        c.feature = feats.c_str();
         c.segment_frames = 7;
         c.threads = 2;
         char err[256];
@@ -739,6 +748,27 @@ TEST(Session, FoldWorkersGiveTheCallersFolds)
         vq_session_close(&s);
     }
     unsetenv("VQ_FOLD_THREADS");
+    // the heatmaps: the same files, byte for byte (frames in order)
+    const char *heat = "cambi_heatmap_scale_0_224x176_16b.gray";
+    std::string bytes[2];
+    for (int run = 0; run < 2; run++) {
+        const std::string path = heat_dir[run] + "/" + heat;
+        FILE *f = fopen(path.c_str(), "rb");
+        ASSERT_NE(f, nullptr) << path;
+        char buf[65536];
+        size_t k;
+        while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
+            bytes[run].append(buf, k);
+        fclose(f);
+        for (int s = 0; s < 5; s++) {
+            const int sw = (w + (1 << s) - 1) >> s, sh = (h + (1 << s) - 1) >> s;
+            unlink((heat_dir[run] + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(sw) + "x" +
+                    std::to_string(sh) + "_16b.gray").c_str());
+        }
+        rmdir(heat_dir[run].c_str());
+    }
+    EXPECT_EQ(bytes[0].size(), (size_t)w * h * 2 * n);
+    EXPECT_TRUE(bytes[0] == bytes[1]) << "the heatmaps differ";
     ASSERT_EQ(names[0], names[1]);
     ASSERT_EQ(got[0].size(), (size_t)n);
     ASSERT_EQ(got[1].size(), (size_t)n);

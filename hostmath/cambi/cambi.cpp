@@ -225,7 +225,8 @@ const Module &cambi_module()
 #else
         nullptr,
 #endif
-        false,  /* under heatmaps_path the fold writes the files in frame order: on the caller's thread */
+        true,   /* its fold reads the section alone; under heatmaps_path it has state (the files, written
+                 * in frame order), and such an instance folds on the caller's thread */
         false,  /* luma only */
         plan,
         fold,

@@ -448,9 +448,9 @@ struct CambiRun {
     std::vector<std::vector<double>> values;   /* per frame */
 };
 
-/* frames (ref shift, dis shift) through a CPU session with these features */
+/* frames (ref shift, dis shift) through a CPU (or CUDA) session with these features */
 int cambi_run(const std::string &features, int threads, const std::vector<std::pair<int, int>> &frames,
-              CambiRun &out, std::string &err, int fail_at = -1)
+              CambiRun &out, std::string &err, int fail_at = -1, VqExecutor exe = VQ_EXECUTOR_CPU)
 {
     VqConfig c;
     vq_config_default(&c);
@@ -460,7 +460,7 @@ int cambi_run(const std::string &features, int threads, const std::vector<std::p
     c.format.bytes_per_sample = 1;
     c.format.chroma_shift_w = c.format.chroma_shift_h = 1;
     c.format.layout = VQ_LAYOUT_PLANAR;
-    c.executor = VQ_EXECUTOR_CPU;
+    c.executor = exe;
     c.model = "none";
     c.feature = features.c_str();
     c.enable_psnr = 0;
@@ -631,6 +631,28 @@ TEST(Modules, CambiInstancesAndSplits)
     ASSERT_EQ(rt, VQ_OK) << err;
     EXPECT_EQ(fr_banded.values, fr.values);
     EXPECT_EQ(banded.values, fr.values);
+}
+
+// the same on the CUDA executor (each instance on a module stream of its
+// own, its graphs): two option sets and full_ref give the CPU's values;
+// skipped without a GPU
+TEST(Modules, CambiInstancesOnCuda)
+{
+    const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 }, { 7, 2 }, { 1, 9 } };
+    std::string err;
+    CambiRun cpu, gpu, cpu_fr, gpu_fr;
+    const char *both = "name=cambi|name=cambi:window_size=31";
+    const int r = cambi_run(both, 1, frames, gpu, err, -1, VQ_EXECUTOR_CUDA);
+    if (r < 0)
+        GTEST_SKIP() << "no CUDA executor here: " << err;
+    ASSERT_EQ(cambi_run(both, 1, frames, cpu, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi:full_ref=true", 1, frames, cpu_fr, err), VQ_OK) << err;
+    ASSERT_EQ(cambi_run("name=cambi:full_ref=true", 1, frames, gpu_fr, err, -1, VQ_EXECUTOR_CUDA), VQ_OK) << err;
+    ASSERT_EQ(gpu.names, cpu.names);
+    ASSERT_EQ(gpu.values, cpu.values);
+    ASSERT_EQ(gpu_fr.names, cpu_fr.names);
+    ASSERT_EQ(gpu_fr.values, cpu_fr.values);
+    ASSERT_EQ(cpu.values.size(), frames.size());
 }
 
 // cambi's heatmaps_path as the instance's kept state: opened when the state

@@ -98,6 +98,12 @@ fi
 if [ -x "$lib/vqparity" ]; then
     VQ_CUDA_CIEDE_TABLE=0 timeout 900 "$lib/vqparity" --test ciede >"$out/parity_ciede_notable.log" 2>&1
     say "vqparity --test ciede VQ_CUDA_CIEDE_TABLE=0 exit $?: $(tail -1 "$out/parity_ciede_notable.log")"
+    # the kernel's other variants (ciede.md section 12): every pixel its own
+    # word, and smaller blocks: the same words
+    for v in VQ_CUDA_CIEDE_DEDUP=0 VQ_CUDA_CIEDE_ROWS=4; do
+        env "$v" timeout 900 "$lib/vqparity" --test ciede --sizes 2 >"$out/parity_ciede_$v.log" 2>&1
+        say "vqparity --test ciede $v exit $?: $(tail -1 "$out/parity_ciede_$v.log")"
+    done
 fi
 # float_adm's adm_p_norm other than 3: the device's copy of glibc's powf
 # against this host's on every non-negative float

@@ -107,6 +107,11 @@ if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
   add_test(NAME gpu_parity_vif_global COMMAND vqparity --test vmaf --sizes 2)
   set_tests_properties(gpu_parity_vif_global PROPERTIES SKIP_RETURN_CODE 77
                        ENVIRONMENT "VQ_CUDA_VIF_TABLE=global;VQ_CUDA_VIF_WIDE=int")
+  # ciede's kernel as it was (every pixel its own word, 32 x 4 blocks): the
+  # same words as its default (docs/ciede.md section 12)
+  add_test(NAME gpu_parity_ciede_nodedup COMMAND vqparity --test ciede --sizes 2)
+  set_tests_properties(gpu_parity_ciede_nodedup PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "VQ_CUDA_CIEDE_DEDUP=0;VQ_CUDA_CIEDE_ROWS=4")
 endif()
 
 # Library-level golden runs over raw frames in layouts software decoders never

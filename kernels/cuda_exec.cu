@@ -137,6 +137,20 @@ struct VqCudaExec {
 };
 
 /* a ladder's shared reference work (a part of this file) */
+/* The flags of the events the caller's thread waits on (a slot's frame
+ * done, a ladder's group): the thread sleeps in the wait
+ * (cudaEventBlockingSync) instead of spinning on a core, as the driver
+ * otherwise does while the GPU is busy with the frame; VQ_CUDA_WAIT=spin
+ * spins.  H100, 2026-12-05 (tests/results/h100-2026-12-05-d.txt): CAMBI at
+ * 2160p, where the thread waits on every frame, 5.16 -> 0.32 ms of the
+ * filter thread's CPU per frame at the same speed (6.269 / 6.265 s); the
+ * single pairs, where the GPU is ahead, alike either way. */
+static inline unsigned vq_cuda_wait_flags(void)
+{
+    const char *w = getenv("VQ_CUDA_WAIT");
+    return cudaEventDisableTiming | (w && !strcmp(w, "spin") ? 0u : cudaEventBlockingSync);
+}
+
 #include "cuda_exec_ref.cuh"
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -222,7 +236,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         Slot *s = &e->slot[k];
         CHECK(cudaMalloc(&s->d_rows, cfg->plan.total * sizeof(int64_t)));
         CHECK(cudaHostAlloc(&s->h_rows, cfg->plan.total * sizeof(int64_t), cudaHostAllocDefault));
-        CHECK(cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
+        CHECK(cudaEventCreateWithFlags(&s->done, vq_cuda_wait_flags()));
     }
     const VqExecPlan *p = &cfg->plan;
     if (p->n_vif &&

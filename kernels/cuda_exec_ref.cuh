@@ -117,7 +117,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
     if (ce == cudaSuccess)
         ce = cudaStreamCreateWithFlags(&r->group, cudaStreamNonBlocking);
     if (ce == cudaSuccess)
-        ce = cudaEventCreateWithFlags(&r->group_done, cudaEventDisableTiming);
+        ce = cudaEventCreateWithFlags(&r->group_done, vq_cuda_wait_flags());
     if (ce == cudaSuccess && !e->ref_vif)
         ce = cudaEventCreateWithFlags(&e->ref_vif, cudaEventDisableTiming);
     if (ce == cudaSuccess && !e->ref_adm)

@@ -137,15 +137,23 @@ void VqSession::put_late(size_t ii, int64_t first, const std::vector<vq::LateVal
         frame(first + x.frame).v[(size_t)((x.flush ? in.first_flush_col : in.first_col) + x.k)] = x.value;
 }
 
-/* Which instances fold on a worker: those whose fold reads the plan and
- * the frame's rows alone (either executor: on the CPU the fold then runs
- * beside the next frame's rows), and keeps no state (module.hpp: keep). */
-bool VqSession::deferred(size_t ii) const
+/* Which instances always fold on the caller's thread, in frame order: all
+ * but the modules whose fold reads the plan and the frame's rows alone and
+ * that keep no state (module.hpp: deferrable, keep).  Such a fold may read
+ * what the executor kept of the frame. */
+bool VqSession::in_order(size_t ii) const
 {
     const vq::Instance &in = plan->instances()[ii];
-    if (fold_threads <= 0 || in.opts.spec().kind != vq::FexKind::Module)
-        return false;
-    return in.opts.spec().module->deferrable && !(ii < module_state.size() && module_state[ii]);
+    return in.opts.spec().kind != vq::FexKind::Module || !in.opts.spec().module->deferrable ||
+           (ii < module_state.size() && module_state[ii]);
+}
+
+/* Which instances fold on a worker: the others, while there are fold
+ * workers (either executor: on the CPU the fold then runs beside the next
+ * frame's rows). */
+bool VqSession::deferred(size_t ii) const
+{
+    return fold_threads > 0 && !in_order(ii);
 }
 
 void VqSession::post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows)
@@ -325,7 +333,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         /* a fold that is never deferred (on this thread) may read what the
          * executor kept of the frame (deferred() also follows fold_threads,
          * which a worker's failure may change while folds run) */
-        if (!m.deferrable || module_state[ii])
+        if (in_order(ii))
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
                                    : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
         m.fold(g, rows + x.off, k - first, module_state[ii].get(), out);

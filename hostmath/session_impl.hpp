@@ -165,6 +165,7 @@ struct VqSession {
     std::deque<std::shared_ptr<FoldJob>> fold_queue;    /* posted, not yet taken */
     std::deque<std::shared_ptr<FoldJob>> fold_jobs;     /* posted, not yet settled: frame order */
     bool fold_stop = false;
+    bool in_order(size_t ii) const;
     bool deferred(size_t ii) const;
     void fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t first, double *out);
     void post_fold(std::shared_ptr<FoldJob> job, const int64_t *rows);

@@ -31,6 +31,12 @@ struct RunInfo {
     /* the section's first frame in the title's numbering (libvmaf's frame
      * index: first_frame of a piece counted in); the fold's frame adds to it */
     int64_t first_frame = 0;
+    /* a ladder's rendition, from 1 (VqConfig.stream_rendition); 0: a single pair */
+    int rendition = 0;
+    /* the files this session's instances write outside the session (a key
+     * per file set: keep claims its own and refuses one already claimed);
+     * nullptr: no check */
+    std::vector<std::string> *claimed = nullptr;
 };
 
 /* A value a frame gets after its own fold (LateOutputs): frame, within its

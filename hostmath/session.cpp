@@ -174,7 +174,10 @@ void VqSession::make_plan()
     std::vector<std::shared_ptr<void>> before;
     before.swap(module_state);
     module_state.resize(plan->instances().size());
-    const vq::RunInfo run{ cfg.n_subsample, cfg.score_begin > 0 || cfg.score_end != 0, title(n_submitted) };
+    std::vector<std::string> claimed;
+    vq::RunInfo run{ cfg.n_subsample, cfg.score_begin > 0 || cfg.score_end != 0, title(n_submitted) };
+    run.rendition = cfg.stream_rendition;
+    run.claimed = &claimed;
     for (size_t i = 0; i < plan->instances().size(); i++) {
         const vq::Instance &in = plan->instances()[i];
         const vq::Module *m = in.opts.spec().module;

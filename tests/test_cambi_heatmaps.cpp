@@ -179,6 +179,85 @@ TEST(CambiHeatmaps, FailedRunKeepsExistingFiles)
     EXPECT_EQ(slurp(dir + "/cambi_heatmap_scale_4_15x9_16b.gray").size(), (size_t)2 * 15 * 9 * 2);
 }
 
+/* Two instances writing the same files (one directory under two names, one
+ * encode size; window_size tells them apart) are refused when the session
+ * opens, leaving nothing in the directory; so is an encode size that init
+ * takes back to the frame's (150 rows above 136: 240x136's files, named in
+ * the message).  Two directories are two file sets. */
+TEST(CambiHeatmaps, TwoInstancesOfOneFileSetRefused)
+{
+    TmpDir t;
+    ASSERT_FALSE(t.path.empty());
+    const std::string dir = t.path + "/h";
+    VqConfig c = config("name=cambi:heatmaps_path=" + dir + "|name=cambi:heatmaps_path=" + dir +
+                        "/.:window_size=31");
+    VqSession *s = nullptr;
+    char err[1024] = "";
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_NE(std::strstr(err, "two cambi instances would write the same heatmap files"), nullptr) << err;
+    EXPECT_TRUE(names_in(dir).empty()) << "temporary files left behind";
+    c = config("name=cambi:heatmaps_path=" + dir + "|name=cambi:heatmaps_path=" + dir +
+               ":enc_width=200:enc_height=150");
+    err[0] = 0;
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "(240x136)"), nullptr) << err;
+
+    c = config("name=cambi:heatmaps_path=" + dir + "|name=cambi:heatmaps_path=" + dir +
+               "2:window_size=31");
+    ASSERT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK) << err;
+    Frame ref(0), dis(5);
+    ASSERT_EQ(vq_session_submit(s, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(s);
+    ASSERT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
+    vq_session_close(&s);
+    const std::string a = slurp(dir + "/" + kScale0), b = slurp(dir + "2/" + kScale0);
+    EXPECT_EQ(a.size(), (size_t)W * H * 2);
+    EXPECT_EQ(b.size(), (size_t)W * H * 2);
+    EXPECT_NE(a, b);   /* two windows, two sets of c-values */
+}
+
+/* A ladder's renditions write their own files only through %d in the path
+ * (their number, as in log_path); without it the ladder is refused when it
+ * opens. */
+TEST(CambiHeatmaps, LadderRenditionsTakeTheirNumber)
+{
+    TmpDir t;
+    ASSERT_FALSE(t.path.empty());
+    VqConfig c = config("name=cambi:heatmaps_path=" + t.path + "/same");
+    VqLadder *l = nullptr;
+    char err[1024] = "";
+    EXPECT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(l, nullptr);
+    EXPECT_NE(std::strstr(err, "put %d in the path"), nullptr) << err;
+    EXPECT_TRUE(names_in(t.path + "/same").empty());
+
+    c = config("name=cambi:heatmaps_path=" + t.path + "/r%d");
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    Frame ref(0), d1(5), d2(11);
+    const VqPicture *dis[2] = { &d1.pic, &d2.pic };
+    ASSERT_EQ(vq_ladder_submit(l, &ref.pic, dis, 0.0, 1), VQ_OK) << vq_ladder_error(l);
+    ASSERT_EQ(vq_ladder_flush(l), VQ_OK) << vq_ladder_error(l);
+    int k;
+    VqFrameResult res;
+    int got = 0;
+    while (vq_ladder_receive(l, &k, &res) == VQ_OK)
+        got++;
+    EXPECT_EQ(got, 2);
+    vq_ladder_close(&l);
+    const std::string a = slurp(t.path + "/r1/" + kScale0), b = slurp(t.path + "/r2/" + kScale0);
+    EXPECT_EQ(a.size(), (size_t)W * H * 2);
+    EXPECT_EQ(b.size(), (size_t)W * H * 2);
+    EXPECT_NE(a, b);   /* each rendition's own c-values */
+    /* a single pair keeps the path as given, as libvmaf */
+    c = config("name=cambi:heatmaps_path=" + t.path + "/p%d");
+    VqSession *s = nullptr;
+    ASSERT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_submit(s, &ref.pic, &d1.pic), VQ_OK) << vq_session_error(s);
+    ASSERT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
+    vq_session_close(&s);
+    EXPECT_EQ(slurp(t.path + "/p%d/" + kScale0), a);
+}
+
 TEST(CambiHeatmaps, ValueAsTheReferenceCasts)
 {
     /* defaults: max diff weight 4 (mlc 2), window 5 at 240x136: 4*5*5/4 = 25 */

@@ -11,8 +11,11 @@
  * fold in frame order, made final at a flush that ends a good run (commit);
  * a failed run leaves the named files as they were.  docs/cambi.md.
  */
+#include <algorithm>
 #include <memory>
 #include <string>
+
+#include <sys/stat.h>
 
 #include "cambi/cambi_fold.h"
 #include "cambi/cambi_heatmaps.h"
@@ -127,13 +130,39 @@ std::string keep(const FeatureOptions &o, const VqModuleGeom &g, const RunInfo &
         state = before;
         return "";
     }
+    /* a ladder's renditions would all write the same files: each its own
+     * through %d (its number, as in log_path) */
+    std::string path = o.get_str("heatmaps_path");
+    if (run.rendition > 0) {
+        if (path.find("%d") == std::string::npos)
+            return "cambi heatmaps_path " + path + ": every rendition of the ladder would write the same "
+                   "files; put %d in the path (replaced by the rendition's number, as in log_path)";
+        char buf[4096];
+        if (vq_ladder_path(path.c_str(), run.rendition - 1, buf, sizeof(buf)) < 0)
+            return "cambi heatmaps_path " + path + ": too long";
+        path = buf;
+    }
     /* created and checked now, before any frame */
     auto heat = std::make_shared<Heat>();
     const VqCambiModuleHost &h = *static_cast<const VqCambiModuleHost *>(g.fold_host);
     char m[1024] = "";
-    const int r = vq_cambi_heatmaps_open(&heat->files, o.get_str("heatmaps_path"), &h.p[0], m, sizeof(m));
+    const int r = vq_cambi_heatmaps_open(&heat->files, path.c_str(), &h.p[0], m, sizeof(m));
     if (r < 0)
         fail(r, "%s", m);   /* its own code (VQ_EIO: the path cannot be written) */
+    /* two instances writing the same files (the same directory, however
+     * named, and the same encode size): libvmaf would interleave both in
+     * them; refused */
+    struct stat st;
+    if (run.claimed && stat(path.c_str(), &st) == 0) {
+        const std::string key = std::to_string((unsigned long long)st.st_dev) + ":" +
+                                std::to_string((unsigned long long)st.st_ino) + ":" + std::to_string(h.p[0].w) +
+                                "x" + std::to_string(h.p[0].h);
+        if (std::find(run.claimed->begin(), run.claimed->end(), key) != run.claimed->end())
+            return "cambi heatmaps_path " + path + ": two cambi instances would write the same heatmap files (" +
+                   std::to_string(h.p[0].w) + "x" + std::to_string(h.p[0].h) +
+                   "); give each its own heatmaps_path";
+        run.claimed->push_back(key);
+    }
     heat->w = g.w;
     heat->h = g.h;
     heat->first = run.first_frame;

@@ -31,6 +31,7 @@ cases = [
     ("ladder log_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:log_path=" + os.path.join(out, "l.json"), ["%d"]),
     ("ladder cambi heatmaps_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm") + "'", ["heatmaps_path", "%d"]),
     ("two cambi instances, one heatmap file set", "[0:v][1:v]vqcuda=feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm2") + "|name=cambi\\:window_size=31\\:heatmaps_path=" + os.path.join(out, "hm2") + "/.'", ["heatmaps_path", "two cambi instances"]),
+    ("cambi heatmaps_path in a piece", "[0:v][1:v]vqcuda=score_frames=10-20:feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm3") + "'", ["heatmaps_path", "score_frames"]),
     ("inputs out of range", "[0:v][1:v]vqcuda=inputs=1", ["inputs"]),
     ("two segment options", "[0:v][1:v]vqcuda=segment_frames=10:segment_duration=2", ["segment"]),
     ("negative segment length", "[0:v][1:v]vqcuda=segment_frames=-3", ["segment_frames"]),

@@ -258,6 +258,23 @@ TEST(CambiHeatmaps, LadderRenditionsTakeTheirNumber)
     EXPECT_EQ(slurp(t.path + "/p%d/" + kScale0), a);
 }
 
+/* A piece of a title (score_frames) is refused: its files would replace the
+ * other pieces' (each holds its own frames only). */
+TEST(CambiHeatmaps, PieceRefused)
+{
+    TmpDir t;
+    ASSERT_FALSE(t.path.empty());
+    VqConfig c = config("name=cambi:heatmaps_path=" + t.path + "/p");
+    c.score_begin = 10;
+    c.score_end = 20;
+    VqSession *s = nullptr;
+    char err[1024] = "";
+    EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_NE(std::strstr(err, "in a piece of a title (score_frames)"), nullptr) << err;
+    EXPECT_TRUE(names_in(t.path + "/p").empty());
+}
+
 TEST(CambiHeatmaps, ValueAsTheReferenceCasts)
 {
     /* defaults: max diff weight 4 (mlc 2), window 5 at 240x136: 4*5*5/4 = 25 */

@@ -130,9 +130,15 @@ std::string keep(const FeatureOptions &o, const VqModuleGeom &g, const RunInfo &
         state = before;
         return "";
     }
+    /* a piece writes its frames only, and its files replace the others'
+     * pieces' at the end: the title's heatmaps would be the last piece's */
+    std::string path = o.get_str("heatmaps_path");
+    if (run.piece)
+        return "cambi heatmaps_path " + path + " in a piece of a title (score_frames): the piece's files would "
+               "replace those of the other pieces, leaving their frames empty; score the title in one run "
+               "to write its heatmaps";
     /* a ladder's renditions would all write the same files: each its own
      * through %d (its number, as in log_path) */
-    std::string path = o.get_str("heatmaps_path");
     if (run.rendition > 0) {
         if (path.find("%d") == std::string::npos)
             return "cambi heatmaps_path " + path + ": every rendition of the ladder would write the same "

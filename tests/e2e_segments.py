@@ -132,6 +132,15 @@ c = subprocess.run([sys.executable, os.path.join(here, "compare_golden.py"), out
                    capture_output=True, text=True)
 check(r.returncode == 0 and c.returncode == 0, "balle576: 4 pieces by vqcuda-pieces == the golden log",
       (c.stdout + r.stderr).strip()[-300:])
+# options naming one file for the whole title are the pieces' own: refused
+for bad in ("segment_path=" + os.path.join(out, "seg.csv"), "stream_path=" + os.path.join(out, "s.jsonl"),
+            "device=cpu:log_path=" + os.path.join(out, "x.json")):
+    r = subprocess.run([os.path.join(scripts, "vqcuda-pieces"), "run", "-k", "2", "--ffmpeg", ff, "--filter", bad,
+                        os.path.join(clips, g["distorted"]), os.path.join(clips, g["reference"]),
+                        os.path.join(out, "refused.json")], capture_output=True, text=True, timeout=300)
+    key = bad.split(":")[-1].split("=")[0]
+    check(r.returncode != 0 and f"--filter {key}=" in r.stderr and not os.path.exists(os.path.join(out, "refused.json")),
+          f"vqcuda-pieces refuses --filter {key}", r.stderr.strip()[-200:])
 # the five-frame window with the moving average (the HFR models' motion; their
 # other features are not in vqcuda yet): one run's motion columns == the
 # golden log's (tests/data/golden_parts); in pieces it needs 4 frames of

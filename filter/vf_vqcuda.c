@@ -188,11 +188,14 @@ static av_cold int init(AVFilterContext *ctx)
         return AVERROR(EINVAL);
     }
 
-    if (s->nb_rend > 1 && s->log_path && !strstr(s->log_path, "%d")) {
-        av_log(ctx, AV_LOG_ERROR, "inputs=%d scores %d renditions: log_path needs a %%d "
-               "(the rendition's number, from 1) to give each its own log\n",
-               s->nb_renditions_opt, s->nb_rend);
-        return AVERROR(EINVAL);
+    for (int i = 0; i < 2; i++) {
+        const char *opt = i ? "segment_path" : "log_path", *path = i ? s->segment_path : s->log_path;
+        if (s->nb_rend > 1 && path && !strstr(path, "%d")) {
+            av_log(ctx, AV_LOG_ERROR, "inputs=%d scores %d renditions: %s needs a %%d "
+                   "(the rendition's number, from 1) to give each its own file\n",
+                   s->nb_renditions_opt, s->nb_rend, opt);
+            return AVERROR(EINVAL);
+        }
     }
     for (int i = 0; i < s->nb_renditions_opt; i++) {
         AVFilterPad pad = { .type = AVMEDIA_TYPE_VIDEO };

@@ -29,6 +29,7 @@ cases = [
     ("rendition larger than the reference", "[1:v]scale=640:360[r];[0:v][r]vqcuda", ["larger"]),
     ("ladder rendition of another bit depth", "[0:v]split[a][b];[b]format=yuv420p10le[c];[a][c][1:v]vqcuda=inputs=3:log_path=" + os.path.join(out, "l%d.json"), ["pixel format"]),
     ("ladder log_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:log_path=" + os.path.join(out, "l.json"), ["%d"]),
+    ("ladder segment_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:segment_frames=10:log_path=" + os.path.join(out, "l%d.json") + ":segment_path=" + os.path.join(out, "s.csv"), ["segment_path", "%d"]),
     ("ladder cambi heatmaps_path without %d", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm") + "'", ["heatmaps_path", "%d"]),
     ("two cambi instances, one heatmap file set", "[0:v][1:v]vqcuda=feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm2") + "|name=cambi\\:window_size=31\\:heatmaps_path=" + os.path.join(out, "hm2") + "/.'", ["heatmaps_path", "two cambi instances"]),
     ("cambi heatmaps_path in a piece", "[0:v][1:v]vqcuda=score_frames=10-20:feature='name=cambi\\:heatmaps_path=" + os.path.join(out, "hm3") + "'", ["heatmaps_path", "score_frames"]),

@@ -161,6 +161,43 @@ static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, co
     return 0;
 }
 
+/* output i's path: log_path (i < n), segment_path (n <= i < 2n) of
+ * rendition i mod n, stream_path (i == 2n); 0 when not given */
+static int output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
+{
+    const int n = s->nb_rend;
+    const char *tmpl = i < n ? s->log_path : i < 2 * n ? s->segment_path : s->stream_path;
+
+    *opt = i < n ? "log_path" : i < 2 * n ? "segment_path" : "stream_path";
+    if (!tmpl)
+        return 0;
+    if (i == 2 * n)
+        return snprintf(path, len, "%s", tmpl) < (int)len;
+    return vq_ladder_path(tmpl, i % n, path, len) >= 0;
+}
+
+/* Each output its own file: two given one (however named) would leave only
+ * the last one written, with no error. */
+static int check_distinct_outputs(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    char a[4096], b[4096];
+
+    for (int i = 0; i <= 2 * s->nb_rend; i++) {
+        const char *oa, *ob;
+        if (!output_path(s, i, &oa, a, sizeof(a)))
+            continue;
+        for (int j = i + 1; j <= 2 * s->nb_rend; j++) {
+            if (!output_path(s, j, &ob, b, sizeof(b)) || !vq_log_same_file(a, b))
+                continue;
+            av_log(ctx, AV_LOG_ERROR, "%s %s and %s %s name one file: each output needs its own\n",
+                   oa, a, ob, b);
+            return AVERROR(EINVAL);
+        }
+    }
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
@@ -210,7 +247,7 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if ((ret = for_each_log(ctx, check_log_path)) < 0)
+    if ((ret = check_distinct_outputs(ctx)) < 0 || (ret = for_each_log(ctx, check_log_path)) < 0)
         return ret;
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;

@@ -134,6 +134,36 @@ void log_target_check(const std::string &path)
     unlink(tmp.c_str());
 }
 
+namespace {
+
+/* the file's identity, links followed; "" when even its directory is not there */
+std::string identity(const std::string &path)
+{
+    std::string p;
+    try {
+        p = follow_links(path);
+    } catch (const Error &) {
+        p = path;
+    }
+    struct stat st;
+    if (stat(p.c_str(), &st) == 0)
+        return "f" + std::to_string((unsigned long long)st.st_dev) + ":" + std::to_string((unsigned long long)st.st_ino);
+    if (stat(dir_of(p).c_str(), &st) == 0)
+        return "d" + std::to_string((unsigned long long)st.st_dev) + ":" + std::to_string((unsigned long long)st.st_ino) +
+               "/" + base_of(p);
+    return "";
+}
+
+}  // namespace
+
+bool log_target_same(const std::string &a, const std::string &b)
+{
+    if (a == b)
+        return true;
+    const std::string x = identity(a), y = identity(b);
+    return !x.empty() && x == y;
+}
+
 bool log_target_remove(const std::string &path)
 {
     std::string p;

@@ -219,6 +219,15 @@ int vq_log_remove(const char *path)
     }
 }
 
+int vq_log_same_file(const char *a, const char *b)
+{
+    try {
+        return a && b && vq::log_target_same(a, b) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
 int vq_session_write_segments(VqSession *s, const char *path)
 {
     return guarded(s, [&] {

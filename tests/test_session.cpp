@@ -869,3 +869,23 @@ TEST(Session, SsimModulesShareOneRowWork)
         EXPECT_EQ(ss[(size_t)i].size(), 1u);
     }
 }
+
+/* vq_log_same_file: one file however named (./, a symbolic link, an existing
+ * file or one still to be made), two files apart */
+TEST(Logs, SameFileHoweverNamed)
+{
+    char t[] = "/tmp/vq_same_XXXXXX";
+    ASSERT_NE(mkdtemp(t), nullptr);
+    const std::string d = t;
+    EXPECT_EQ(vq_log_same_file((d + "/a.json").c_str(), (d + "/./a.json").c_str()), 1);   /* not there yet */
+    EXPECT_EQ(vq_log_same_file((d + "/a.json").c_str(), (d + "/b.json").c_str()), 0);
+    FILE *f = std::fopen((d + "/a.json").c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    ASSERT_EQ(symlink((d + "/a.json").c_str(), (d + "/link.json").c_str()), 0);
+    EXPECT_EQ(vq_log_same_file((d + "/link.json").c_str(), (d + "/a.json").c_str()), 1);
+    EXPECT_EQ(vq_log_same_file((d + "/link.json").c_str(), (d + "/b.json").c_str()), 0);
+    EXPECT_EQ(vq_log_same_file((d + "/x/a.json").c_str(), (d + "/y/a.json").c_str()), 0);   /* no directories */
+    EXPECT_EQ(vq_log_same_file(nullptr, (d + "/a.json").c_str()), 0);
+    std::system(("rm -rf '" + d + "'").c_str());
+}

@@ -136,7 +136,10 @@ void log_target_check(const std::string &path)
 
 namespace {
 
-/* the file's identity, links followed; "" when even its directory is not there */
+/* the regular file's identity, links followed (one still to be made: its
+ * directory's and its name); "" for what is not a regular file (/dev/null,
+ * a FIFO, a terminal: written in place, nothing there to replace) or a path
+ * whose directory is not there */
 std::string identity(const std::string &path)
 {
     std::string p;
@@ -146,8 +149,11 @@ std::string identity(const std::string &path)
         p = path;
     }
     struct stat st;
-    if (stat(p.c_str(), &st) == 0)
+    if (stat(p.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return "";
         return "f" + std::to_string((unsigned long long)st.st_dev) + ":" + std::to_string((unsigned long long)st.st_ino);
+    }
     if (stat(dir_of(p).c_str(), &st) == 0)
         return "d" + std::to_string((unsigned long long)st.st_dev) + ":" + std::to_string((unsigned long long)st.st_ino) +
                "/" + base_of(p);
@@ -158,8 +164,6 @@ std::string identity(const std::string &path)
 
 bool log_target_same(const std::string &a, const std::string &b)
 {
-    if (a == b)
-        return true;
     const std::string x = identity(a), y = identity(b);
     return !x.empty() && x == y;
 }

@@ -32,8 +32,9 @@ void log_target_check(const std::string &path);
 /* Removes the file a log at path would be (links followed; regular files
  * only); true when there was one. */
 bool log_target_remove(const std::string &path);
-/* Whether two paths name one file, links followed: an existing file by its
- * device and inode, one still to be made by its directory's and its name. */
+/* Whether two paths name one regular file, links followed: an existing one
+ * by its device and inode, one still to be made by its directory's and its
+ * name.  Not a regular file (/dev/null, a FIFO): false. */
 bool log_target_same(const std::string &a, const std::string &b);
 
 }  // namespace vq

@@ -205,9 +205,10 @@ int vq_log_check(const char *path, char *errbuf, size_t errlen);
  * there was one, else 0.  For a run that scored nothing, so that no older
  * log passes for its result. */
 int vq_log_remove(const char *path);
-/* 1 when paths a and b name one file (links followed; an existing file by
- * its device and inode, one still to be made by its directory's and its
- * name), else 0: two outputs given one file would overwrite each other. */
+/* 1 when paths a and b name one regular file (links followed; an existing
+ * file by its device and inode, one still to be made by its directory's and
+ * its name), else 0 (also for /dev/null, a FIFO, a terminal): two outputs
+ * given one such file would overwrite each other. */
 int vq_log_same_file(const char *a, const char *b);
 
 /* Live output (VqConfig.stream_file) given after vq_session_open, before the

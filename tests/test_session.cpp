@@ -887,5 +887,6 @@ TEST(Logs, SameFileHoweverNamed)
     EXPECT_EQ(vq_log_same_file((d + "/link.json").c_str(), (d + "/b.json").c_str()), 0);
     EXPECT_EQ(vq_log_same_file((d + "/x/a.json").c_str(), (d + "/y/a.json").c_str()), 0);   /* no directories */
     EXPECT_EQ(vq_log_same_file(nullptr, (d + "/a.json").c_str()), 0);
+    EXPECT_EQ(vq_log_same_file("/dev/null", "/dev/null"), 0);   /* nothing there to replace */
     std::system(("rm -rf '" + d + "'").c_str());
 }

@@ -163,7 +163,7 @@ static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, co
 
 /* output i's path: log_path (i < n), segment_path (n <= i < 2n) of
  * rendition i mod n, stream_path (i == 2n); 0 when not given */
-static int output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
+int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
 {
     const int n = s->nb_rend;
     const char *tmpl = i < n ? s->log_path : i < 2 * n ? s->segment_path : s->stream_path;
@@ -185,10 +185,10 @@ static int check_distinct_outputs(AVFilterContext *ctx)
 
     for (int i = 0; i <= 2 * s->nb_rend; i++) {
         const char *oa, *ob;
-        if (!output_path(s, i, &oa, a, sizeof(a)))
+        if (!ff_vqcuda_output_path(s, i, &oa, a, sizeof(a)))
             continue;
         for (int j = i + 1; j <= 2 * s->nb_rend; j++) {
-            if (!output_path(s, j, &ob, b, sizeof(b)) || !vq_log_same_file(a, b))
+            if (!ff_vqcuda_output_path(s, j, &ob, b, sizeof(b)) || !vq_log_same_file(a, b))
                 continue;
             av_log(ctx, AV_LOG_ERROR, "%s %s and %s %s name one file: each output needs its own\n",
                    oa, a, ob, b);
@@ -247,7 +247,8 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if ((ret = check_distinct_outputs(ctx)) < 0 || (ret = for_each_log(ctx, check_log_path)) < 0)
+    if ((ret = check_distinct_outputs(ctx)) < 0 || (ret = for_each_log(ctx, check_log_path)) < 0 ||
+        (ret = ff_vqcuda_outputs_claim(ctx)) < 0)
         return ret;
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
@@ -1373,6 +1374,7 @@ static av_cold void uninit(AVFilterContext *ctx)
      * score what was submitted and keep the session for a next instance */
     int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
 
+    ff_vqcuda_outputs_release(ctx);
     if (carry)
         ff_vqcuda_collect_leftovers(ctx);
     ff_framesync_uninit(&s->fs);

@@ -79,6 +79,77 @@ typedef struct Carried {
 static AVMutex carried_lock = AV_MUTEX_INITIALIZER;
 static Carried *carried;
 
+/*
+ * The files the live instances of the process write (their logs, segments
+ * and live outputs): two filters of one process given one file would leave
+ * only the last written, with exit 0, and a re-created graph could carry one
+ * filter's session on into the other.  An instance claims its files at init
+ * and releases them at uninit; FFmpeg frees the old graph before it builds
+ * the new one, so a re-created instance claims what its predecessor held.
+ */
+typedef struct Claim {
+    const AVFilterContext *owner;
+    char *opt, *path;
+    struct Claim *next;
+} Claim;
+
+static Claim *claims;
+
+int ff_vqcuda_outputs_claim(AVFilterContext *ctx)
+{
+    VQCUDAContext *s = ctx->priv;
+    char path[4096];
+    const char *opt;
+    int ret = 0;
+
+    ff_mutex_lock(&carried_lock);
+    for (int i = 0; i <= 2 * s->nb_rend && !ret; i++) {
+        if (!ff_vqcuda_output_path(s, i, &opt, path, sizeof(path)))
+            continue;
+        for (const Claim *c = claims; c && !ret; c = c->next) {
+            if (c->owner == ctx || !vq_log_same_file(c->path, path))
+                continue;
+            av_log(ctx, AV_LOG_ERROR, "%s %s: another vqcuda filter of this process writes that file "
+                   "(its %s %s): each needs its own\n", opt, path, c->opt, c->path);
+            ret = AVERROR(EINVAL);
+        }
+        if (!ret) {
+            Claim *c = av_mallocz(sizeof(*c));
+            if (!c || !(c->opt = av_strdup(opt)) || !(c->path = av_strdup(path))) {
+                if (c)
+                    av_free(c->opt);
+                av_free(c);
+                ret = AVERROR(ENOMEM);
+                break;
+            }
+            c->owner = ctx;
+            c->next = claims;
+            claims = c;
+        }
+    }
+    ff_mutex_unlock(&carried_lock);
+    if (ret < 0)
+        ff_vqcuda_outputs_release(ctx);
+    return ret;
+}
+
+void ff_vqcuda_outputs_release(AVFilterContext *ctx)
+{
+    ff_mutex_lock(&carried_lock);
+    for (Claim **p = &claims; *p;) {
+        Claim *c = *p;
+        if (c->owner != ctx) {
+            p = &c->next;
+            continue;
+        }
+        *p = c->next;
+        av_free(c->opt);
+        av_free(c->path);
+        av_free(c);
+    }
+    ff_mutex_unlock(&carried_lock);
+}
+
 void ff_vqcuda_carry_put(VQCUDAContext *s)
 {
     Carried *c = av_mallocz(sizeof(*c));

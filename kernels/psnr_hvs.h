@@ -399,4 +399,78 @@ VQ_HD uint32_t vq_psnr_hvs_fsum_join(int E, int64_t K)
     return ((uint32_t)(E + 126) << 23) + (uint32_t)K;
 }
 
+/*
+ * The chunk tables of the CUDA sum (its fast path).  Under a fixed binade E
+ * a term is a map of K's parity: K + a[K & 1], where a[0] = a[1] = d for a
+ * term that is not a tie, and for a tie (t / ulp = f + 1/2) a[p] = f + 1 if
+ * p + f is odd (the even K + f + 1), else f.  Maps compose in order
+ * (vq_psnr_hvs_fsum_compose), so a chunk of terms is one map, computed for
+ * each binade the chunk may start in, by the whole GPU at once.  A chunk
+ * whose map, applied to the K it starts with, stays below 2^24 is added
+ * exactly in one step: every increment is >= 0, so no term before its end
+ * left the binade, and each was rounded as the map says.  Increments are
+ * saturated at VQ_PSNR_HVS_TAB_CAP (2^24: whatever K is, the binade is left).
+ * A chunk of zero terms only (identical blocks) leaves any sum as it is,
+ * 0 included: a flag of its own.
+ */
+#define VQ_PSNR_HVS_TAB_CAP (1 << 24)
+#define VQ_PSNR_HVS_TAB_NE 3                  /* binades per chunk: e0 .. e0 + 2 */
+#define VQ_PSNR_HVS_TAB_STRIDE 8              /* int32 per chunk: e0, a[0] and a[1] per binade, zero */
+#define VQ_PSNR_HVS_TAB_ZERO 7                /* index of the flag: every term of the chunk is 0 */
+#define VQ_PSNR_HVS_TAB_NONE (-100000)        /* e0 of a chunk without a fast path */
+
+VQ_HD void vq_psnr_hvs_fsum_step(uint32_t tb, int E, int32_t a[2])
+{
+    a[0] = a[1] = 0;
+    if (tb == 0)
+        return;
+    const int eb = (int)(tb >> 23);
+    const int et = eb ? eb - 127 : -126;
+    const int32_t M = (int32_t)((tb & 0x7fffffu) | (eb ? 0x800000u : 0u));
+    const int sh = et - E;
+    if (sh >= 1) {                                   /* t / ulp >= 2^24 */
+        a[0] = a[1] = VQ_PSNR_HVS_TAB_CAP;
+        return;
+    }
+    if (sh == 0) {
+        a[0] = a[1] = M;
+        return;
+    }
+    const int r = -sh;
+    if (r >= 25)
+        return;                                      /* t / ulp < 1/2 */
+    const int32_t rem = M & ((1 << r) - 1), half = 1 << (r - 1), f = M >> r;
+    if (rem == half) {                               /* tie: to the even K + d */
+        a[0] = f + (f & 1);
+        a[1] = f + ((f + 1) & 1);
+    } else {
+        a[0] = a[1] = f + (rem > half);
+    }
+}
+
+/* a := a, then b (a's terms come first). */
+VQ_HD void vq_psnr_hvs_fsum_compose(int32_t a[2], const int32_t b[2])
+{
+    int32_t r[2];
+    for (int p = 0; p < 2; p++) {
+        const int32_t x = a[p] + b[(p + a[p]) & 1];  /* <= 2^25 */
+        r[p] = x < VQ_PSNR_HVS_TAB_CAP ? x : VQ_PSNR_HVS_TAB_CAP;
+    }
+    a[0] = r[0];
+    a[1] = r[1];
+}
+
+/* The first binade the table of a chunk holds, from an estimate P of the
+ * sum of the terms before it (any order: it only chooses which binades are
+ * tabled, never a result): the binade of P, less one. */
+VQ_HD int vq_psnr_hvs_tab_e0(double P)
+{
+    if (!(P > 0))
+        return VQ_PSNR_HVS_TAB_NONE;
+    const int eb = (int)((vq_f64_bits(P) >> 52) & 0x7ff);
+    if (eb == 0 || eb == 0x7ff)
+        return VQ_PSNR_HVS_TAB_NONE;
+    return eb - 1023 - 1;
+}
+
 #endif /* VQ_PSNR_HVS_H */

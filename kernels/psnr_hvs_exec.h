@@ -59,7 +59,8 @@ int64_t vq_psnr_hvs_cpu_sum(const float *terms, size_t n);
 /*
  * State of one frame in flight: the tables and a scratch of 64 floats per
  * block of each plane (1920x1080 4:2:0: 63,294 blocks, 16.2 MB; 3840x2160:
- * 253,176 blocks, 64.8 MB).  Runs on one stream are ordered, so one state
+ * 253,176 blocks, 64.8 MB), and 40 bytes per 16,384 terms for the sums'
+ * chunk tables.  Runs on one stream are ordered, so one state
  * serves a stream.
  */
 typedef struct VqPsnrHvsCuda VqPsnrHvsCuda;
@@ -71,20 +72,24 @@ void vq_psnr_hvs_cuda_free(VqPsnrHvsCuda *p);
 
 /*
  * Enqueues the pair on stream (a cudaStream_t; NULL: the legacy default
- * stream): a kernel for the terms of every block of the three planes, then
- * one for the three ordered sums (one thread block per plane), which write
- * d_out[0..2] (device memory).  No allocation, no synchronisation.  0 or a
- * cudaError_t value (cudaErrorInvalidValue on plane sizes other than
- * alloc's).
+ * stream): a kernel for the terms of every block of the three planes, two
+ * for the ordered sums' chunk tables, then one for the three ordered sums
+ * (one thread block per plane), which write d_out[0..2] (device memory).
+ * No allocation, no synchronisation.  0 or a cudaError_t value
+ * (cudaErrorInvalidValue on plane sizes other than alloc's).
  */
 int  vq_psnr_hvs_cuda_run(VqPsnrHvsCuda *p, const VqPlaneView ref[3], const VqPlaneView dis[3],
                           int64_t *d_out, void *stream);
 
-/* The sum kernel alone on any three device arrays of floats >= 0 (count[p]
- * may be 0): d_out[p] = the bits of their sequential float sum.  For the
- * parity tool's adversarial sums.  0 or a cudaError_t value. */
-int  vq_psnr_hvs_cuda_sum(const float *const d_terms[3], const size_t count[3], int64_t *d_out,
-                          void *stream);
+/* The ordered sums alone (the fast path's tables, then the sum kernel) on
+ * any three device arrays of floats >= 0 (count[p] may be 0): d_out[p] =
+ * the bits of their sequential float sum.  For the parity tool's
+ * adversarial sums and its bench.  p: a state whose planes hold at least
+ * count[p] terms, whose table scratch is used (no allocation); NULL: the
+ * call allocates the scratch, and synchronises the stream before freeing
+ * it.  0 or a cudaError_t value. */
+int  vq_psnr_hvs_cuda_sum(VqPsnrHvsCuda *p, const float *const d_terms[3], const size_t count[3],
+                          int64_t *d_out, void *stream);
 
 /* Device pointer to plane p's terms of the last run (layout as
  * vq_psnr_hvs_cpu_terms), and their count; for the parity tool. */

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <sstream>
 #include <string>
 #include <time.h>
+#include <array>
 #include <vector>
 
 #include "clip_table.h"
@@ -391,18 +393,79 @@ TEST(PsnrHvsSplitSum, EqualsSequentialFloatSum)
 }
 
 /*
- * The CUDA sum kernel (cuda_psnr_hvs.cu, psnr_hvs_sum_kernel) replayed on
- * the host phase by phase, with its segment shape: A, each warp's segment
- * sum of d and first stop; B, the first segment with a stop or whose
- * inclusive K reaches 2^24, then the first such term inside it, added for
- * real.  Lanes become loops; the order of everything that decides a
- * result is the kernel's.
+ * The CUDA fast path's chunk tables (cuda_psnr_hvs.cu, psnr_hvs_tab_kernel)
+ * replayed with the kernel's shape: a thread's 16 consecutive terms in
+ * order, then the warp's and the block's trees (lane l takes lane l + o's
+ * map after its own).  e0 from est_shift + the binade of the estimate (the
+ * terms before the chunk in double): the kernel's with est_shift 0; any
+ * other shift changes which chunks take the fast path, never a result.
  */
-float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
+std::vector<int32_t> replay_tables(const std::vector<float> &t, int est_shift)
+{
+    const size_t CH = (size_t)VQ_PSNR_HVS_SUM_WARPS * 32 * VQ_PSNR_HVS_SUM_PER_LANE, n = t.size();
+    const size_t nc = (n + CH - 1) / CH;
+    const int TS = VQ_PSNR_HVS_TAB_STRIDE, NE = VQ_PSNR_HVS_TAB_NE, PER = 16, TH = (int)(CH / PER);
+    std::vector<int32_t> tab(nc * TS, 0);
+    double before = 0;
+    for (size_t c = 0; c < nc; c++) {
+        int e0 = vq_psnr_hvs_tab_e0(before);
+        if (e0 != VQ_PSNR_HVS_TAB_NONE)
+            e0 += est_shift;
+        double own = 0;
+        for (size_t k = c * CH; k < std::min(n, (c + 1) * CH); k++)
+            own += t[k];
+        before += own;
+        tab[c * TS + VQ_PSNR_HVS_TAB_ZERO] = own == 0.0;
+        tab[c * TS] = e0;
+        if (e0 == VQ_PSNR_HVS_TAB_NONE)
+            continue;
+        for (int j = 0; j < NE; j++) {
+            std::vector<std::array<int32_t, 2>> m(TH);
+            for (int th = 0; th < TH; th++) {
+                int32_t a[2] = { 0, 0 };
+                for (int q = 0; q < PER; q++) {
+                    const size_t idx = c * CH + (size_t)th * PER + q;
+                    int32_t st[2];
+                    vq_psnr_hvs_fsum_step(idx < n ? vq_f32_bits(t[idx]) : 0u, e0 + j, st);
+                    vq_psnr_hvs_fsum_compose(a, st);
+                }
+                m[th] = { a[0], a[1] };
+            }
+            auto tree = [](std::vector<std::array<int32_t, 2>> &v, size_t base) {
+                for (int o = 1; o < 32; o <<= 1)
+                    for (int l = 0; l + o < 32; l += 2 * o)
+                        vq_psnr_hvs_fsum_compose(v[base + l].data(), v[base + l + o].data());
+            };
+            std::vector<std::array<int32_t, 2>> w(32);
+            for (int wp = 0; wp < 32; wp++) {
+                tree(m, (size_t)wp * 32);
+                w[wp] = m[(size_t)wp * 32];
+            }
+            tree(w, 0);
+            tab[c * TS + 1 + 2 * j] = w[0][0];
+            tab[c * TS + 2 + 2 * j] = w[0][1];
+        }
+    }
+    return tab;
+}
+
+/*
+ * The CUDA sum kernel (cuda_psnr_hvs.cu, psnr_hvs_sum_kernel) replayed on
+ * the host phase by phase, with its segment shape: at an aligned chunk's
+ * start, the fast path (tab: replay_tables; empty: none); else A, each
+ * warp's segment sum of d and first stop; B, the first segment with a stop
+ * or whose inclusive K reaches 2^24, then the first such term inside it,
+ * added for real; every step ends at the aligned chunk's end at the
+ * latest.  Lanes become loops; the order of everything that decides a
+ * result is the kernel's.  *chunks counts the walked steps, *fast the
+ * chunks of the fast path.
+ */
+float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans,
+                        const std::vector<int32_t> &tab = {}, int *fast = nullptr)
 {
     const int W = VQ_PSNR_HVS_SUM_WARPS, P = VQ_PSNR_HVS_SUM_PER_LANE, SEG = 32 * P;
     const size_t CHUNK = (size_t)W * SEG, n = t.size();
-    auto tb_at = [&](size_t idx) { return idx < n ? vq_f32_bits(t[idx]) : 0u; };
+    const int TS = VQ_PSNR_HVS_TAB_STRIDE;
     auto split = [](uint32_t tb, int E, bool exact) {
         return exact ? (tb ? -1 : 0) : vq_psnr_hvs_fsum_split(tb, E);
     };
@@ -410,22 +473,47 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
     size_t i = 0;
     int restarts = 0;
     *chunks = *spans = 0;
+    if (fast)
+        *fast = 0;
     while (i < n) {
+        const size_t c = i / CHUNK, lim = std::min(n, (c + 1) * CHUNK);
+        auto tb_at = [&](size_t idx) { return idx < lim ? vq_f32_bits(t[idx]) : 0u; };
+        int32_t K0;
+        const int E = vq_psnr_hvs_fsum_binade(sb, &K0);
+        const bool exact = K0 == 0;
+        if (!tab.empty() && i == c * CHUNK) {
+            const int32_t *e = &tab[c * TS];
+            const int j = E - e[0];
+            if (e[VQ_PSNR_HVS_TAB_ZERO]) {
+                i = lim;
+                restarts = 0;
+                if (fast)
+                    (*fast)++;
+                continue;
+            }
+            if (!exact && e[0] != VQ_PSNR_HVS_TAB_NONE && j >= 0 && j < VQ_PSNR_HVS_TAB_NE) {
+                const int32_t K1 = K0 + e[1 + 2 * j + (K0 & 1)];
+                if (K1 < VQ_PSNR_HVS_K_END) {
+                    sb = vq_psnr_hvs_fsum_join(E, K1);
+                    i = lim;
+                    restarts = 0;
+                    if (fast)
+                        (*fast)++;
+                    continue;
+                }
+            }
+        }
         (*chunks)++;
         if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {    /* term by term */
             float s = vq_f32_from_bits(sb);
-            const size_t end = std::min(n, i + CHUNK);
-            for (size_t k = i; k < end; k++)
+            for (size_t k = i; k < lim; k++)
                 s += t[k];
             sb = vq_f32_bits(s);
-            i = end;
+            i = lim;
             restarts = 0;
             (*spans)++;
             continue;
         }
-        int32_t K0;
-        const int E = vq_psnr_hvs_fsum_binade(sb, &K0);
-        const bool exact = K0 == 0;
         std::vector<long long> seg_sum(W);
         std::vector<int> seg_stop(W);
         for (int w = 0; w < W; w++) {                       /* A */
@@ -458,7 +546,7 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
         }
         if (ws < 0) {
             next_s = exact ? sb : vq_psnr_hvs_fsum_join(E, K0 + incl);
-            next_i = i + CHUNK;
+            next_i = lim;
         } else {
             long long base = K0 + excl_ws;
             bool found = false;
@@ -484,7 +572,7 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
             EXPECT_TRUE(found) << "segment " << ws << " was hit but has no end";
         }
         int32_t K1;
-        if (next_i == i + CHUNK)
+        if (next_i == lim)
             restarts = 0;
         else if (vq_psnr_hvs_fsum_binade(next_s, &K1) == E && !exact)
             restarts++;
@@ -494,11 +582,53 @@ float kernel_replay_sum(const std::vector<float> &t, int *chunks, int *spans)
     return vq_f32_from_bits(sb);
 }
 
+/* The maps against real float adds: a term's map under E, applied to any K
+ * of the binade that it keeps below 2^24, is fl(s + t); and composing maps
+ * in any grouping gives the same map (the kernels' trees rely on it). */
+TEST(PsnrHvsSplitSum, MapsAreFloatAddsAndCompose)
+{
+    std::mt19937 rng(23);
+    for (int rep = 0; rep < 200000; rep++) {
+        const int E = (int)(rng() % 60) - 20;
+        const int32_t K = (int32_t)((1u << 23) + rng() % (1u << 23));
+        const float s = vq_f32_from_bits(vq_psnr_hvs_fsum_join(E, K));
+        float tv;
+        switch (rep % 4) {
+        case 0: tv = std::ldexp((float)(rng() % (1u << 24)), E - 23 - (int)(rng() % 30)); break;
+        case 1: tv = std::ldexp((float)((rng() % 64) * 2 + 1), E - 24 - (int)(rng() % 4)); break;
+        case 2: tv = std::ldexp(1.0f, E - 24); break;
+        default: tv = std::ldexp((float)(rng() % (1u << 24)), E - 23 + (int)(rng() % 3)); break;
+        }
+        int32_t a[2];
+        vq_psnr_hvs_fsum_step(vq_f32_bits(tv), E, a);
+        ASSERT_GE(a[0], 0);
+        ASSERT_LE(a[0], VQ_PSNR_HVS_TAB_CAP);
+        if ((int64_t)K + a[K & 1] >= VQ_PSNR_HVS_K_END)
+            continue;
+        ASSERT_EQ(vq_f32_bits(s + tv), vq_psnr_hvs_fsum_join(E, (int64_t)K + a[K & 1]))
+            << "E " << E << " K " << K << " t " << tv;
+    }
+    for (int rep = 0; rep < 20000; rep++) {
+        int32_t m[3][2];
+        for (auto &x : m)
+            for (int p = 0; p < 2; p++)
+                x[p] = rep % 5 == 0 ? (int32_t)(rng() % (VQ_PSNR_HVS_TAB_CAP + 1)) : (int32_t)(rng() % 100);
+        int32_t l[2] = { m[0][0], m[0][1] }, r[2] = { m[1][0], m[1][1] };
+        vq_psnr_hvs_fsum_compose(l, m[1]);
+        vq_psnr_hvs_fsum_compose(l, m[2]);          /* (a b) c */
+        vq_psnr_hvs_fsum_compose(r, m[2]);
+        int32_t a[2] = { m[0][0], m[0][1] };
+        vq_psnr_hvs_fsum_compose(a, r);             /* a (b c) */
+        ASSERT_EQ(l[0], a[0]);
+        ASSERT_EQ(l[1], a[1]);
+    }
+}
+
 TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
 {
     std::mt19937 rng(17);
     for (int rep = 0; rep < 60; rep++) {
-        const size_t n = 1 + rng() % 120000;
+        const size_t n = 1 + rng() % 240000;
         std::vector<float> t(n);
         const int kind = rep % 5;
         for (size_t k = 0; k < n; k++) {
@@ -512,10 +642,19 @@ TEST(PsnrHvsSplitSum, KernelReplayEqualsSequentialFloatSum)
             }
             t[k] = v;
         }
-        int chunks, spans;
-        ASSERT_EQ(vq_f32_bits(kernel_replay_sum(t, &chunks, &spans)),
-                  vq_f32_bits(sequential_sum(t)))
+        int chunks, spans, fast;
+        const uint32_t want = vq_f32_bits(sequential_sum(t));
+        ASSERT_EQ(vq_f32_bits(kernel_replay_sum(t, &chunks, &spans)), want)
             << "rep " << rep << " kind " << kind << " n " << n;
+        /* with the fast path's tables, e0 as the kernel's and shifted */
+        for (int shift : { 0, -2, -1, 1, 2 }) {
+            ASSERT_EQ(vq_f32_bits(kernel_replay_sum(t, &chunks, &spans, replay_tables(t, shift), &fast)),
+                      want)
+                << "rep " << rep << " kind " << kind << " n " << n << " e0 shift " << shift;
+            if (shift == 0 && kind == 0 && n > 100000) {
+                EXPECT_GT(fast, 0) << "rep " << rep;   /* no binade change in most chunks */
+            }
+        }
     }
 }
 
@@ -673,14 +812,19 @@ TEST_P(PsnrHvsGolden, CpuScoresEqualReference)
                 std::vector<float> terms((size_t)vq_psnr_hvs_nblocks(vw[k]) *
                                          vq_psnr_hvs_nblocks(vh[k]) * 64);
                 vq_psnr_hvs_cpu_terms(vr[k], vd[k], k, &t, terms.data());
-                int chunks, spans;
-                EXPECT_EQ(vq_f32_bits(kernel_replay_sum(terms, &chunks, &spans)),
-                          vq_f32_bits(sequential_sum(terms)))
+                int chunks, spans, walked, fast;
+                const uint32_t want = vq_f32_bits(sequential_sum(terms));
+                EXPECT_EQ(vq_f32_bits(kernel_replay_sum(terms, &chunks, &spans)), want)
                     << p.name << " frame " << f << " plane " << k;
                 EXPECT_EQ(spans, 0) << p.name << " frame " << f << " plane " << k;
+                EXPECT_EQ(vq_f32_bits(kernel_replay_sum(terms, &walked, &spans, replay_tables(terms, 0),
+                                                        &fast)),
+                          want)
+                    << p.name << " frame " << f << " plane " << k << " (fast path)";
                 if (f == 0 && k == 0)
-                    printf("[psnr_hvs] %s: luma sum in %d chunks of the CUDA split\n", p.name,
-                           chunks);
+                    printf("[psnr_hvs] %s: luma sum in %d steps of the CUDA split; with the chunk "
+                           "tables %d walked, %d of %zu chunks in one step\n",
+                           p.name, chunks, walked, fast, (terms.size() + 16383) / 16384);
             }
         }
         int64_t words[VQ_PSNR_HVS_WORDS];

@@ -11,17 +11,24 @@
  *    term becomes an integer d (ulps of the current sum), warp sums and one
  *    warp's scan find the first term that is a stop (tie, or too large) or
  *    takes the sum out of its binade; that term is a real float add and the
- *    next chunk starts after it.  About 190 chunks for a 1080p luma plane
- *    (20-30 of them restarts).  The next chunk's terms are loaded while a
- *    chunk is reduced.  After VQ_PSNR_HVS_SUM_MAX_RESTARTS early ends in a
- *    row that left the binade unchanged (ties), one chunk is added term by
- *    term (this bounds the worst case; no golden pair comes near it).
+ *    next chunk starts after it, within the same aligned chunk.  After
+ *    VQ_PSNR_HVS_SUM_MAX_RESTARTS early ends in a row that left the binade
+ *    unchanged (ties), the rest of a chunk is added term by term (this
+ *    bounds the worst case; no golden pair comes near it).
+ *    Before it, the fast path's tables (psnr_hvs.h): psnr_hvs_est_kernel,
+ *    each aligned chunk's sum in double (an estimate, any order), and
+ *    psnr_hvs_tab_kernel, each chunk's map of K's parity under the three
+ *    binades its start may be in, the whole GPU at once.  The sum kernel
+ *    then adds a chunk in one step when its map keeps K below 2^24, and
+ *    walks only the chunks where the binade changes (a dozen or two per
+ *    plane).  VQ_CUDA_HVS_TABLE=0 runs without the tables (the walk alone).
  *
  * No atomics, no libm, no allocation in run; d_out[0..2] written by the
  * sum kernel, nothing else of the caller's memory is touched.
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime.h>
 
@@ -35,6 +42,15 @@
 #define SUM_PER_LANE VQ_PSNR_HVS_SUM_PER_LANE
 #define SUM_SEG (32 * SUM_PER_LANE)          /* terms per warp and chunk */
 #define SUM_CHUNK (SUM_WARPS * SUM_SEG)      /* 16384 terms per chunk */
+#define EST_THREADS 256
+#define TAB_PER_THREAD 16                    /* consecutive terms per thread */
+#define TAB_THREADS (SUM_CHUNK / TAB_PER_THREAD)
+#define TAB_TILE 256                         /* chunks of table in shared memory */
+#define NE VQ_PSNR_HVS_TAB_NE
+#define TS VQ_PSNR_HVS_TAB_STRIDE
+
+static_assert(TAB_THREADS == 1024, "the table kernel: one chunk per block of 32 warps");
+static_assert(1 + 2 * NE <= VQ_PSNR_HVS_TAB_ZERO && VQ_PSNR_HVS_TAB_ZERO < TS, "a chunk's table entry");
 
 static_assert(SUM_WARPS == 32, "the sum kernel's warp 0 scans one segment per lane");
 
@@ -48,8 +64,16 @@ struct VqPsnrHvsCuda {
     int w[3], h[3];
     size_t count[3];                         /* terms per plane: 64 * blocks */
     float *d_terms;                          /* all planes, plane 0 first */
+    size_t nchunk;                           /* chunks of all planes */
+    double *d_est;                           /* per chunk, plane 0 first */
+    int32_t *d_tab;                          /* TS per chunk */
     VqPsnrHvsTables tables;
 };
+
+static __host__ __device__ inline size_t n_chunks(size_t n)
+{
+    return (n + SUM_CHUNK - 1) / SUM_CHUNK;
+}
 
 /* ---- 1: the terms ------------------------------------------------------ */
 
@@ -114,21 +138,158 @@ __device__ __forceinline__ long long warp_inclusive_scan(long long v, int lane)
     return v;
 }
 
-__device__ __forceinline__ void load_chunk(uint32_t v[SUM_PER_LANE], const float *t, size_t n,
+/* terms [i, lim) of the chunk, 0 past lim */
+__device__ __forceinline__ void load_chunk(uint32_t v[SUM_PER_LANE], const float *t, size_t lim,
                                            size_t i, int warp, int lane)
 {
 #pragma unroll
     for (int k = 0; k < SUM_PER_LANE; k++) {
         const size_t idx = i + (size_t)warp * SUM_SEG + (size_t)k * 32 + lane;
-        v[k] = idx < n ? __float_as_uint(t[idx]) : 0u;
+        v[k] = idx < lim ? __float_as_uint(t[idx]) : 0u;
     }
 }
 
 struct PsnrHvsSums {
     const float *terms[3];
     size_t count[3];
+    const double *est[3];                    /* per chunk; NULL: no tables */
+    int32_t *tab[3];
     int64_t *out;
 };
+
+__device__ __forceinline__ double block_sum(double v, double *sh)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    __syncthreads();                         /* sh may hold an earlier call's values */
+    if (lane == 0)
+        sh[warp] = v;
+    __syncthreads();
+    v = lane < nw ? sh[lane] : 0.0;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;                                /* in every thread */
+}
+
+/* each chunk's sum, in double: an estimate of where its partial sums lie */
+__global__ void __launch_bounds__(EST_THREADS) psnr_hvs_est_kernel(PsnrHvsSums a)
+{
+    __shared__ double sh[32];
+    const int p = blockIdx.y;
+    const float *t = p == 0 ? a.terms[0] : p == 1 ? a.terms[1] : a.terms[2];
+    const size_t n = p == 0 ? a.count[0] : p == 1 ? a.count[1] : a.count[2];
+    double *est = (double *)(p == 0 ? a.est[0] : p == 1 ? a.est[1] : a.est[2]);
+    const size_t c = blockIdx.x;
+    if (c >= n_chunks(n))
+        return;                              /* the whole block */
+    const size_t i0 = c * SUM_CHUNK, i1 = min(n, i0 + SUM_CHUNK);
+    double v = 0;
+    for (size_t i = i0 + threadIdx.x; i < i1; i += EST_THREADS)
+        v += (double)t[i];
+    v = block_sum(v, sh);
+    if (threadIdx.x == 0)
+        est[c] = v;
+}
+
+/* each chunk's map under the binades e0 .. e0 + NE - 1 */
+__global__ void __launch_bounds__(TAB_THREADS) psnr_hvs_tab_kernel(PsnrHvsSums a)
+{
+    __shared__ double sh[32];
+    __shared__ int32_t wmap[32][NE][2];
+    const int p = blockIdx.y;
+    const float *t = p == 0 ? a.terms[0] : p == 1 ? a.terms[1] : a.terms[2];
+    const size_t n = p == 0 ? a.count[0] : p == 1 ? a.count[1] : a.count[2];
+    const double *est = p == 0 ? a.est[0] : p == 1 ? a.est[1] : a.est[2];
+    int32_t *tab = p == 0 ? a.tab[0] : p == 1 ? a.tab[1] : a.tab[2];
+    const size_t c = blockIdx.x;
+    if (c >= n_chunks(n))
+        return;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    double v = 0;
+    for (size_t k = threadIdx.x; k < c; k += TAB_THREADS)
+        v += est[k];
+    const int e0 = vq_psnr_hvs_tab_e0(block_sum(v, sh));
+    if (threadIdx.x == 0)   /* a double sum of floats >= 0 is 0 only if every one is */
+        tab[c * TS + VQ_PSNR_HVS_TAB_ZERO] = est[c] == 0.0;
+    if (e0 == VQ_PSNR_HVS_TAB_NONE) {
+        if (threadIdx.x == 0)
+            tab[c * TS] = e0;
+        return;
+    }
+    int32_t m[NE][2];
+#pragma unroll
+    for (int j = 0; j < NE; j++)
+        m[j][0] = m[j][1] = 0;
+    const size_t i0 = c * SUM_CHUNK + (size_t)threadIdx.x * TAB_PER_THREAD;
+#pragma unroll
+    for (int q = 0; q < TAB_PER_THREAD; q += 4) {
+        uint32_t tb[4];
+        if (i0 + q + 4 <= n) {
+            const float4 f = *(const float4 *)(t + i0 + q);   /* 16-byte aligned: SUM_CHUNK, 16 */
+            tb[0] = __float_as_uint(f.x);
+            tb[1] = __float_as_uint(f.y);
+            tb[2] = __float_as_uint(f.z);
+            tb[3] = __float_as_uint(f.w);
+        } else {
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                tb[u] = i0 + q + u < n ? __float_as_uint(t[i0 + q + u]) : 0u;
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int j = 0; j < NE; j++) {
+                int32_t st[2];
+                vq_psnr_hvs_fsum_step(tb[u], e0 + j, st);
+                vq_psnr_hvs_fsum_compose(m[j], st);
+            }
+    }
+    /* in order: lane l takes l + o's map after its own */
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1)
+#pragma unroll
+        for (int j = 0; j < NE; j++) {
+            int32_t b[2] = { __shfl_down_sync(0xffffffffu, m[j][0], o),
+                             __shfl_down_sync(0xffffffffu, m[j][1], o) };
+            if ((lane & (2 * o - 1)) == 0)
+                vq_psnr_hvs_fsum_compose(m[j], b);
+        }
+    if (lane == 0)
+#pragma unroll
+        for (int j = 0; j < NE; j++) {
+            wmap[warp][j][0] = m[j][0];
+            wmap[warp][j][1] = m[j][1];
+        }
+    __syncthreads();
+    if (warp == 0) {
+#pragma unroll
+        for (int j = 0; j < NE; j++) {
+            m[j][0] = wmap[lane][j][0];
+            m[j][1] = wmap[lane][j][1];
+        }
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1)
+#pragma unroll
+            for (int j = 0; j < NE; j++) {
+                int32_t b[2] = { __shfl_down_sync(0xffffffffu, m[j][0], o),
+                                 __shfl_down_sync(0xffffffffu, m[j][1], o) };
+                if ((lane & (2 * o - 1)) == 0)
+                    vq_psnr_hvs_fsum_compose(m[j], b);
+            }
+        if (lane == 0) {
+            int32_t *e = tab + c * TS;
+            e[0] = e0;
+#pragma unroll
+            for (int j = 0; j < NE; j++) {
+                e[1 + 2 * j] = m[j][0];
+                e[2 + 2 * j] = m[j][1];
+            }
+        }
+    }
+}
 
 __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a)
 {
@@ -136,46 +297,76 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
     __shared__ int seg_stop[SUM_WARPS];
     __shared__ uint32_t next_s;
     __shared__ unsigned long long next_i;
+    __shared__ int32_t tile[TAB_TILE * TS];
 
     const int p = blockIdx.x;
     /* (no dynamic index into the parameter struct: it would go to local memory) */
     const float *t = p == 0 ? a.terms[0] : p == 1 ? a.terms[1] : a.terms[2];
     const size_t n = p == 0 ? a.count[0] : p == 1 ? a.count[1] : a.count[2];
+    const int32_t *tab = p == 0 ? a.tab[0] : p == 1 ? a.tab[1] : a.tab[2];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t sb = 0;                         /* the running sum's bits: 0.0f */
     size_t i = 0;
-    uint32_t cur[SUM_PER_LANE], nxt[SUM_PER_LANE];
+    size_t tile_c0 = (size_t)-1;             /* the chunk at tile[0] */
+    uint32_t cur[SUM_PER_LANE];
 
     int restarts = 0;                        /* early ends in a row at one binade */
 
-    load_chunk(cur, t, n, i, warp, lane);
     while (i < n) {                          /* i, sb, restarts: the same in every thread */
-        if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {
-            /* stops close together (ties in numbers): add the next chunk
-             * term by term, the reference's own way (about 30 us).  The
-             * barrier first: every thread must have read the last next_s */
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                float s = __uint_as_float(sb);
-                const size_t end = i + SUM_CHUNK < n ? i + SUM_CHUNK : n;
-                for (size_t k = i; k < end; k++)
-                    s += t[k];
-                next_s = __float_as_uint(s);
-                next_i = end;
-            }
-            __syncthreads();
-            sb = next_s;
-            i = (size_t)next_i;
-            restarts = 0;
-            load_chunk(cur, t, n, i, warp, lane);
-            continue;
-        }
+        const size_t c = i / SUM_CHUNK;
+        const size_t lim = min(n, (c + 1) * SUM_CHUNK);
         int32_t K0;
         const int E = vq_psnr_hvs_fsum_binade(sb, &K0);
         const bool exact = K0 == 0;
 
-        /* the chunk after this one, in case this one has no stop */
-        load_chunk(nxt, t, n, i + SUM_CHUNK, warp, lane);
+        if (tab && i == c * SUM_CHUNK) {
+            /* the fast path: the whole chunk in one step, if its map under
+             * E keeps K in the binade, or if its terms are all 0 */
+            if (tile_c0 == (size_t)-1 || c >= tile_c0 + TAB_TILE) {
+                __syncthreads();             /* every thread is done with the tile */
+                tile_c0 = c;
+                const size_t nc = min((size_t)TAB_TILE, n_chunks(n) - c);
+                for (size_t k = threadIdx.x; k < nc * TS; k += SUM_THREADS)
+                    tile[k] = tab[c * TS + k];
+                __syncthreads();
+            }
+            const int32_t *e = tile + (c - tile_c0) * TS;
+            const int j = E - e[0];
+            if (e[VQ_PSNR_HVS_TAB_ZERO]) {
+                i = lim;
+                restarts = 0;
+                continue;
+            }
+            if (!exact && e[0] != VQ_PSNR_HVS_TAB_NONE && j >= 0 && j < NE) {
+                const int32_t K1 = K0 + e[1 + 2 * j + (K0 & 1)];
+                if (K1 < VQ_PSNR_HVS_K_END) {
+                    sb = vq_psnr_hvs_fsum_join(E, K1);
+                    i = lim;
+                    restarts = 0;
+                    continue;
+                }
+            }
+        }
+
+        if (restarts >= VQ_PSNR_HVS_SUM_MAX_RESTARTS) {
+            /* stops close together (ties in numbers): add the rest of the
+             * chunk term by term, the reference's own way (about 30 us).
+             * The barrier first: every thread must have read the last next_s */
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                float s = __uint_as_float(sb);
+                for (size_t k = i; k < lim; k++)
+                    s += t[k];
+                next_s = __float_as_uint(s);
+            }
+            __syncthreads();
+            sb = next_s;
+            i = lim;
+            restarts = 0;
+            continue;
+        }
+
+        load_chunk(cur, t, lim, i, warp, lane);
 
         /* A: each warp's segment: sum of d, first stop (chunk-relative) */
         long long sum = 0;
@@ -207,7 +398,7 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
             if (!hits) {
                 if (lane == 31) {
                     next_s = exact ? sb : vq_psnr_hvs_fsum_join(E, K0 + incl);
-                    next_i = i + SUM_CHUNK;
+                    next_i = lim;
                 }
             } else {
                 /* a hit in segment ws guarantees an end in it; should the
@@ -222,7 +413,7 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
                 for (int k = 0; k < SUM_PER_LANE; k++) {
                     const int rel = ws * SUM_SEG + k * 32 + lane;
                     const size_t idx = i + (size_t)rel;
-                    const uint32_t tb = idx < n ? __float_as_uint(t[idx]) : 0u;
+                    const uint32_t tb = idx < lim ? __float_as_uint(t[idx]) : 0u;
                     const int32_t d = sum_split(tb, E, exact);
                     const long long dd = d < 0 ? 0 : d;
                     const long long k_after = base + warp_inclusive_scan(dd, lane);
@@ -242,22 +433,18 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
             }
         }
         __syncthreads();
-        /* (next_s, next_i are written again only after the next chunk's
+        /* (next_s, next_i are written again only after a later chunk's
          * first barrier, which every thread reaches after reading them) */
         const size_t ni = (size_t)next_i;
         sb = next_s;
-        if (ni == i + SUM_CHUNK) {
+        if (ni == lim) {
             restarts = 0;
-#pragma unroll
-            for (int k = 0; k < SUM_PER_LANE; k++)
-                cur[k] = nxt[k];
         } else {
             /* an early end that left the binade where it was: a tie (the
              * others move E up, so there are at most ~250 of them) */
             int32_t K1;
             if (vq_psnr_hvs_fsum_binade(sb, &K1) == E && !exact)
                 restarts++;
-            load_chunk(cur, t, n, ni, warp, lane);
         }
         i = ni;
     }
@@ -266,6 +453,29 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
 }
 
 /* ---- API ----------------------------------------------------------------- */
+
+static bool tables_on()
+{
+    static const bool on = [] {
+        const char *e = getenv("VQ_CUDA_HVS_TABLE");
+        return !(e && e[0] == '0');
+    }();
+    return on;
+}
+
+/* the fast path's scratch for planes of count[p] terms */
+static cudaError_t alloc_tables(VqPsnrHvsCuda *p, const size_t count[3])
+{
+    p->nchunk = 0;
+    for (int k = 0; k < 3; k++)
+        p->nchunk += n_chunks(count[k]);
+    if (!p->nchunk)
+        return cudaSuccess;
+    cudaError_t e = cudaMalloc(&p->d_est, p->nchunk * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&p->d_tab, p->nchunk * TS * sizeof(int32_t));
+    return e;
+}
 
 extern "C" int vq_psnr_hvs_cuda_alloc(VqPsnrHvsCuda **pp, const int w[3], const int h[3])
 {
@@ -281,12 +491,14 @@ extern "C" int vq_psnr_hvs_cuda_alloc(VqPsnrHvsCuda **pp, const int w[3], const 
         total += p->count[k];
     }
     vq_psnr_hvs_tables_init(&p->tables);
-    if (total) {
-        const cudaError_t e = cudaMalloc(&p->d_terms, total * sizeof(float));
-        if (e != cudaSuccess) {
-            free(p);
-            return (int)e;
-        }
+    cudaError_t e = cudaSuccess;
+    if (total)
+        e = cudaMalloc(&p->d_terms, total * sizeof(float));
+    if (e == cudaSuccess)
+        e = alloc_tables(p, p->count);
+    if (e != cudaSuccess) {
+        vq_psnr_hvs_cuda_free(p);
+        return (int)e;
     }
     *pp = p;
     return 0;
@@ -297,7 +509,29 @@ extern "C" void vq_psnr_hvs_cuda_free(VqPsnrHvsCuda *p)
     if (!p)
         return;
     cudaFree(p->d_terms);
+    cudaFree(p->d_est);
+    cudaFree(p->d_tab);
     free(p);
+}
+
+/* the tables (unless off), then the ordered sums; su's terms and counts set */
+static cudaError_t enqueue_sums(const VqPsnrHvsCuda *p, PsnrHvsSums su, cudaStream_t st)
+{
+    size_t off = 0, max_c = 0;
+    const bool tabs = tables_on() && p->nchunk;
+    for (int k = 0; k < 3; k++) {
+        su.est[k] = tabs ? p->d_est + off : NULL;
+        su.tab[k] = tabs ? p->d_tab + off * TS : NULL;
+        off += n_chunks(su.count[k]);
+        if (n_chunks(su.count[k]) > max_c)
+            max_c = n_chunks(su.count[k]);
+    }
+    if (tabs && max_c) {
+        psnr_hvs_est_kernel<<<dim3((unsigned)max_c, 3), EST_THREADS, 0, st>>>(su);
+        psnr_hvs_tab_kernel<<<dim3((unsigned)max_c, 3), TAB_THREADS, 0, st>>>(su);
+    }
+    psnr_hvs_sum_kernel<<<3, SUM_THREADS, 0, st>>>(su);
+    return cudaGetLastError();
 }
 
 extern "C" int vq_psnr_hvs_cuda_run(VqPsnrHvsCuda *p, const VqPlaneView ref[3],
@@ -334,21 +568,34 @@ extern "C" int vq_psnr_hvs_cuda_run(VqPsnrHvsCuda *p, const VqPlaneView ref[3],
         if (e != cudaSuccess)
             return (int)e;
     }
-    psnr_hvs_sum_kernel<<<3, SUM_THREADS, 0, st>>>(su);
-    return (int)cudaGetLastError();
+    return (int)enqueue_sums(p, su, st);
 }
 
-extern "C" int vq_psnr_hvs_cuda_sum(const float *const d_terms[3], const size_t count[3],
-                                    int64_t *d_out, void *stream)
+extern "C" int vq_psnr_hvs_cuda_sum(VqPsnrHvsCuda *p, const float *const d_terms[3],
+                                    const size_t count[3], int64_t *d_out, void *stream)
 {
     PsnrHvsSums su;
+    VqPsnrHvsCuda own;
     for (int k = 0; k < 3; k++) {
         su.terms[k] = d_terms[k];
         su.count[k] = count[k];
+        if (p && count[k] > p->count[k])
+            return (int)cudaErrorInvalidValue;
     }
     su.out = d_out;
-    psnr_hvs_sum_kernel<<<3, SUM_THREADS, 0, (cudaStream_t)stream>>>(su);
-    return (int)cudaGetLastError();
+    if (p)
+        return (int)enqueue_sums(p, su, (cudaStream_t)stream);
+    memset(&own, 0, sizeof(own));
+    for (int k = 0; k < 3; k++)
+        own.count[k] = count[k];
+    cudaError_t e = alloc_tables(&own, count);
+    if (e == cudaSuccess)
+        e = enqueue_sums(&own, su, (cudaStream_t)stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize((cudaStream_t)stream);
+    cudaFree(own.d_est);
+    cudaFree(own.d_tab);
+    return (int)e;
 }
 
 extern "C" const float *vq_psnr_hvs_cuda_terms(const VqPsnrHvsCuda *p, int plane, size_t *count)

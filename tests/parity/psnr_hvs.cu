@@ -201,7 +201,7 @@ static int check_sums(int reps)
         std::vector<int64_t> buf(nbuf, POISON);
         CK(cudaMalloc(&d_buf, nbuf * sizeof(int64_t)));
         CK(cudaMemcpy(d_buf, buf.data(), nbuf * sizeof(int64_t), cudaMemcpyHostToDevice));
-        CK((cudaError_t)vq_psnr_hvs_cuda_sum(d, count, d_buf + GUARD, 0));
+        CK((cudaError_t)vq_psnr_hvs_cuda_sum(nullptr, d, count, d_buf + GUARD, 0));
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(buf.data(), d_buf, nbuf * sizeof(int64_t), cudaMemcpyDeviceToHost));
         for (size_t k = 0; k < nbuf; k++) {
@@ -270,7 +270,7 @@ static void bench(const Layout &L, int w, int h)
     for (int pass = 0; pass < 2; pass++) {
         CK(cudaEventRecord(e0, st));
         for (int r = 0; r < reps; r++)
-            CK((cudaError_t)vq_psnr_hvs_cuda_sum(dt, cnt, d_out, st));
+            CK((cudaError_t)vq_psnr_hvs_cuda_sum(g, dt, cnt, d_out, st));
         CK(cudaEventRecord(e1, st));
         CK(cudaEventSynchronize(e1));
         CK(cudaEventElapsedTime(&sum_ms, e0, e1));

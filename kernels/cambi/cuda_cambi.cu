@@ -28,6 +28,7 @@
  * The device calls no math library function.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <new>
@@ -539,9 +540,17 @@ size_t cvalue_smem(const VqCambiParams &p)
 }
 
 /* rows per c-value block: the window fill costs about pad / rows of the
- * sliding, so rows = 4 pad keeps it near a quarter */
+ * sliding, so rows = 4 pad keeps it near a quarter.  VQ_CUDA_CAMBI_ROWS=N
+ * (8..1024) sets it instead (the same values; for measuring the shape) */
 int cvalue_rows(const VqCambiParams &p)
 {
+    static const int forced = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_ROWS");
+        const int v = e ? atoi(e) : 0;
+        return v >= 8 && v <= 1024 ? v : 0;
+    }();
+    if (forced)
+        return forced;
     const int r = 4 * p.pad;
     return r < 32 ? 32 : r;
 }

@@ -410,10 +410,17 @@ __global__ void __launch_bounds__(SUM_THREADS) psnr_hvs_sum_kernel(PsnrHvsSums a
                 __syncwarp();
                 const int ws = __ffs(hits) - 1;
                 long long base = K0 + __shfl_sync(0xffffffffu, incl - tot, ws);
+                uint32_t seg[SUM_PER_LANE];      /* the segment's terms, all loads at once */
+#pragma unroll
+                for (int k = 0; k < SUM_PER_LANE; k++) {
+                    const size_t idx = i + (size_t)(ws * SUM_SEG + k * 32 + lane);
+                    seg[k] = idx < lim ? __float_as_uint(t[idx]) : 0u;
+                }
+#pragma unroll
                 for (int k = 0; k < SUM_PER_LANE; k++) {
                     const int rel = ws * SUM_SEG + k * 32 + lane;
                     const size_t idx = i + (size_t)rel;
-                    const uint32_t tb = idx < lim ? __float_as_uint(t[idx]) : 0u;
+                    const uint32_t tb = seg[k];
                     const int32_t d = sum_split(tb, E, exact);
                     const long long dd = d < 0 ? 0 : d;
                     const long long k_after = base + warp_inclusive_scan(dd, lane);

@@ -136,33 +136,9 @@ static int64_t piece_first(const VQCUDAContext *s)
     return FFMAX(0, s->score_begin - s->score_context);
 }
 
-/* Every rendition's log and segments file (log_path, segment_path; their
- * %d is the rendition's number, from 1): fn(ctx, option, path) on each,
- * the first error returned. */
-static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
-{
-    VQCUDAContext *s = ctx->priv;
-    char path[4096];
-    int ret;
-
-    for (int k = 0; s->log_path && k < s->nb_rend; k++) {
-        for (int i = 0; i < 2; i++) {
-            const char *opt = i ? "segment_path" : "log_path", *tmpl = i ? s->segment_path : s->log_path;
-            if (!tmpl)
-                continue;
-            if (vq_ladder_path(tmpl, k, path, sizeof(path)) < 0) {
-                av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
-                return AVERROR(EINVAL);
-            }
-            if ((ret = fn(ctx, opt, path)) < 0)
-                return ret;
-        }
-    }
-    return 0;
-}
-
 /* output i's path: log_path (i < n), segment_path (n <= i < 2n) of
- * rendition i mod n, stream_path (i == 2n); 0 when not given */
+ * rendition i mod n (%d: its number, from 1), stream_path (i == 2n); 1, 0
+ * when not given, AVERROR(EINVAL) when too long */
 int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
 {
     const int n = s->nb_rend;
@@ -171,9 +147,27 @@ int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char 
     *opt = i < n ? "log_path" : i < 2 * n ? "segment_path" : "stream_path";
     if (!tmpl)
         return 0;
-    if (i == 2 * n)
-        return snprintf(path, len, "%s", tmpl) < (int)len;
-    return vq_ladder_path(tmpl, i % n, path, len) >= 0;
+    if (i == 2 * n ? snprintf(path, len, "%s", tmpl) >= (int)len : vq_ladder_path(tmpl, i % n, path, len) < 0)
+        return AVERROR(EINVAL);
+    return 1;
+}
+
+/* Every rendition's log and segments file: fn(ctx, option, path) on each,
+ * the first error returned. */
+static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
+{
+    VQCUDAContext *s = ctx->priv;
+    char path[4096];
+    const char *opt;
+    int ret;
+
+    for (int i = 0; i < 2 * s->nb_rend; i++) {
+        if ((ret = ff_vqcuda_output_path(s, i, &opt, path, sizeof(path))) < 0)
+            av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
+        if (ret < 0 || (ret && (ret = fn(ctx, opt, path)) < 0))
+            return ret;
+    }
+    return 0;
 }
 
 /* Each output its own file: two given one (however named) would leave only
@@ -185,10 +179,10 @@ static int check_distinct_outputs(AVFilterContext *ctx)
 
     for (int i = 0; i <= 2 * s->nb_rend; i++) {
         const char *oa, *ob;
-        if (!ff_vqcuda_output_path(s, i, &oa, a, sizeof(a)))
+        if (ff_vqcuda_output_path(s, i, &oa, a, sizeof(a)) <= 0)
             continue;
         for (int j = i + 1; j <= 2 * s->nb_rend; j++) {
-            if (!ff_vqcuda_output_path(s, j, &ob, b, sizeof(b)) || !vq_log_same_file(a, b))
+            if (ff_vqcuda_output_path(s, j, &ob, b, sizeof(b)) <= 0 || !vq_log_same_file(a, b))
                 continue;
             av_log(ctx, AV_LOG_ERROR, "%s %s and %s %s name one file: each output needs its own\n",
                    oa, a, ob, b);

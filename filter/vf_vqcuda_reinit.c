@@ -104,7 +104,7 @@ int ff_vqcuda_outputs_claim(AVFilterContext *ctx)
 
     ff_mutex_lock(&carried_lock);
     for (int i = 0; i <= 2 * s->nb_rend && !ret; i++) {
-        if (!ff_vqcuda_output_path(s, i, &opt, path, sizeof(path)))
+        if (ff_vqcuda_output_path(s, i, &opt, path, sizeof(path)) <= 0)
             continue;
         for (const Claim *c = claims; c && !ret; c = c->next) {
             if (c->owner == ctx || !vq_log_same_file(c->path, path))

@@ -37,6 +37,7 @@ cases = [
     ("log_path and stream_path one file", "[0:v][1:v]vqcuda=log_path=" + os.path.join(out, "two.json") + ":stream_path=" + os.path.join(out, "two.json"), ["log_path", "stream_path", "one file"]),
     ("a ladder's log_path and segment_path one file", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:segment_frames=10:log_path=" + os.path.join(out, "r%d.json") + ":segment_path=" + os.path.join(out, "r%d.json"), ["log_path", "segment_path", "one file"]),
     ("two filters of one process, one log", "[0:v]split[a][b];[1:v]split[c][d];[a][c]vqcuda=log_path=" + os.path.join(out, "three.json") + "[o1];[b][d]vqcuda=log_path=" + os.path.join(out, ".", "three.json") + "[o2];[o1][o2]concat=n=2", ["another vqcuda filter", "three.json"]),
+    ("a ladder's segment_path too long", "[0:v]split[a][b];[a][b][1:v]vqcuda=inputs=3:segment_frames=10:log_path=" + os.path.join(out, "t%d.json") + ":segment_path=" + os.path.join(out, "s" * 4100 + "%d.csv"), ["segment_path is too long"]),
     ("inputs out of range", "[0:v][1:v]vqcuda=inputs=1", ["inputs"]),
     ("two segment options", "[0:v][1:v]vqcuda=segment_frames=10:segment_duration=2", ["segment"]),
     ("negative segment length", "[0:v][1:v]vqcuda=segment_frames=-3", ["segment_frames"]),

@@ -540,8 +540,11 @@ size_t cvalue_smem(const VqCambiParams &p)
 }
 
 /* rows per c-value block: the window fill costs about pad / rows of the
- * sliding, so rows = 4 pad keeps it near a quarter.  VQ_CUDA_CAMBI_ROWS=N
- * (8..1024) sets it instead (the same values; for measuring the shape) */
+ * sliding; rows = 3 pad (a third) measured best with the default window at
+ * 1080p and 4K (H100: 4 pad 3.7% and 1.3% slower, 2 pad slower still);
+ * at least 32 (v1's small windows: more rows only cost).
+ * VQ_CUDA_CAMBI_ROWS=N (8..1024) sets it instead (the same values; for
+ * measuring the shape) */
 int cvalue_rows(const VqCambiParams &p)
 {
     static const int forced = [] {
@@ -551,7 +554,7 @@ int cvalue_rows(const VqCambiParams &p)
     }();
     if (forced)
         return forced;
-    const int r = 4 * p.pad;
+    const int r = 3 * p.pad;
     return r < 32 ? 32 : r;
 }
 
@@ -634,7 +637,7 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cudaMalloc((void **)&c->d_pool, VQ_CAMBI_SCALES * sizeof(PoolState));
     if (!err)
         err = cudaMemset(c->d_pool, 0, VQ_CAMBI_SCALES * sizeof(PoolState));
-    /* the cooperative pooling grid: every block resident at once */
+    /* the cooperative pooling grid (its blocks all resident at once) */
     int dev = 0, coop = 0, sms = 0, per_sm = 0;
     if (!err)
         err = cudaGetDevice(&dev);
@@ -647,7 +650,20 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)
         err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cambi_pool_kernel, kPoolThreads, 0);
     if (!err) {
-        c->pool_blocks = per_sm * sms;
+        /* one block per SM: its phases are bound by their grid barriers,
+         * which cost less with fewer blocks, and the SMs' other slots stay
+         * free for the other streams' kernels (H100, dog2160: 5.14 ms per
+         * frame with every resident block (capped at 1024) or 528, 4.88
+         * with 264, 4.80 with 132; 66 and 33
+         * slower again).  VQ_CUDA_CAMBI_POOL_BLOCKS=N sets it (at most the
+         * resident blocks; the same values) */
+        c->pool_blocks = sms;
+        const char *e = getenv("VQ_CUDA_CAMBI_POOL_BLOCKS");
+        const int forced = e ? atoi(e) : 0;
+        if (forced >= 1)
+            c->pool_blocks = forced;
+        if (c->pool_blocks > per_sm * sms)
+            c->pool_blocks = per_sm * sms;
         if (c->pool_blocks > kPoolMaxBlocks)
             c->pool_blocks = kPoolMaxBlocks;
         if (c->pool_blocks < 1)

@@ -653,10 +653,10 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         /* one block per SM: its phases are bound by their grid barriers,
          * which cost less with fewer blocks, and the SMs' other slots stay
          * free for the other streams' kernels (H100, dog2160: 5.14 ms per
-         * frame with every resident block (capped at 1024) or 528, 4.88
-         * with 264, 4.80 with 132; 66 and 33
-         * slower again).  VQ_CUDA_CAMBI_POOL_BLOCKS=N sets it (at most the
-         * resident blocks; the same values) */
+         * frame with every resident block, capped at 1024, or with 528;
+         * 4.88 with 264, 4.80 with 132; 66 and 33 slower again).
+         * VQ_CUDA_CAMBI_POOL_BLOCKS=N sets it (at most the resident
+         * blocks; the same values) */
         c->pool_blocks = sms;
         const char *e = getenv("VQ_CUDA_CAMBI_POOL_BLOCKS");
         const int forced = e ? atoi(e) : 0;

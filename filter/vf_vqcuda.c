@@ -162,9 +162,11 @@ static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, co
     int ret;
 
     for (int i = 0; i < 2 * s->nb_rend; i++) {
-        if ((ret = ff_vqcuda_output_path(s, i, &opt, path, sizeof(path))) < 0)
+        if ((ret = ff_vqcuda_output_path(s, i, &opt, path, sizeof(path))) < 0) {
             av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
-        if (ret < 0 || (ret && (ret = fn(ctx, opt, path)) < 0))
+            return ret;
+        }
+        if (ret && (ret = fn(ctx, opt, path)) < 0)
             return ret;
     }
     return 0;

@@ -410,7 +410,8 @@ size_t cvalue_smem(const VqCambiParams &p)
 
 /* rows per c-value block: the window fill costs about pad / rows of the
  * sliding; rows = 3 pad (a third) measured best with the default window at
- * 1080p and 4K (H100: 4 pad 3.7% and 1.3% slower, 2 pad slower still);
+ * 1080p and 4K (H100: 4 pad 3.7% and 1.3% slower; 24 rows at 1080p and
+ * 64 at 4K slower too);
  * at least 32 (v1's small windows: more rows only cost).
  * VQ_CUDA_CAMBI_ROWS=N (8..1024) sets it instead (the same values; for
  * measuring the shape) */

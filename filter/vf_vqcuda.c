@@ -172,28 +172,6 @@ static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, co
     return 0;
 }
 
-/* Each output its own file: two given one (however named) would leave only
- * the last one written, with no error. */
-static int check_distinct_outputs(AVFilterContext *ctx)
-{
-    VQCUDAContext *s = ctx->priv;
-    char a[4096], b[4096];
-
-    for (int i = 0; i <= 2 * s->nb_rend; i++) {
-        const char *oa, *ob;
-        if (ff_vqcuda_output_path(s, i, &oa, a, sizeof(a)) <= 0)
-            continue;
-        for (int j = i + 1; j <= 2 * s->nb_rend; j++) {
-            if (ff_vqcuda_output_path(s, j, &ob, b, sizeof(b)) <= 0 || !vq_log_same_file(a, b))
-                continue;
-            av_log(ctx, AV_LOG_ERROR, "%s %s and %s %s name one file: each output needs its own\n",
-                   oa, a, ob, b);
-            return AVERROR(EINVAL);
-        }
-    }
-    return 0;
-}
-
 static av_cold int init(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
@@ -243,7 +221,7 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if ((ret = check_distinct_outputs(ctx)) < 0 || (ret = for_each_log(ctx, check_log_path)) < 0 ||
+    if ((ret = for_each_log(ctx, check_log_path)) < 0 ||
         (ret = ff_vqcuda_outputs_claim(ctx)) < 0)
         return ret;
     s->last_ref_pts = AV_NOPTS_VALUE;

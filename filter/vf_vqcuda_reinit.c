@@ -81,10 +81,12 @@ static Carried *carried;
 
 /*
  * The files the live instances of the process write (their logs, segments
- * and live outputs): two filters of one process given one file would leave
- * only the last written, with exit 0, and a re-created graph could carry one
- * filter's session on into the other.  An instance claims its files at init
- * and releases them at uninit; FFmpeg frees the old graph before it builds
+ * and live outputs): two outputs given one file, of one filter or of two
+ * filters of one process, would leave only the last written, with exit 0,
+ * and a re-created graph could carry one filter's session on into the
+ * other.  An instance claims its files one by one at init (a file one of
+ * its own outputs or another instance claimed already is refused) and
+ * releases them at uninit; FFmpeg frees the old graph before it builds
  * the new one, so a re-created instance claims what its predecessor held.
  */
 typedef struct Claim {
@@ -107,10 +109,14 @@ int ff_vqcuda_outputs_claim(AVFilterContext *ctx)
         if (ff_vqcuda_output_path(s, i, &opt, path, sizeof(path)) <= 0)
             continue;
         for (const Claim *c = claims; c && !ret; c = c->next) {
-            if (c->owner == ctx || !vq_log_same_file(c->path, path))
+            if (!vq_log_same_file(c->path, path))
                 continue;
-            av_log(ctx, AV_LOG_ERROR, "%s %s: another vqcuda filter of this process writes that file "
-                   "(its %s %s): each needs its own\n", opt, path, c->opt, c->path);
+            if (c->owner == ctx)
+                av_log(ctx, AV_LOG_ERROR, "%s %s and %s %s name one file: each output needs its own\n",
+                       c->opt, c->path, opt, path);
+            else
+                av_log(ctx, AV_LOG_ERROR, "%s %s: another vqcuda filter of this process writes that file "
+                       "(its %s %s): each needs its own\n", opt, path, c->opt, c->path);
             ret = AVERROR(EINVAL);
         }
         if (!ret) {

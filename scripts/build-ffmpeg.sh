@@ -336,12 +336,15 @@ configure_ffmpeg() {
     local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,ssim,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect,yadif,bwdif,colorspace,setparams,color,nullsrc
     local vq_version
     vq_version=$(sed -n 's/^project([^)]*VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLists.txt")
-    local extra=()
+    local extra=() codecs=h264,hevc,av1,vp9
     # scale_cuda's kernels need a CUDA compiler: clang (free) if there is one
-    if command -v clang >/dev/null; then
+    if command -v clang >/dev/null && [ -z "${VQ_SANITIZE:-}" ]; then
         filters=$filters,scale_cuda
         extra+=(--enable-cuda-llvm)
     fi
+    # the sanitizer build runs the CPU executor's tests on the H.264, HEVC
+    # and FFV1 clips alone: neither AV1, VP9 nor scale_cuda (a shorter build)
+    [ -n "${VQ_SANITIZE:-}" ] && codecs=h264,hevc
     # shellcheck disable=SC2054  # the commas are configure's list syntax
     CONFIGURE_ARGS=(
         --pkg-config-flags=--static --enable-static --disable-shared
@@ -351,9 +354,9 @@ configure_ffmpeg() {
         --enable-avdevice --enable-indev=lavfi
         --enable-ffnvcodec --enable-cuda --enable-nvdec "${extra[@]}"
         # wrapped_avframe: the lavfi input device's frames
-        --enable-decoder=h264,hevc,av1,vp9,ffv1,rawvideo,wrapped_avframe
-        --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec
-        --enable-parser=h264,hevc,av1,vp9
+        "--enable-decoder=$codecs,ffv1,rawvideo,wrapped_avframe"
+        "--enable-hwaccel=$(echo "$codecs" | sed 's/\([a-z0-9]*\)/\1_nvdec/g')"
+        "--enable-parser=$codecs"
         --enable-demuxer=mov,matroska,rawvideo,yuv4mpegpipe,h264,hevc,concat
         --enable-muxer=rawvideo,yuv4mpegpipe,null,framecrc,h264,hevc,matroska
         --enable-encoder=rawvideo,wrapped_avframe

@@ -12,8 +12,8 @@
  *   summary         per row and per 128-term segment: the terms as integers
  *                   for the binade the approximate sum predicts (warp scan)
  *   compose         per sum, one warp: the summaries in raster order,
- *                   checked against the exact running sum (a batch of 32 at
- *                   a time); what fails is redone by segments, then term by
+ *                   staged 256 at a time in shared memory, checked against
+ *                   the exact running sum (a batch of 32 at a time); what fails is redone by segments, then term by
  *                   term.  The result is the reference's sequential double
  *                   sum, bit for bit, whatever the predictions were.
  * No atomics; integer scans only where the order matters.  Everything is
@@ -297,6 +297,25 @@ __device__ __forceinline__ void acc_push(Acc &a, int64_t d, int bad, bool in)
     a.bad |= __any_sync(kFull, bad);
 }
 
+/* the same 32 terms into two summaries of one key: one scan for both */
+__device__ __forceinline__ void acc_push2(Acc &a, Acc &b, int64_t d, int bad, bool in)
+{
+    const int64_t incl = warp_incl_scan(d);
+    const int64_t last = __shfl_sync(kFull, incl, kWarp - 1);
+    const int any = __any_sync(kFull, bad);
+    const int64_t pa = a.base + incl, pb = b.base + incl;
+    if (in) {
+        a.lo = pa < a.lo ? pa : a.lo;
+        a.hi = pa > a.hi ? pa : a.hi;
+        b.lo = pb < b.lo ? pb : b.lo;
+        b.hi = pb > b.hi ? pb : b.hi;
+    }
+    a.base += last;
+    b.base += last;
+    a.bad |= any;
+    b.bad |= any;
+}
+
 __device__ __forceinline__ VqSeqRow acc_done(const Acc &a)
 {
     VqSeqRow r;
@@ -335,14 +354,14 @@ __global__ void __launch_bounds__(kSummaryWarps * kWarp) summary_kernel(const Se
             int br = 0, bs = 0;
             if (in && rkey != VQ_SEQ_UNUSABLE)
                 br = vq_seq_term_units(x, rkey, &dr);
-            if (skey == rkey) {
-                ds = dr;
-                bs = br;
-            } else if (in && skey != VQ_SEQ_UNUSABLE) {
-                bs = vq_seq_term_units(x, skey, &ds);
+            if (skey == rkey) {   /* uniform: the same integers for both */
+                acc_push2(row, seg, dr, br, in);
+            } else {
+                if (in && skey != VQ_SEQ_UNUSABLE)
+                    bs = vq_seq_term_units(x, skey, &ds);
+                acc_push(row, dr, br, in);
+                acc_push(seg, ds, bs, in);
             }
-            acc_push(row, dr, br, in);
-            acc_push(seg, ds, bs, in);
             approx += warp_sum(x);
         }
         const VqSeqRow sg = acc_done(seg);
@@ -362,15 +381,43 @@ __global__ void __launch_bounds__(kSummaryWarps * kWarp) summary_kernel(const Se
  * exact and the same in every lane.  tests/test_ssim.cpp (Lanes) runs the
  * same steps on the host.
  */
-template <class Fail>
-__device__ void compose_items(double &s, const VqSeqRow *items, int count, Fail fail)
+constexpr int kComposeWin = 256;   /* items staged in shared memory at a time */
+constexpr int kComposeLoads = kComposeWin / kWarp;
+
+/* win[0 .. n) = items[0 .. n), n <= kComposeWin: every lane's loads issued
+ * before any is stored */
+__device__ __forceinline__ void stage_items(VqSeqRow *win, const VqSeqRow *items, int n)
 {
     const int lane = threadIdx.x & (kWarp - 1);
+    VqSeqRow v[kComposeLoads];
+#pragma unroll
+    for (int c = 0; c < kComposeLoads; c++)
+        if (c * kWarp + lane < n)
+            v[c] = items[c * kWarp + lane];
+    __syncwarp();   /* every lane is done reading the window before */
+#pragma unroll
+    for (int c = 0; c < kComposeLoads; c++)
+        if (c * kWarp + lane < n)
+            win[c * kWarp + lane] = v[c];
+    __syncwarp();
+}
+
+template <class Fail>
+__device__ void compose_items(double &s, const VqSeqRow *items, int count, VqSeqRow *win,
+                              Fail fail)
+{
+    const int lane = threadIdx.x & (kWarp - 1);
+    int w0 = 0;   /* win holds items[w0 .. w0 + kComposeWin) (those below count) */
+    stage_items(win, items, min(count, kComposeWin));
     for (int i0 = 0; i0 < count;) {
+        if (i0 + kWarp > w0 + kComposeWin) {
+            w0 = i0;
+            stage_items(win, items + w0, min(count - w0, kComposeWin));
+        }
         const int j = i0 + lane;
         VqSeqRow it;
         if (j < count) {
-            it = items[j];
+            it = win[j - w0];
         } else {
             it.d = it.lo = it.hi = 0;
             it.key = VQ_SEQ_UNUSABLE;
@@ -402,12 +449,13 @@ __device__ void compose_items(double &s, const VqSeqRow *items, int count, Fail 
 /* one warp per sum: the exact sequential sum into d_words[word] */
 __global__ void __launch_bounds__(kWarp) compose_kernel(const Seq *seqs, int64_t *words)
 {
+    __shared__ VqSeqRow win_rows[kComposeWin], win_segs[kComposeWin];
     const Seq s = seqs[blockIdx.x];
     const int lane = threadIdx.x;
     double sum = 0.0;
-    compose_items(sum, s.row_sum, s.rows, [&](int r, double &s1) {
+    compose_items(sum, s.row_sum, s.rows, win_rows, [&](int r, double &s1) {
         const double *t = s.terms + (size_t)r * s.n;
-        compose_items(s1, s.seg_sum + (size_t)r * s.nseg, s.nseg, [&](int g, double &s2) {
+        compose_items(s1, s.seg_sum + (size_t)r * s.nseg, s.nseg, win_segs, [&](int g, double &s2) {
             /* term by term: every lane adds the same terms in order (the
              * segment's loads first, so that only the adds are serial) */
             constexpr int kPer = VQ_SEQ_SEG / kWarp;

@@ -199,26 +199,28 @@ struct CvGrid {
 };
 
 /* a staged row: entry q is u of scale pixel (r, c0 + q), -1 outside the
- * image; thread t holds entries t and t + kStrip in registers (fetch_row,
- * issued a row ahead so that its loads wait behind that row's work), then
- * puts them in shared memory (put_row) */
+ * image; thread x of the block's NT holds entries x and x + NT in
+ * registers (fetch_row, issued a row ahead so that its loads wait behind
+ * that row's work), then puts them in shared memory (put_row) */
 static_assert(2 * kStrip >= kStrip + 2 * kMaxPad, "a staged row is two entries per thread");
 
+template <int NT>
 __device__ __forceinline__ void fetch_row(int16_t v[2], int span, const int16_t *__restrict__ u, int sw, int sh,
                                           int r, int c0)
 {
 #pragma unroll
     for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * kStrip, c = c0 + q;
+        const int q = threadIdx.x + k * NT, c = c0 + q;
         v[k] = q < span && r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
     }
 }
 
+template <int NT>
 __device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int span)
 {
 #pragma unroll
     for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * kStrip;
+        const int q = threadIdx.x + k * NT;
         if (q < span)
             buf[q] = v[k];
     }
@@ -232,12 +234,16 @@ __device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int sp
  * column), ceil(span / 32) words.  A warp whose threads each see at most
  * nq / 3 runs walks runs: one atomic of the run's length per band row; else
  * every column, a batch of kBatch loaded before any is applied.  Counts are
- * integers: either way gives the same counters.
+ * integers: either way gives the same counters.  With SPLIT threads to a
+ * column, thread part h changes only the words of band rows u with
+ * (u >> 1) % SPLIT == h (OWNED), so no two threads share a word.
  */
+template <int SPLIT>
 __device__ __forceinline__ void window_update(const int16_t *add, const int16_t *sub, const uint32_t *bm, int t,
-                                              int nq, uint32_t *mine, int runs)
+                                              int nq, uint32_t *mine, int runs, int h)
 {
 #define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
+#define OWNED(u) (SPLIT == 1 || (((u) >> 1) & (SPLIT - 1)) == h)
     const int qe = t + nq;
     bool walk = false;
     if (runs && nq > 1) {   /* (uniform: the whole warp asks) */
@@ -264,9 +270,9 @@ __device__ __forceinline__ void window_update(const int16_t *add, const int16_t 
             const int a = add[q], d = sub[q];
             if (a != d) {
                 const uint32_t n = (uint32_t)(e - q);
-                if (d >= 0)
+                if (d >= 0 && OWNED(d))
                     atomicSub(BAND_WORD(d), n << ((d & 1) * 16));
-                if (a >= 0)
+                if (a >= 0 && OWNED(a))
                     atomicAdd(BAND_WORD(a), n << ((a & 1) * 16));
             }
             q = e;
@@ -284,20 +290,22 @@ __device__ __forceinline__ void window_update(const int16_t *add, const int16_t 
         for (int k = 0; k < kBatch; k++) {
             if (q0 + k >= nq || us[k] == ua[k])
                 continue;
-            if (us[k] >= 0)
+            if (us[k] >= 0 && OWNED(us[k]))
                 atomicSub(BAND_WORD(us[k]), 1u << ((us[k] & 1) * 16));
-            if (ua[k] >= 0)
+            if (ua[k] >= 0 && OWNED(ua[k]))
                 atomicAdd(BAND_WORD(ua[k]), 1u << ((ua[k] & 1) * 16));
         }
     }
+#undef OWNED
 #undef BAND_WORD
 }
 
 /* the run ends of the staged pairs (window_update's bm); between barriers */
+template <int NT>
 __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub, int span, uint32_t *bm)
 {
     const int lane = threadIdx.x & 31, nc = (span + 31) >> 5;
-    for (int c = threadIdx.x >> 5; c < nc; c += kStrip / 32) {
+    for (int c = threadIdx.x >> 5; c < nc; c += NT / 32) {
         const int q = (c << 5) + lane;
         const bool end = q >= span - 1 || add[q] != add[q + 1] || sub[q] != sub[q + 1];
         const uint32_t m = __ballot_sync(0xffffffffu, end);
@@ -308,14 +316,15 @@ __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub,
 
 /* a row's change once its staged rows are in shared memory (between
  * barriers): their run ends where the walk is on, then window_update */
+template <int SPLIT>
 __device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *sub, uint32_t *bm, int span, int t,
-                                           int nq, uint32_t *mine, int runs)
+                                           int nq, uint32_t *mine, int runs, int h)
 {
     if (runs) {
-        run_ends(add, sub, span, bm);
+        run_ends<kStrip * SPLIT>(add, sub, span, bm);
         __syncthreads();
     }
-    window_update(add, sub, bm, t, nq, mine, runs);
+    window_update<SPLIT>(add, sub, bm, t, nq, mine, runs, h);
 }
 
 /*
@@ -328,11 +337,16 @@ __device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *su
  * atomics on the word (counts stay below 2^16: nothing carries into or
  * borrows from the other half): the atomics do not wait for each other.
  * Each row's change walks the staged rows' runs where they are long
- * (window_update), as the CPU executor does.
+ * (window_update), as the CPU executor does.  SPLIT > 1 (a measuring knob,
+ * VQ_CUDA_CAMBI_SPLIT): SPLIT threads to a column, each changing its share
+ * of the band rows' words; a barrier before the c-values, which the first
+ * share computes.
  */
-__global__ void __launch_bounds__(kStrip)
+template <int SPLIT>
+__global__ void __launch_bounds__(kStrip * SPLIT)
 cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 {
+    constexpr int NT = kStrip * SPLIT;
     extern __shared__ uint32_t smem32[];
     int s = 0;
     while (s < VQ_CAMBI_SCALES - 1 && (int)blockIdx.x >= g.block0[s + 1])
@@ -340,7 +354,7 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     const int b = (int)blockIdx.x - g.block0[s];
     const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
     const int16_t *__restrict__ u = g.u[s];
-    const int t = threadIdx.x;
+    const int t = threadIdx.x % kStrip, h = threadIdx.x / kStrip;
     const int x0 = (b % g.strips[s]) * kStrip, col = x0 + t, c0 = x0 - pad;
     const int r0 = (b / g.strips[s]) * g.rows;
     const int r1 = min(sh, r0 + g.rows);
@@ -353,40 +367,42 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     uint32_t *mine = hw + t;
 #define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
 
-    for (int e = t; e < nwords; e += kStrip)
+    for (int e = threadIdx.x; e < nwords; e += NT)
         hw[e] = 0;
-    for (int q = t; q < span; q += kStrip)
+    for (int q = threadIdx.x; q < span; q += NT)
         sub[q] = -1;
     /* the window of row r0: rows r0 - pad .. r0 + pad (clipped) */
     int16_t na[2], ns[2] = { -1, -1 };     /* the next staged rows (entering, leaving) */
     const int rlo = max(0, r0 - pad), rhi = min(sh - 1, r0 + pad);
-    fetch_row(na, span, u, sw, sh, rlo, c0);
+    fetch_row<NT>(na, span, u, sw, sh, rlo, c0);
     for (int r = rlo; r <= rhi; r++) {
         __syncthreads();
-        put_row(add, na, span);
+        put_row<NT>(add, na, span);
         __syncthreads();
         if (r < rhi) {
-            fetch_row(na, span, u, sw, sh, r + 1, c0);
+            fetch_row<NT>(na, span, u, sw, sh, r + 1, c0);
         } else if (r0 + 1 < r1) {   /* the first slide's rows */
-            fetch_row(na, span, u, sw, sh, r0 + 1 + pad, c0);
-            fetch_row(ns, span, u, sw, sh, r0 - pad, c0);
+            fetch_row<NT>(na, span, u, sw, sh, r0 + 1 + pad, c0);
+            fetch_row<NT>(ns, span, u, sw, sh, r0 - pad, c0);
         }
-        apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
+        apply_rows<SPLIT>(add, sub, bm, span, t, nq, mine, g.runs, h);
     }
     for (int i = r0; i < r1; i++) {
-        const int ui = col < sw ? u[(size_t)i * sw + col] : -1;
+        const int ui = col < sw && h == 0 ? u[(size_t)i * sw + col] : -1;
         if (i > r0) {
             __syncthreads();
-            put_row(add, na, span);     /* row i + pad: -1 below the image */
-            put_row(sub, ns, span);     /* row i - pad - 1: -1 above it */
+            put_row<NT>(add, na, span);     /* row i + pad: -1 below the image */
+            put_row<NT>(sub, ns, span);     /* row i - pad - 1: -1 above it */
             __syncthreads();
             if (i + 1 < r1) {
-                fetch_row(na, span, u, sw, sh, i + 1 + pad, c0);
-                fetch_row(ns, span, u, sw, sh, i - pad, c0);
+                fetch_row<NT>(na, span, u, sw, sh, i + 1 + pad, c0);
+                fetch_row<NT>(ns, span, u, sw, sh, i - pad, c0);
             }
-            apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
+            apply_rows<SPLIT>(add, sub, bm, span, t, nq, mine, g.runs, h);
         }
-        if (col < sw) {
+        if (SPLIT > 1)
+            __syncthreads();   /* every share's changes, before the c-values read them */
+        if (col < sw && h == 0) {
             float v = 0.0f;
             if (ui >= 0)
                 v = vq_cambi_c_value_of(&p, recip, (uint32_t)(ui + p.band_base),
@@ -426,6 +442,39 @@ int cvalue_rows(const VqCambiParams &p)
         return forced;
     const int r = 3 * p.pad;
     return r < 32 ? 32 : r;
+}
+
+/* threads to a c-value column (cambi_cvalue_kernel's SPLIT): 1; for
+ * measuring, VQ_CUDA_CAMBI_SPLIT=2 or 4 (the same counts, the same values) */
+int cvalue_split()
+{
+    static const int split = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_SPLIT");
+        const int v = e ? atoi(e) : 1;
+        return v == 2 || v == 4 ? v : 1;
+    }();
+    return split;
+}
+
+/* the c-value grid with the SPLIT of cvalue_split() */
+cudaError_t cvalue_prepare(const VqCambiParams &p)
+{
+    const int smem = (int)cvalue_smem(p);
+    switch (cvalue_split()) {
+    case 2: return cudaFuncSetAttribute(cambi_cvalue_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    case 4: return cudaFuncSetAttribute(cambi_cvalue_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    default: return cudaFuncSetAttribute(cambi_cvalue_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    }
+}
+
+void cvalue_launch(int blocks, const VqCambiParams &p, const CvGrid &g, const float *recip, cudaStream_t st)
+{
+    const size_t smem = cvalue_smem(p);
+    switch (cvalue_split()) {
+    case 2: cambi_cvalue_kernel<2><<<blocks, 2 * kStrip, smem, st>>>(p, g, recip); break;
+    case 4: cambi_cvalue_kernel<4><<<blocks, 4 * kStrip, smem, st>>>(p, g, recip); break;
+    default: cambi_cvalue_kernel<1><<<blocks, kStrip, smem, st>>>(p, g, recip); break;
+    }
 }
 
 } // namespace
@@ -546,8 +595,7 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)   /* the pageable copy is done before a non-blocking stream's kernel reads it */
         err = cudaStreamSynchronize(cudaStreamLegacy);
     if (!err)
-        err = cudaFuncSetAttribute(cambi_cvalue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)cvalue_smem(*p));
+        err = cvalue_prepare(*p);
     if (err) {
         vq_cambi_cuda_free(c);
         cudaGetLastError();   /* the error is returned, not left pending */
@@ -620,7 +668,7 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
      * words and the pooling decisions of every scale at once */
     const float *recip =
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
-    cambi_cvalue_kernel<<<blocks, kStrip, cvalue_smem(p), st>>>(p, g, recip);
+    cvalue_launch(blocks, p, g, recip, st);
     const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)
                                                                                  : kSelBlocks);
     for (int pass = 0; pass < 3; pass++) {

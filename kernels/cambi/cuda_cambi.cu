@@ -419,6 +419,21 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 /* the pooling decision and the reference-order pooling (a part of this file) */
 #include "cambi/cuda_cambi_pool.cuh"
 
+/* the c-values from column histograms (a part of this file) */
+#include "cambi/cuda_cambi_cols.cuh"
+
+/* the c-value kernel: the window histograms', or with
+ * VQ_CUDA_CAMBI_CVALUE=cols (for measuring) the column histograms' where
+ * the band fits its bitmap */
+bool cvalue_cols(const VqCambiParams &p)
+{
+    static const bool cols = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_CVALUE");
+        return e && !strcmp(e, "cols");
+    }();
+    return cols && p.band_size <= 32 * kColsMaxBandWords;
+}
+
 size_t cvalue_smem(const VqCambiParams &p)
 {
     return (size_t)((p.band_size + 1) >> 1) * kStrip * sizeof(uint32_t);
@@ -440,6 +455,8 @@ int cvalue_rows(const VqCambiParams &p)
     }();
     if (forced)
         return forced;
+    if (cvalue_cols(p))   /* its window costs little to fill */
+        return 32;
     const int r = 3 * p.pad;
     return r < 32 ? 32 : r;
 }
@@ -459,6 +476,9 @@ int cvalue_split()
 /* the c-value grid with the SPLIT of cvalue_split() */
 cudaError_t cvalue_prepare(const VqCambiParams &p)
 {
+    if (cvalue_cols(p))
+        return cudaFuncSetAttribute(cambi_cvalue_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)cols_smem(p));
     const int smem = (int)cvalue_smem(p);
     switch (cvalue_split()) {
     case 2: return cudaFuncSetAttribute(cambi_cvalue_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -469,6 +489,10 @@ cudaError_t cvalue_prepare(const VqCambiParams &p)
 
 void cvalue_launch(int blocks, const VqCambiParams &p, const CvGrid &g, const float *recip, cudaStream_t st)
 {
+    if (cvalue_cols(p)) {
+        cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
+        return;
+    }
     const size_t smem = cvalue_smem(p);
     switch (cvalue_split()) {
     case 2: cambi_cvalue_kernel<2><<<blocks, 2 * kStrip, smem, st>>>(p, g, recip); break;

@@ -71,10 +71,15 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
     /* the window of row r0: thread x owns staged column x (its bytes, every band row) */
     const bool staged = x < span;
     if (staged)
-        for (int r = max(0, r0 - pad); r <= min(sh - 1, r0 + pad); r++) {
-            const int v = cols_fetch(u, sw, sh, r, c0 + x);
-            if (v >= 0)
-                cols[v * kColsSpan + x]++;
+        for (int r = max(0, r0 - pad), re = min(sh - 1, r0 + pad); r <= re; r += 8) {
+            int16_t v[8];   /* eight rows' loads before any count changes */
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                v[k] = r + k <= re ? cols_fetch(u, sw, sh, r + k, c0 + x) : (int16_t)-1;
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                if (v[k] >= 0)
+                    cols[v[k] * kColsSpan + x]++;
         }
     int16_t na = -1, ns = -1, no = -1;     /* the next row's entering, leaving, own values */
     if (x < kStrip)

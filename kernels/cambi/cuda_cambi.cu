@@ -16,7 +16,9 @@
  * touch the same counter: the block fills them for its first row (the
  * whole window), then slides down one row at a time (the row leaving and
  * the row entering, 2 pad + 1 columns each), with shared atomics that do
- * not wait on each other.
+ * not wait on each other.  Where the window is large (4K's default), a
+ * block keeps a byte histogram per column instead and sums the columns of
+ * the few band rows each row's c-values read (cuda_cambi_cols.cuh).
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
@@ -199,28 +201,26 @@ struct CvGrid {
 };
 
 /* a staged row: entry q is u of scale pixel (r, c0 + q), -1 outside the
- * image; thread x of the block's NT holds entries x and x + NT in
- * registers (fetch_row, issued a row ahead so that its loads wait behind
- * that row's work), then puts them in shared memory (put_row) */
+ * image; thread t holds entries t and t + kStrip in registers (fetch_row,
+ * issued a row ahead so that its loads wait behind that row's work), then
+ * puts them in shared memory (put_row) */
 static_assert(2 * kStrip >= kStrip + 2 * kMaxPad, "a staged row is two entries per thread");
 
-template <int NT>
 __device__ __forceinline__ void fetch_row(int16_t v[2], int span, const int16_t *__restrict__ u, int sw, int sh,
                                           int r, int c0)
 {
 #pragma unroll
     for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * NT, c = c0 + q;
+        const int q = threadIdx.x + k * kStrip, c = c0 + q;
         v[k] = q < span && r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
     }
 }
 
-template <int NT>
 __device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int span)
 {
 #pragma unroll
     for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * NT;
+        const int q = threadIdx.x + k * kStrip;
         if (q < span)
             buf[q] = v[k];
     }
@@ -234,16 +234,12 @@ __device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int sp
  * column), ceil(span / 32) words.  A warp whose threads each see at most
  * nq / 3 runs walks runs: one atomic of the run's length per band row; else
  * every column, a batch of kBatch loaded before any is applied.  Counts are
- * integers: either way gives the same counters.  With SPLIT threads to a
- * column, thread part h changes only the words of band rows u with
- * (u >> 1) % SPLIT == h (OWNED), so no two threads share a word.
+ * integers: either way gives the same counters.
  */
-template <int SPLIT>
 __device__ __forceinline__ void window_update(const int16_t *add, const int16_t *sub, const uint32_t *bm, int t,
-                                              int nq, uint32_t *mine, int runs, int h)
+                                              int nq, uint32_t *mine, int runs)
 {
 #define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
-#define OWNED(u) (SPLIT == 1 || (((u) >> 1) & (SPLIT - 1)) == h)
     const int qe = t + nq;
     bool walk = false;
     if (runs && nq > 1) {   /* (uniform: the whole warp asks) */
@@ -270,9 +266,9 @@ __device__ __forceinline__ void window_update(const int16_t *add, const int16_t 
             const int a = add[q], d = sub[q];
             if (a != d) {
                 const uint32_t n = (uint32_t)(e - q);
-                if (d >= 0 && OWNED(d))
+                if (d >= 0)
                     atomicSub(BAND_WORD(d), n << ((d & 1) * 16));
-                if (a >= 0 && OWNED(a))
+                if (a >= 0)
                     atomicAdd(BAND_WORD(a), n << ((a & 1) * 16));
             }
             q = e;
@@ -290,22 +286,20 @@ __device__ __forceinline__ void window_update(const int16_t *add, const int16_t 
         for (int k = 0; k < kBatch; k++) {
             if (q0 + k >= nq || us[k] == ua[k])
                 continue;
-            if (us[k] >= 0 && OWNED(us[k]))
+            if (us[k] >= 0)
                 atomicSub(BAND_WORD(us[k]), 1u << ((us[k] & 1) * 16));
-            if (ua[k] >= 0 && OWNED(ua[k]))
+            if (ua[k] >= 0)
                 atomicAdd(BAND_WORD(ua[k]), 1u << ((ua[k] & 1) * 16));
         }
     }
-#undef OWNED
 #undef BAND_WORD
 }
 
 /* the run ends of the staged pairs (window_update's bm); between barriers */
-template <int NT>
 __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub, int span, uint32_t *bm)
 {
     const int lane = threadIdx.x & 31, nc = (span + 31) >> 5;
-    for (int c = threadIdx.x >> 5; c < nc; c += NT / 32) {
+    for (int c = threadIdx.x >> 5; c < nc; c += kStrip / 32) {
         const int q = (c << 5) + lane;
         const bool end = q >= span - 1 || add[q] != add[q + 1] || sub[q] != sub[q + 1];
         const uint32_t m = __ballot_sync(0xffffffffu, end);
@@ -316,15 +310,14 @@ __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub,
 
 /* a row's change once its staged rows are in shared memory (between
  * barriers): their run ends where the walk is on, then window_update */
-template <int SPLIT>
 __device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *sub, uint32_t *bm, int span, int t,
-                                           int nq, uint32_t *mine, int runs, int h)
+                                           int nq, uint32_t *mine, int runs)
 {
     if (runs) {
-        run_ends<kStrip * SPLIT>(add, sub, span, bm);
+        run_ends(add, sub, span, bm);
         __syncthreads();
     }
-    window_update<SPLIT>(add, sub, bm, t, nq, mine, runs, h);
+    window_update(add, sub, bm, t, nq, mine, runs);
 }
 
 /*
@@ -337,16 +330,11 @@ __device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *su
  * atomics on the word (counts stay below 2^16: nothing carries into or
  * borrows from the other half): the atomics do not wait for each other.
  * Each row's change walks the staged rows' runs where they are long
- * (window_update), as the CPU executor does.  SPLIT > 1 (a measuring knob,
- * VQ_CUDA_CAMBI_SPLIT): SPLIT threads to a column, each changing its share
- * of the band rows' words; a barrier before the c-values, which the first
- * share computes.
+ * (window_update), as the CPU executor does.
  */
-template <int SPLIT>
-__global__ void __launch_bounds__(kStrip * SPLIT)
+__global__ void __launch_bounds__(kStrip)
 cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 {
-    constexpr int NT = kStrip * SPLIT;
     extern __shared__ uint32_t smem32[];
     int s = 0;
     while (s < VQ_CAMBI_SCALES - 1 && (int)blockIdx.x >= g.block0[s + 1])
@@ -354,7 +342,7 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     const int b = (int)blockIdx.x - g.block0[s];
     const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
     const int16_t *__restrict__ u = g.u[s];
-    const int t = threadIdx.x % kStrip, h = threadIdx.x / kStrip;
+    const int t = threadIdx.x;
     const int x0 = (b % g.strips[s]) * kStrip, col = x0 + t, c0 = x0 - pad;
     const int r0 = (b / g.strips[s]) * g.rows;
     const int r1 = min(sh, r0 + g.rows);
@@ -367,42 +355,40 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     uint32_t *mine = hw + t;
 #define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
 
-    for (int e = threadIdx.x; e < nwords; e += NT)
+    for (int e = t; e < nwords; e += kStrip)
         hw[e] = 0;
-    for (int q = threadIdx.x; q < span; q += NT)
+    for (int q = t; q < span; q += kStrip)
         sub[q] = -1;
     /* the window of row r0: rows r0 - pad .. r0 + pad (clipped) */
     int16_t na[2], ns[2] = { -1, -1 };     /* the next staged rows (entering, leaving) */
     const int rlo = max(0, r0 - pad), rhi = min(sh - 1, r0 + pad);
-    fetch_row<NT>(na, span, u, sw, sh, rlo, c0);
+    fetch_row(na, span, u, sw, sh, rlo, c0);
     for (int r = rlo; r <= rhi; r++) {
         __syncthreads();
-        put_row<NT>(add, na, span);
+        put_row(add, na, span);
         __syncthreads();
         if (r < rhi) {
-            fetch_row<NT>(na, span, u, sw, sh, r + 1, c0);
+            fetch_row(na, span, u, sw, sh, r + 1, c0);
         } else if (r0 + 1 < r1) {   /* the first slide's rows */
-            fetch_row<NT>(na, span, u, sw, sh, r0 + 1 + pad, c0);
-            fetch_row<NT>(ns, span, u, sw, sh, r0 - pad, c0);
+            fetch_row(na, span, u, sw, sh, r0 + 1 + pad, c0);
+            fetch_row(ns, span, u, sw, sh, r0 - pad, c0);
         }
-        apply_rows<SPLIT>(add, sub, bm, span, t, nq, mine, g.runs, h);
+        apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
     }
     for (int i = r0; i < r1; i++) {
-        const int ui = col < sw && h == 0 ? u[(size_t)i * sw + col] : -1;
+        const int ui = col < sw ? u[(size_t)i * sw + col] : -1;
         if (i > r0) {
             __syncthreads();
-            put_row<NT>(add, na, span);     /* row i + pad: -1 below the image */
-            put_row<NT>(sub, ns, span);     /* row i - pad - 1: -1 above it */
+            put_row(add, na, span);     /* row i + pad: -1 below the image */
+            put_row(sub, ns, span);     /* row i - pad - 1: -1 above it */
             __syncthreads();
             if (i + 1 < r1) {
-                fetch_row<NT>(na, span, u, sw, sh, i + 1 + pad, c0);
-                fetch_row<NT>(ns, span, u, sw, sh, i - pad, c0);
+                fetch_row(na, span, u, sw, sh, i + 1 + pad, c0);
+                fetch_row(ns, span, u, sw, sh, i - pad, c0);
             }
-            apply_rows<SPLIT>(add, sub, bm, span, t, nq, mine, g.runs, h);
+            apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
         }
-        if (SPLIT > 1)
-            __syncthreads();   /* every share's changes, before the c-values read them */
-        if (col < sw && h == 0) {
+        if (col < sw) {
             float v = 0.0f;
             if (ui >= 0)
                 v = vq_cambi_c_value_of(&p, recip, (uint32_t)(ui + p.band_base),
@@ -422,16 +408,27 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 /* the c-values from column histograms (a part of this file) */
 #include "cambi/cuda_cambi_cols.cuh"
 
-/* the c-value kernel: the window histograms', or with
- * VQ_CUDA_CAMBI_CVALUE=cols (for measuring) the column histograms' where
- * the band fits its bitmap */
+/*
+ * Which c-value kernel: the column histograms' (cuda_cambi_cols.cuh) where
+ * the window is large (pad >= 24: the default window where width + height
+ * reach about 4500, 4K's pad being 32), whose cost does not grow with the
+ * window, the window histograms' below (1080p: pad 16),
+ * whose slide costs 2 (2 pad + 1) changes per pixel.  H100, whole commands
+ * (every feature at 2160p): 74.5% of decode-only with the window
+ * histograms, 82.0% with the column histograms (docs/cambi.md section 6).
+ * VQ_CUDA_CAMBI_CVALUE=cols or =hist chooses one for every size (the same
+ * values; for measuring).  The column kernel's bitmap holds bands of at
+ * most 32 * kColsMaxBandWords rows.
+ */
 bool cvalue_cols(const VqCambiParams &p)
 {
-    static const bool cols = [] {
+    static const int forced = [] {
         const char *e = getenv("VQ_CUDA_CAMBI_CVALUE");
-        return e && !strcmp(e, "cols");
+        return !e ? 0 : !strcmp(e, "cols") ? 1 : !strcmp(e, "hist") ? -1 : 0;
     }();
-    return cols && p.band_size <= 32 * kColsMaxBandWords;
+    if (p.band_size > 32 * kColsMaxBandWords)
+        return false;
+    return forced ? forced > 0 : p.pad >= 24;
 }
 
 size_t cvalue_smem(const VqCambiParams &p)
@@ -459,46 +456,6 @@ int cvalue_rows(const VqCambiParams &p)
         return 32;
     const int r = 3 * p.pad;
     return r < 32 ? 32 : r;
-}
-
-/* threads to a c-value column (cambi_cvalue_kernel's SPLIT): 1; for
- * measuring, VQ_CUDA_CAMBI_SPLIT=2 or 4 (the same counts, the same values) */
-int cvalue_split()
-{
-    static const int split = [] {
-        const char *e = getenv("VQ_CUDA_CAMBI_SPLIT");
-        const int v = e ? atoi(e) : 1;
-        return v == 2 || v == 4 ? v : 1;
-    }();
-    return split;
-}
-
-/* the c-value grid with the SPLIT of cvalue_split() */
-cudaError_t cvalue_prepare(const VqCambiParams &p)
-{
-    if (cvalue_cols(p))
-        return cudaFuncSetAttribute(cambi_cvalue_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)cols_smem(p));
-    const int smem = (int)cvalue_smem(p);
-    switch (cvalue_split()) {
-    case 2: return cudaFuncSetAttribute(cambi_cvalue_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    case 4: return cudaFuncSetAttribute(cambi_cvalue_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    default: return cudaFuncSetAttribute(cambi_cvalue_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    }
-}
-
-void cvalue_launch(int blocks, const VqCambiParams &p, const CvGrid &g, const float *recip, cudaStream_t st)
-{
-    if (cvalue_cols(p)) {
-        cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
-        return;
-    }
-    const size_t smem = cvalue_smem(p);
-    switch (cvalue_split()) {
-    case 2: cambi_cvalue_kernel<2><<<blocks, 2 * kStrip, smem, st>>>(p, g, recip); break;
-    case 4: cambi_cvalue_kernel<4><<<blocks, 4 * kStrip, smem, st>>>(p, g, recip); break;
-    default: cambi_cvalue_kernel<1><<<blocks, kStrip, smem, st>>>(p, g, recip); break;
-    }
 }
 
 } // namespace
@@ -619,7 +576,11 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)   /* the pageable copy is done before a non-blocking stream's kernel reads it */
         err = cudaStreamSynchronize(cudaStreamLegacy);
     if (!err)
-        err = cvalue_prepare(*p);
+        err = cvalue_cols(*p) ? cudaFuncSetAttribute(cambi_cvalue_cols_kernel,
+                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     (int)cols_smem(*p))
+                              : cudaFuncSetAttribute(cambi_cvalue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     (int)cvalue_smem(*p));
     if (err) {
         vq_cambi_cuda_free(c);
         cudaGetLastError();   /* the error is returned, not left pending */
@@ -692,7 +653,10 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
      * words and the pooling decisions of every scale at once */
     const float *recip =
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
-    cvalue_launch(blocks, p, g, recip, st);
+    if (cvalue_cols(p))
+        cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
+    else
+        cambi_cvalue_kernel<<<blocks, kStrip, cvalue_smem(p), st>>>(p, g, recip);
     const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)
                                                                                  : kSelBlocks);
     for (int pass = 0; pass < 3; pass++) {

@@ -1,7 +1,7 @@
 /*
  * cuda_cambi_cols.cuh - a part of cuda_cambi.cu, included there inside its
  * anonymous namespace (it uses that file's constants and CvGrid): the
- * c-values from column histograms (VQ_CUDA_CAMBI_CVALUE=cols).
+ * c-values from column histograms, for large windows (cvalue_cols there).
  *
  * A block owns a strip of kStrip output columns and a band of rows, as the
  * window-histogram kernel's blocks do, and keeps a histogram per staged

@@ -409,11 +409,11 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 #include "cambi/cuda_cambi_cols.cuh"
 
 /*
- * Which c-value kernel: the column histograms' (cuda_cambi_cols.cuh) where
- * the window is large (pad >= 24: the default window where width + height
- * reach about 4500, 4K's pad being 32), whose cost does not grow with the
- * window, the window histograms' below (1080p: pad 16),
- * whose slide costs 2 (2 pad + 1) changes per pixel.  H100, whole commands
+ * Which c-value kernel: the column histograms' (cuda_cambi_cols.cuh),
+ * whose cost does not grow with the window, where the window is large
+ * (pad >= 24: the default window where width + height reach about 4500;
+ * 4K's pad is 32), else the window histograms', whose slide costs
+ * 2 (2 pad + 1) changes per pixel (1080p: pad 16).  H100, whole commands
  * (every feature at 2160p): 74.5% of decode-only with the window
  * histograms, 82.0% with the column histograms (docs/cambi.md section 6).
  * VQ_CUDA_CAMBI_CVALUE=cols or =hist chooses one for every size (the same

@@ -13,9 +13,10 @@
  *                   for the binade the approximate sum predicts (warp scan)
  *   compose         per sum, one warp: the summaries in raster order,
  *                   staged 256 at a time in shared memory, checked against
- *                   the exact running sum (a batch of 32 at a time); what fails is redone by segments, then term by
- *                   term.  The result is the reference's sequential double
- *                   sum, bit for bit, whatever the predictions were.
+ *                   the exact running sum (a batch of 32 at a time); what
+ *                   fails is redone by segments, then term by term.  The
+ *                   result is the reference's sequential double sum, bit
+ *                   for bit, whatever the predictions were.
  * No atomics; integer scans only where the order matters.  Everything is
  * allocated once (one arena); nothing is copied to the host.
  */
@@ -373,14 +374,6 @@ __global__ void __launch_bounds__(kSummaryWarps * kWarp) summary_kernel(const Se
         s.row_sum[r] = rw;
 }
 
-/*
- * s (the same in every lane) after items[0 .. count) in raster order.  A
- * batch of 32: lane j checks item i0 + j against the integer the items
- * before it give (exclusive scan); the items before the first failure are
- * taken at once, the failing one goes to fail(i, s), which must leave s
- * exact and the same in every lane.  tests/test_ssim.cpp (Lanes) runs the
- * same steps on the host.
- */
 constexpr int kComposeWin = 256;   /* items staged in shared memory at a time */
 constexpr int kComposeLoads = kComposeWin / kWarp;
 
@@ -402,6 +395,15 @@ __device__ __forceinline__ void stage_items(VqSeqRow *win, const VqSeqRow *items
     __syncwarp();
 }
 
+/*
+ * s (the same in every lane) after items[0 .. count) in raster order.  A
+ * batch of 32: lane j checks item i0 + j against the integer the items
+ * before it give (exclusive scan); the items before the first failure are
+ * taken at once, the failing one goes to fail(i, s), which must leave s
+ * exact and the same in every lane.  The items reach the lanes through win
+ * (kComposeWin of the block's shared memory, the caller's for this level).
+ * tests/test_ssim.cpp (Lanes) runs the same steps on the host.
+ */
 template <class Fail>
 __device__ void compose_items(double &s, const VqSeqRow *items, int count, VqSeqRow *win,
                               Fail fail)

@@ -618,6 +618,78 @@ void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
         }
 }
 
+/*
+ * cuda_cambi_cols.cuh's kernel, block by block: a byte histogram per staged
+ * column over the window's rows (two changes per column and row), and per
+ * row only the band rows within num_diffs of the strip's pixels' own, each
+ * pixel's count the difference of two prefixes over the staged columns.
+ */
+void emulate_cvalue_cols_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
+                                const uint8_t *mask0, const float *recip, int rows_per_block,
+                                float *cv)
+{
+    const int kStrip = 64, kSpan = 128;
+    const int sw = p.sw[s], sh = p.sh[s], pad = p.pad, sft = p.sshift[s], nd = p.num_diffs;
+    const int span = kStrip + 2 * pad;
+    ASSERT_LE(span, kSpan);
+    auto band_row = [&](int r, int c) {
+        if (r < 0 || r >= sh || c < 0 || c >= sw || !mask0[((size_t)r << sft) * p.w + ((size_t)c << sft)])
+            return -1;
+        return vq_cambi_band_row(&p, filt[(size_t)r * sw + c]);
+    };
+    std::vector<uint8_t> cols((size_t)p.band_size * kSpan);
+    std::vector<int> prefix(kSpan), cnt((size_t)kStrip * (2 * nd + 1));
+    std::vector<char> need(p.band_size);
+    for (int by = 0; by * rows_per_block < sh; by++)
+        for (int bx = 0; bx * kStrip < sw; bx++) {
+            const int x0 = bx * kStrip, c0 = x0 - pad;
+            const int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            std::fill(cols.begin(), cols.end(), 0);
+            auto change = [&](int u, int q, int d) {
+                if (u < 0)
+                    return;
+                const int v = cols[(size_t)u * kSpan + q] + d;
+                ASSERT_TRUE(v >= 0 && v <= 255);
+                cols[(size_t)u * kSpan + q] = (uint8_t)v;
+            };
+            for (int q = 0; q < span; q++)
+                for (int r = std::max(0, r0 - pad); r <= std::min(sh - 1, r0 + pad); r++)
+                    change(band_row(r, c0 + q), q, 1);
+            for (int i = r0; i < r1; i++) {
+                if (i > r0)
+                    for (int q = 0; q < span; q++) {
+                        change(band_row(i - pad - 1, c0 + q), q, -1);
+                        change(band_row(i + pad, c0 + q), q, 1);
+                    }
+                std::fill(need.begin(), need.end(), 0);
+                for (int t = 0; t < kStrip; t++) {
+                    const int o = band_row(i, x0 + t);
+                    for (int u = std::max(0, o - nd); o >= 0 && u <= std::min(p.band_size - 1, o + nd); u++)
+                        need[u] = 1;
+                }
+                for (int u = 0; u < p.band_size; u++) {
+                    if (!need[u])
+                        continue;
+                    for (int q = 0, acc = 0; q < kSpan; q++)
+                        prefix[q] = acc += cols[(size_t)u * kSpan + q];
+                    for (int t = 0; t < kStrip; t++) {
+                        const int o = band_row(i, x0 + t);
+                        if (o >= 0 && u >= o - nd && u <= o + nd)
+                            cnt[(size_t)t * (2 * nd + 1) + u - o + nd] = prefix[t + 2 * pad] - (t ? prefix[t - 1] : 0);
+                    }
+                }
+                for (int t = 0; t < kStrip && x0 + t < sw; t++) {
+                    const int o = band_row(i, x0 + t);
+                    const int *mc = &cnt[(size_t)t * (2 * nd + 1)];
+                    cv[(size_t)i * sw + x0 + t] =
+                        o < 0 ? 0.0f
+                              : vq_cambi_c_value_of(&p, recip, (uint32_t)(o + p.band_base),
+                                                    [mc, o, nd](int uu) { return mc[uu - o + nd]; });
+                }
+            }
+        }
+}
+
 /* the scale images and mask the CUDA kernels feed the c-value kernel */
 void emulate_scale_inputs(const VqCambiParams &p, const VqCambiTables &t, VqPlaneView luma,
                           std::vector<uint8_t> &mask0, std::vector<std::vector<uint16_t>> &filt)
@@ -730,10 +802,13 @@ const RandomCase kRandomCases[] = { { 577, 323, 8, 2, 0, 0 },  { 300, 216, 10, 2
                                     { 640, 360, 8, 5, 0, 0 },  { 450, 300, 8, 0, 3, 0 },
                                     { 1920, 1080, 8, 2, 0, 1080 }, { 216, 400, 12, 3, 0, 0 } };
 
-VqPlaneView random_case(const RandomCase &c, std::mt19937 &rng, CambiSetup &s, std::vector<uint8_t> &buf)
+VqPlaneView random_case(const RandomCase &c, std::mt19937 &rng, CambiSetup &s, std::vector<uint8_t> &buf,
+                        int window_size = 0)
 {
     VqCambiOptions o;
     vq_cambi_default_options(&o);
+    if (window_size)
+        o.window_size = window_size;
     o.max_log_contrast = c.mlc;
     o.cambi_high_res_speedup = c.hrs;
     if (c.enc_div) {
@@ -866,6 +941,44 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
                 nonzero += want[x] > 0;
         }
         EXPECT_GT(nonzero, 100) << c.w << "x" << c.h;   /* the content exercises the c-values */
+        vq_cambi_cpu_free(cpu);
+    }
+}
+
+/* the column histograms' kernel (4K's default): the same c-values, on
+ * kRandomCases and with 4K's pad (window_size 127 at 1920x1080: pad 31) */
+TEST(CambiGpuAlgorithm, ColumnHistogramsEqualCpu)
+{
+    std::mt19937 rng(5);
+    std::vector<RandomCase> cases(std::begin(kRandomCases), std::end(kRandomCases));
+    cases.push_back({ 1920, 1080, 8, 2, 0, 0 });
+    for (size_t ci = 0; ci < cases.size(); ci++) {
+        const RandomCase &c = cases[ci];
+        CambiSetup s;
+        std::vector<uint8_t> buf;
+        const VqPlaneView v = random_case(c, rng, s, buf, ci + 1 == cases.size() ? 127 : 0);
+        ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
+        if (ci + 1 == cases.size()) {
+            ASSERT_EQ(s.p.pad, 31);
+        }
+        VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
+        std::vector<int64_t> words(s.l.total);
+        ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
+        std::vector<uint8_t> mask0;
+        std::vector<std::vector<uint16_t>> filt;
+        emulate_scale_inputs(s.p, s.t[0], v, mask0, filt);
+        for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
+            const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
+            const float *want = vq_cambi_cpu_cvalues(cpu, sc);
+            for (int rows : { 32, 1, 7 }) {
+                std::vector<float> got(n, -1.0f);
+                emulate_cvalue_cols_kernel(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows,
+                                           got.data());
+                for (size_t x = 0; x < n; x++)
+                    ASSERT_EQ(vq_f32_bits(got[x]), vq_f32_bits(want[x]))
+                        << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
+            }
+        }
         vq_cambi_cpu_free(cpu);
     }
 }

@@ -35,6 +35,18 @@ size_t cols_smem(const VqCambiParams &p)
            (size_t)p.band_size * sizeof(int16_t);
 }
 
+/* v summed over the warp's lanes up to this one */
+__device__ __forceinline__ int cols_warp_incl(int v, int lane)
+{
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int t = __shfl_up_sync(0xffffffffu, v, o);
+        if (lane >= o)
+            v += t;
+    }
+    return v;
+}
+
 __device__ __forceinline__ int16_t cols_fetch(const int16_t *__restrict__ u, int sw, int sh, int r, int c)
 {
     return r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
@@ -120,13 +132,7 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
             for (int w0 = 0; w0 < nbw; w0 += 32) {
                 const uint32_t m = w0 + lane < nbw ? bm[w0 + lane] : 0u;
                 const int n = __popc(m);
-                int incl = n;
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const int t = __shfl_up_sync(0xffffffffu, incl, o);
-                    if (lane >= o)
-                        incl += t;
-                }
+                const int incl = cols_warp_incl(n, lane);
                 int at = base + incl - n;
                 for (uint32_t mm = m; mm; mm &= mm - 1)
                     list[at++] = (int16_t)(((w0 + lane) << 5) + __ffs((int)mm) - 1);
@@ -149,13 +155,7 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
                     word = ((const uint32_t *)(cols + ub[k] * kColsSpan))[lane];
                 const int b0 = word & 0xff, b1 = (word >> 8) & 0xff, b2 = (word >> 16) & 0xff, b3 = word >> 24;
                 const int tot = b0 + b1 + b2 + b3;
-                int incl = tot;
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const int t = __shfl_up_sync(0xffffffffu, incl, o);
-                    if (lane >= o)
-                        incl += t;
-                }
+                const int incl = cols_warp_incl(tot, lane);
                 const int ex = incl - tot;
                 int4 pv;
                 pv.x = ex + b0;

@@ -911,37 +911,51 @@ TEST(CambiCpu, BandsEqualTheWholeRun)
     }
 }
 
+/* c's frame (random_case, with window_size unless 0) through the CPU
+ * executor and through emu at each block height rows_of(pad) gives: every
+ * c-value bit for bit.  *pad: the case's; *nonzero: its c-values above 0. */
+using CvalueEmulator = void (*)(const VqCambiParams &, int, const uint16_t *, const uint8_t *, const float *,
+                                int, float *);
+void check_emulated_cvalues(const RandomCase &c, std::mt19937 &rng, int window_size, CvalueEmulator emu,
+                            const std::function<std::vector<int>(int)> &rows_of, int *pad, int *nonzero)
+{
+    CambiSetup s;
+    std::vector<uint8_t> buf;
+    const VqPlaneView v = random_case(c, rng, s, buf, window_size);
+    ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
+    *pad = s.p.pad;
+    *nonzero = 0;
+    VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
+    std::vector<int64_t> words(s.l.total);
+    ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
+    std::vector<uint8_t> mask0;
+    std::vector<std::vector<uint16_t>> filt;
+    emulate_scale_inputs(s.p, s.t[0], v, mask0, filt);
+    for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
+        const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
+        const float *want = vq_cambi_cpu_cvalues(cpu, sc);
+        for (int rows : rows_of(s.p.pad)) {
+            std::vector<float> got(n, -1.0f);
+            emu(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows, got.data());
+            for (size_t x = 0; x < n; x++)
+                ASSERT_EQ(vq_f32_bits(got[x]), vq_f32_bits(want[x]))
+                    << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
+        }
+        for (size_t x = 0; x < n; x++)
+            *nonzero += want[x] > 0;
+    }
+    vq_cambi_cpu_free(cpu);
+}
+
 TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
 {
     std::mt19937 rng(3);
     for (const RandomCase &c : kRandomCases) {
-        CambiSetup s;
-        std::vector<uint8_t> buf;
-        const VqPlaneView v = random_case(c, rng, s, buf);
-        ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
-        VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
-        std::vector<int64_t> words(s.l.total);
-        ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
-        std::vector<uint8_t> mask0;
-        std::vector<std::vector<uint16_t>> filt;
-        emulate_scale_inputs(s.p, s.t[0], v, mask0, filt);
-        int nonzero = 0;
-        for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
-            const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
-            const float *want = vq_cambi_cpu_cvalues(cpu, sc);
-            for (int rows : { std::max(32, 4 * s.p.pad), 1, 7 }) {
-                std::vector<float> got(n, -1.0f);
-                emulate_cvalue_kernel(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows,
-                                      got.data());
-                for (size_t x = 0; x < n; x++)
-                    ASSERT_EQ(vq_f32_bits(got[x]), vq_f32_bits(want[x]))
-                        << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
-            }
-            for (size_t x = 0; x < n; x++)
-                nonzero += want[x] > 0;
-        }
+        int pad = 0, nonzero = 0;
+        ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues(
+            c, rng, 0, emulate_cvalue_kernel,
+            [](int pd) { return std::vector<int>{ std::max(32, 4 * pd), 1, 7 }; }, &pad, &nonzero));
         EXPECT_GT(nonzero, 100) << c.w << "x" << c.h;   /* the content exercises the c-values */
-        vq_cambi_cpu_free(cpu);
     }
 }
 
@@ -950,37 +964,14 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
 TEST(CambiGpuAlgorithm, ColumnHistogramsEqualCpu)
 {
     std::mt19937 rng(5);
-    std::vector<RandomCase> cases(std::begin(kRandomCases), std::end(kRandomCases));
-    cases.push_back({ 1920, 1080, 8, 2, 0, 0 });
-    for (size_t ci = 0; ci < cases.size(); ci++) {
-        const RandomCase &c = cases[ci];
-        CambiSetup s;
-        std::vector<uint8_t> buf;
-        const VqPlaneView v = random_case(c, rng, s, buf, ci + 1 == cases.size() ? 127 : 0);
-        ASSERT_NE(v.data, nullptr) << c.w << "x" << c.h;
-        if (ci + 1 == cases.size()) {
-            ASSERT_EQ(s.p.pad, 31);
-        }
-        VqCambiCpu *cpu = vq_cambi_cpu_alloc(&s.p);
-        std::vector<int64_t> words(s.l.total);
-        ASSERT_EQ(vq_cambi_cpu_run(cpu, &s.p, s.t.data(), v, &s.l, words.data()), 0);
-        std::vector<uint8_t> mask0;
-        std::vector<std::vector<uint16_t>> filt;
-        emulate_scale_inputs(s.p, s.t[0], v, mask0, filt);
-        for (int sc = 0; sc < VQ_CAMBI_SCALES; sc++) {
-            const size_t n = (size_t)s.p.sw[sc] * s.p.sh[sc];
-            const float *want = vq_cambi_cpu_cvalues(cpu, sc);
-            for (int rows : { 32, 1, 7 }) {
-                std::vector<float> got(n, -1.0f);
-                emulate_cvalue_cols_kernel(s.p, sc, filt[sc].data(), mask0.data(), s.t[0].recip, rows,
-                                           got.data());
-                for (size_t x = 0; x < n; x++)
-                    ASSERT_EQ(vq_f32_bits(got[x]), vq_f32_bits(want[x]))
-                        << c.w << "x" << c.h << " scale " << sc << " rows " << rows << " at " << x;
-            }
-        }
-        vq_cambi_cpu_free(cpu);
-    }
+    const auto rows = [](int) { return std::vector<int>{ 32, 1, 7 }; };
+    int pad = 0, nonzero = 0;
+    for (const RandomCase &c : kRandomCases)
+        ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues(c, rng, 0, emulate_cvalue_cols_kernel, rows, &pad, &nonzero));
+    ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues({ 1920, 1080, 8, 2, 0, 0 }, rng, 127, emulate_cvalue_cols_kernel,
+                                                   rows, &pad, &nonzero));
+    EXPECT_EQ(pad, 31);
+    EXPECT_GT(nonzero, 100);
 }
 
 /*

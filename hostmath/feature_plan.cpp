@@ -323,9 +323,6 @@ void FeaturePlan::make_exec_plan()
             in.exec_index = k;
             break;
         }
-        case FexKind::Motion:
-            p.motion |= in.opts.get("motion_five_frame_window") ? VQ_MOTION_LAG2 : VQ_MOTION_LAG1;
-            break;
         case FexKind::Module: {
             /* a metric module: its tables, its geometry and settings, its section */
             const Module &m = *o.spec().module;

@@ -26,7 +26,7 @@ namespace vq {
 
 struct Instance {
     FeatureOptions opts;
-    int exec_index;         /* VIF/ADM: which executor instance (exec_plan.h) */
+    int exec_index;         /* which executor instance of its kind (exec_plan.h: vif, adm, module) */
     int first_col;          /* column of its first per-frame output */
     int first_flush_col;    /* column of its first flush output, -1 if none */
     int n_outputs;          /* per-frame outputs that are columns */

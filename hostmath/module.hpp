@@ -72,10 +72,6 @@ struct LateOutputs {
      * out; the state does not change (the session goes on after a log
      * written mid-way) */
     void (*rest)(const void *state, std::vector<LateValue> &out);
-    /* optional (nullptr: a module's keep makes it): the state at a
-     * section's start of an extractor that is no module (integer motion,
-     * whose fold is the session's) */
-    std::shared_ptr<void> (*start)(const FeatureOptions &o);
 };
 
 struct Module {
@@ -133,6 +129,15 @@ struct Module {
      * failed never calls it: the state's destructor then undoes what was
      * written (the files stay as they were). */
     void (*commit)(void *state) = nullptr;
+    /* its row work reads the reference's pictures alone (integer motion):
+     * the sessions of a ladder run it once, in the leader, and the others
+     * fold the leader's section of the frame (their instance of the same
+     * table and settings: share() takes it in as it is) */
+    bool ref_only = false;
+    /* Optional (nullptr: 1): the frames before a piece's first scored frame
+     * that its values there read (integer motion's motion2, its window and
+     * moving average): a piece must start that early. */
+    int (*context)(const FeatureOptions &o) = nullptr;
 };
 
 /* why's refusal of such frames: "why (frames WxH, N-bit)" */

@@ -7,6 +7,7 @@
 
 namespace vq {
 
+const Module &motion_module();          /* hostmath/motion/ */
 const Module &cambi_module();           /* hostmath/cambi/ */
 const Module &float_motion_module();    /* hostmath/float_motion/ */
 const Module &psnr_module();            /* hostmath/psnr/ */
@@ -26,8 +27,9 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
-        &cambi_module(),            /* cambi and float_motion first: the extractors' list keeps */
-        &float_motion_module(),     /* its older order */
+        &motion_module(),           /* motion, cambi and float_motion first: the extractors' */
+        &cambi_module(),            /* list keeps its older order */
+        &float_motion_module(),
         &psnr_module(),
         &float_psnr_module(),
         &float_ansnr_module(),

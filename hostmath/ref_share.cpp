@@ -23,7 +23,7 @@ void RefShare::leave(int member)
     trim();
 }
 
-void RefShare::put(int64_t frame, const int64_t *row_sad, const int64_t *row_sad2)
+void RefShare::put(int64_t frame, const int64_t *words)
 {
     if (frame != frames_put())
         fail(VQ_EINVAL, "shared reference: frame %lld put out of order (expected %lld)", (long long)frame,
@@ -33,11 +33,7 @@ void RefShare::put(int64_t frame, const int64_t *row_sad, const int64_t *row_sad
         base_++;
         return;
     }
-    rows_.emplace_back(row_sad, row_sad + h_);
-    if (row_sad2)
-        rows_.back().insert(rows_.back().end(), row_sad2, row_sad2 + h_);
-    else
-        rows_.back().resize(2 * (size_t)h_, 0);
+    rows_.emplace_back(words, words + words_);
 }
 
 const int64_t *RefShare::get(int64_t frame) const

@@ -1,12 +1,13 @@
 /*
  * ref_share.hpp - the reference's work shared by the sessions of a ladder.
  *
- * Integer motion depends on the reference alone, so sessions that score
- * several renditions against the same reference frames compute it once: the
- * first session (the leader) runs motion and puts each frame's row sums here
- * as it folds the frame; the others (members) run no motion kernel or loop
- * and take the row sums of the same frame from here.  Rows are kept until
- * every member still joined has folded the frame.
+ * A module whose row work reads the reference alone (Module::ref_only:
+ * integer motion) gives the same section for every rendition, so sessions
+ * that score several renditions against the same reference frames compute
+ * it once: the first session (the leader) runs it and puts each frame's
+ * sections here as it folds the frame; the others (members) skip that row
+ * work and fold the same frame's sections from here.  A frame's words are
+ * kept until every member still joined has folded the frame.
  *
  * All of a ladder's sessions are used from one thread.  A member that needs
  * a frame the leader has in flight asks the leader to collect it (pump).
@@ -26,18 +27,16 @@ namespace vq {
 
 class RefShare {
 public:
-    explicit RefShare(int rows_per_frame) : h_(rows_per_frame) {}
+    explicit RefShare(size_t words_per_frame) : words_(words_per_frame) {}
 
     /* a member joins before any frame; returns its number */
     int join();
     /* the member is done (flushed or closed): its frames need not be kept */
     void leave(int member);
-    /* the leader: frame `frame` (the next one, in order) has these row sums,
-     * of the SAD against frame n-1 and against n-2 (the five-frame window;
-     * nullptr: none, kept as zeros) */
-    void put(int64_t frame, const int64_t *row_sad, const int64_t *row_sad2);
-    /* frame's row sums, or nullptr if the leader has not folded it (yet):
-     * rows_per_frame against n-1, then as many against n-2 */
+    /* the leader: frame `frame` (the next one, in order) has these words
+     * (words_per_frame of them) */
+    void put(int64_t frame, const int64_t *words);
+    /* frame's words, or nullptr if the leader has not folded it (yet) */
     const int64_t *get(int64_t frame) const;
     /* member `member` has folded every frame below `upto` */
     void consumed(int member, int64_t upto);
@@ -52,7 +51,7 @@ public:
 
 private:
     void trim();
-    int h_;
+    size_t words_;
     std::deque<std::vector<int64_t>> rows_;
     int64_t base_ = 0;                /* frame number of rows_.front() */
     std::vector<int64_t> upto_;       /* per member; INT64_MAX once it left */

@@ -1,7 +1,7 @@
 /* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_vif.c, integer_adm.c and integer_motion.c
- * option tables (names, aliases, defaults, ranges, flags; the modules' are
- * in their folders); the aliases follow alias.c. */
+ * v3.2.0's integer_vif.c and integer_adm.c option tables (names, aliases,
+ * defaults, ranges, flags; the modules' are in their folders); the aliases
+ * follow alias.c. */
 #include "registry.hpp"
 
 #include <algorithm>
@@ -15,7 +15,6 @@
 #include <cstring>
 
 #include "module.hpp"
-#include "motion_late.hpp"
 #include "vq_error.h"
 
 namespace vq {
@@ -74,28 +73,6 @@ std::vector<FeatureSpec> make_specs()
           "integer_adm_num_scale2", "integer_adm_den_scale2", "integer_adm_num_scale3",
           "integer_adm_den_scale3" },
     });
-    v.push_back(FeatureSpec{
-        "motion", FexKind::Motion,
-        {
-            { "motion_force_zero", "force_0", B, 0, 0, 1, true, true },
-            { "motion_blend_factor", "mbf", D, 1.0, 0.0, 1.0, true, true },
-            { "motion_blend_offset", "mbo", D, 40.0, 0.0, 1000.0, true, true },
-            { "motion_fps_weight", "mfw", D, 1.0, 0.0, 5.0, true, true },
-            { "motion_max_val", "mmxv", D, 10000.0, 0.0, 10000.0, true, true },
-            { "motion_five_frame_window", "mffw", B, 0, 0, 1, true, true },
-            { "motion_moving_average", "mma", B, 0, 0, 1, true, true },
-            { "debug", nullptr, B, 0, 0, 1, false, true },
-        },
-        { "VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion2_score",
-          "VMAF_integer_feature_motion3_score" },
-        { "VMAF_integer_feature_motion_sad_score" },
-        { "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score" },
-        /* debug=true: the SAD score again, under this name (alias integer_motion) */
-        { "VMAF_integer_feature_motion_score" },
-    });
-    /* motion2/motion3 of frame i final with frame i+1's SAD (i+2's with the
-     * five-frame window; motion_late.hpp) */
-    v.back().late = &motion::late_outputs();
     /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;

@@ -39,11 +39,32 @@ void check_format(const VqFormat &f)
         fail(VQ_EINVAL, "msb-aligned samples need 16-bit storage");
 }
 
+/* the module of the plan's module instance k (the first of its instances) */
+const vq::Module *module_of(const vq::FeaturePlan &p, int k)
+{
+    for (const vq::Instance &in : p.instances())
+        if (in.opts.spec().module && in.exec_index == k)
+            return in.opts.spec().module;
+    return nullptr;
+}
+
+/* the plan's module instances whose row work reads the reference alone */
+std::vector<int> ref_only_modules(const vq::FeaturePlan &p)
+{
+    std::vector<int> v;
+    for (int k = 0; k < p.exec().n_modules; k++)
+        if (module_of(p, k)->ref_only)
+            v.push_back(k);
+    return v;
+}
+
 }  // namespace session
 }  // namespace vq
 
 using vq::session::check_format;
 using vq::session::check_size;
+using vq::session::module_of;
+using vq::session::ref_only_modules;
 
 void VqSession::open()
 {
@@ -72,13 +93,13 @@ void VqSession::open()
              (long long)cfg.score_begin, (long long)cfg.score_end);
     make_plan();
     /* a piece's first scored frames read motion of the frames before: as
-     * many as its motion options need (motion_fold.h) must be given */
+     * many as its modules' options need (Module::context) must be given */
     int context = 1;
-    for (const vq::Instance &in : plan->instances())
-        if (in.opts.spec().kind == vq::FexKind::Motion) {
-            const VqMotion2Opts o = vq::motion::options(in.opts);
-            context = std::max(context, vq_motion2_context(&o));
-        }
+    for (const vq::Instance &in : plan->instances()) {
+        const vq::Module *m = in.opts.spec().module;
+        if (m && m->context)
+            context = std::max(context, m->context(in.opts));
+    }
     if (cfg.score_begin > 0 && cfg.first_frame > 0 && cfg.first_frame > cfg.score_begin - context)
         fail(VQ_EINVAL, "score_frames=%lld-...: motion of frame %lld needs frame %lld, which the piece "
              "does not give (it starts at %lld)", (long long)cfg.score_begin, (long long)cfg.score_begin,
@@ -97,13 +118,15 @@ void VqSession::open()
         init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
 }
 
-/* A ladder's member: the reference's motion comes from the leader's folds. */
+/* A ladder's member: the sections of the reference's own work (its ref_only
+ * module instances: integer motion's) come from the leader's folds, where
+ * the leader has an instance of the same table and settings. */
 void VqSession::join_share(VqSession *leader)
 {
     if (leader == this)
         fail(VQ_EINVAL, "share_reference: a session cannot share with itself");
     if (leader->share_member != -1)
-        fail(VQ_EINVAL, "share_reference: that session takes its reference's motion from another one; "
+        fail(VQ_EINVAL, "share_reference: that session takes its reference's work from another one; "
              "give that one");
     if (std::memcmp(&leader->fmt, &fmt, sizeof(fmt)) != 0)
         fail(VQ_EINVAL, "share_reference: the sessions' reference formats differ (%dx%d %d-bit against %dx%d "
@@ -113,16 +136,16 @@ void VqSession::join_share(VqSession *leader)
         fail(VQ_EINVAL, "share_reference: the sessions start at different title frames");
     if (leader->n_submitted || leader->flushed)
         fail(VQ_EINVAL, "share_reference: that session was already given frames");
-    if (!plan->exec().motion)
-        return;     /* no motion here: nothing to take */
-    if (!leader->plan->exec().motion)
-        fail(VQ_EINVAL, "share_reference: that session computes no motion (its models and features need none)");
-    if (plan->exec().motion & ~leader->plan->exec().motion)
-        fail(VQ_EINVAL, "share_reference: this session's motion needs the SAD against frame n-%d, which "
-             "that session does not compute (motion_five_frame_window differs: give a session with all "
-             "of them first)", (plan->exec().motion & VQ_MOTION_LAG2) ? 2 : 1);
+    const std::vector<int> mine = ref_only_modules(*plan);
+    if (mine.empty())
+        return;     /* nothing here that the leader could compute */
+    const VqExecPlan &lp = leader->plan->exec();
     if (!leader->share) {
-        leader->share = std::make_shared<vq::RefShare>(fmt.height);
+        size_t words = 0;
+        leader->share_out = ref_only_modules(*leader->plan);
+        for (int k : leader->share_out)
+            words += lp.module[k].words;
+        leader->share = std::make_shared<vq::RefShare>(words);
         leader->share_leader = true;
         leader->share->pump = [leader] {
             if (!leader->use_cuda || !leader->cuda || vq_cuda_exec_in_flight(leader->cuda) <= 0)
@@ -136,7 +159,26 @@ void VqSession::join_share(VqSession *leader)
     }
     share = leader->share;
     share_member = share->join();
-    exec_plan.motion = 0;
+    /* each of ours that one of the leader's gives as it is: skipped here */
+    share_in.assign((size_t)exec_plan.n_modules, -1);
+    for (int k : mine) {
+        VqModuleExec &x = exec_plan.module[k];
+        int64_t off = 0;
+        for (int j : leader->share_out) {
+            const VqModuleExec &y = lp.module[j];
+            VqModuleGeom g = y.g;
+            const bool same = y.cpu == x.cpu && y.words == x.words &&
+                              (module_of(*plan, k)->share ? module_of(*plan, k)->share(g, x.g)
+                                                          : std::memcmp(g.opt, x.g.opt, sizeof(g.opt)) == 0) &&
+                              std::memcmp(g.opt, y.g.opt, sizeof(g.opt)) == 0;
+            if (same) {
+                share_in[(size_t)k] = off;
+                x.skip = 1;
+                break;
+            }
+            off += (int64_t)y.words;
+        }
+    }
 }
 
 /* A distorted picture of another size: swscale's upscaler, exactly. */
@@ -169,8 +211,8 @@ void VqSession::make_plan()
     plan = std::make_unique<vq::FeaturePlan>(fmt, model_str, feature_str, cfg.enable_psnr != 0);
     exec_plan = plan->exec();
     sections.push_back(Section{ n_submitted, fmt });
-    /* what instances keep across frames: a module's from the section
-     * before's, integer motion's stream afresh */
+    /* what instances keep across frames: each module's keep makes it from
+     * the section before's (integer motion's stream starts afresh) */
     std::vector<std::shared_ptr<void>> before;
     before.swap(module_state);
     module_state.resize(plan->instances().size());
@@ -181,9 +223,6 @@ void VqSession::make_plan()
     for (size_t i = 0; i < plan->instances().size(); i++) {
         const vq::Instance &in = plan->instances()[i];
         const vq::Module *m = in.opts.spec().module;
-        const vq::LateOutputs *late = in.opts.spec().late;
-        if (late && late->start)
-            module_state[i] = late->start(in.opts);
         if (!m || !m->keep)
             continue;
         const std::string why = m->keep(in.opts, plan->module_geom(in), run, i < before.size() ? before[i] : nullptr, module_state[i]);

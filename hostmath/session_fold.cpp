@@ -4,6 +4,7 @@
  * ciede), the rest on the fold workers; motion2/motion3 and the
  * other late outputs made final into their frames.
  */
+#include <algorithm>
 #include <system_error>
 
 #include "adm_outputs.hpp"
@@ -20,44 +21,28 @@ void VqSession::fold(const int64_t *rows, bool scored)
     FrameRec &fr = frame(n_folded);
     const std::vector<vq::Instance> &inst = plan->instances();
     const int64_t first = sections.back().first_frame;
-    /* the reference's motion row sums, against frame n-1 and n-2: this
-     * frame's, or the leader's of it */
-    const int64_t *row_sad = rows + ep.base.motion_off;
-    const int64_t *row_sad2 = (ep.motion & VQ_MOTION_LAG2) ? rows + ep.motion_lag2_off : nullptr;
-    if (share_member >= 0) {
-        while (!(row_sad = share->get(n_folded))) {
+    /* a ladder: the sections of the reference's own work (ref_only
+     * modules), which the leader puts and its members fold */
+    if (share_member >= 0 && std::any_of(share_in.begin(), share_in.end(), [](int64_t o) { return o >= 0; })) {
+        while (!(shared_rows = share->get(n_folded))) {
             if (!share->pump || !share->pump())
                 fail(VQ_EINVAL, "frame %lld of the shared reference is unknown: the session this one shares "
                      "it with (share_reference) %s", (long long)n_folded,
                      share->pump ? "was not given it (give each frame to that one first)"
                                          : "was closed before it");
         }
-        row_sad2 = row_sad + ep.base.h;     /* the share keeps both, lag 2 after lag 1 */
-    } else if (share_leader && ep.motion) {
-        share->put(n_folded, row_sad, row_sad2);
-    }
-    /* integer motion, every frame: its SAD score, and into its motion2 stream */
-    for (size_t ii = 0; ii < inst.size(); ii++) {
-        const vq::Instance &in = inst[ii];
-        if (in.opts.spec().kind != vq::FexKind::Motion)
-            continue;
-        const int lag = vq::motion::lag(module_state[ii].get());   /* its SAD is against frame n-lag */
-        double s = 0.0;
-        /* frames before the lag have no frame n-lag: 0, as libvmaf */
-        if (n_folded - first >= lag && !in.opts.get("motion_force_zero"))
-            s = vq_motion_sad_score_rows(lag == 2 ? row_sad2 : row_sad, ep.base.w, ep.base.h,
-                                         in.opts.get("motion_fps_weight"), in.opts.get("motion_max_val"));
-        fr.v[(size_t)in.first_col] = s;
-        if (in.n_outputs > 1)   /* debug=true: VMAF_integer_feature_motion_score, the same score */
-            fr.v[(size_t)in.first_col + 1] = s;
-        vq::motion::push(module_state[ii].get(), s);
+    } else if (share_leader) {
+        share_buf.clear();
+        for (int k : share_out)
+            share_buf.insert(share_buf.end(), rows + ep.module[k].off, rows + ep.module[k].off + ep.module[k].words);
+        share->put(n_folded, share_buf.data());
     }
     std::shared_ptr<FoldJob> job;
     for (size_t ii = 0; ii < inst.size(); ii++) {
         const vq::Instance &in = inst[ii];
         if (in.n_outputs == 0)  /* null: nothing to write */
             continue;
-        /* a temporal module (float_motion) folds every frame, whatever
+        /* a temporal module (integer motion, float_motion) folds every frame, whatever
          * n_subsample is (on the caller's thread: it has state) */
         const vq::Module *m = in.opts.spec().module;
         if (!scored && !(m && m->temporal))
@@ -86,6 +71,7 @@ void VqSession::fold(const int64_t *rows, bool scored)
         timing.fold += since(t_fold);
         timing.frames++;
     }
+    shared_rows = nullptr;
     n_folded++;
     if (share_member >= 0)
         share->consumed(share_member, n_folded);
@@ -145,7 +131,7 @@ bool VqSession::in_order(size_t ii) const
 {
     const vq::Instance &in = plan->instances()[ii];
     return in.opts.spec().kind != vq::FexKind::Module || !in.opts.spec().module->deferrable ||
-           (ii < module_state.size() && module_state[ii]);
+           (ii < module_state.size() && module_state[ii]) || exec_plan.module[in.exec_index].skip;
 }
 
 /* Which instances fold on a worker: the others, while there are fold
@@ -328,6 +314,9 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     }
     case vq::FexKind::Module: {
         const VqModuleExec &x = ep.module[in.exec_index];
+        /* a ladder's member: the leader's section of a module it skips */
+        const int64_t *section = exec_plan.module[in.exec_index].skip
+                                     ? shared_rows + share_in[(size_t)in.exec_index] : rows + x.off;
         const vq::Module &m = *in.opts.spec().module;
         VqModuleGeom g = plan->module_geom(in);
         /* a fold that is never deferred (on this thread) may read what the
@@ -336,11 +325,9 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
         if (in_order(ii))
             g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
                                    : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
-        m.fold(g, rows + x.off, k - first, module_state[ii].get(), out);
+        m.fold(g, section, k - first, module_state[ii].get(), out);
         break;
     }
-    case vq::FexKind::Motion:
-        break;
     }
 }
 

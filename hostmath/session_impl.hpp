@@ -35,7 +35,6 @@
 #include "module.hpp"
 #include "log_target.hpp"
 #include "log_writer.hpp"
-#include "motion_late.hpp"
 #include "pool.hpp"
 #include "ref_share.hpp"
 #include "scale_exec.h"
@@ -92,9 +91,8 @@ struct VqSession {
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
     std::vector<uint16_t> log2_table;
-    /* what each instance keeps (Module::keep; integer motion's motion2
-     * stream: LateOutputs::start), by instance; carried into the next
-     * section's plan */
+    /* what each instance keeps (Module::keep: integer motion's motion2
+     * stream, say), by instance; carried into the next section's plan */
     std::vector<std::shared_ptr<void>> module_state;
     std::vector<Section> sections;
     /* frames whose motion2/3 and other late outputs (LateOutputs) are known */
@@ -107,10 +105,17 @@ struct VqSession {
     VqCpuExec *cpu = nullptr;
     VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
     /* a ladder (cfg.share_reference): the leader computes the reference's
-     * motion, the members take its row sums from `share` */
+     * own work (the sections of its ref_only modules: integer motion's),
+     * the members take it from `share` */
     std::shared_ptr<vq::RefShare> share;
     bool share_leader = false;
-    int share_member = -1;                  /* >= 0: a member (no motion of its own) */
+    int share_member = -1;                  /* >= 0: a member */
+    std::vector<int> share_out;             /* the leader: the module instances it puts, in order */
+    std::vector<int64_t> share_buf;         /* the leader: a frame's words, gathered */
+    /* a member: per module instance of its plan, where its section starts
+     * in the leader's words of a frame (-1: it runs its own) */
+    std::vector<int64_t> share_in;
+    const int64_t *shared_rows = nullptr;   /* a member, while it folds a frame: the leader's words */
     VqExecPlan exec_plan;                   /* plan->exec(), less what a member takes from the leader */
     int dis_w = 0, dis_h = 0;               /* distorted picture size */
 

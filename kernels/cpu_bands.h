@@ -1,13 +1,12 @@
 /*
- * cpu_bands.h - the CPU loops of VIF, ADM and motion in row bands, so
+ * cpu_bands.h - the CPU loops of VIF and ADM in row bands, so
  * that cpu_exec.cpp can spread one frame over its threads.  Bands of one
  * step write disjoint rows (of the per-frame buffer and of the loops'
  * images) and may run concurrently; steps run in the order given below.
  * The whole-frame functions of the *_exec.h headers are these bands run
  * in order on one thread (same buffer, bit for bit).
  *
- * Every hot loop has a plain twin (the VQ_HD functions of vif.h, adm.h,
- * motion.h) and SIMD versions chosen at run time (simd/cpu_simd.h).
+ * Every hot loop has a plain twin (the VQ_HD functions of vif.h and adm.h) and SIMD versions chosen at run time (simd/cpu_simd.h).
  */
 #ifndef VQ_CPU_BANDS_H
 #define VQ_CPU_BANDS_H
@@ -15,7 +14,6 @@
 #include <stdint.h>
 
 #include "adm_exec.h"
-#include "motion_exec.h"
 #include "vif_exec.h"
 
 #ifdef __cplusplus
@@ -31,12 +29,6 @@ void vq_adm_cpu_dwt_rows(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis, const Vq
                          int scale, int row_begin, int row_end);
 void vq_adm_cpu_sums_rows(VqAdmCpu *c, const VqAdmParams *p, const VqRowLayout *l, int scale,
                           int64_t *rows, int row_begin, int row_end);
-
-/* motion: rows of the current frame (any bands, concurrently), then
- * commit once (the current frame becomes the previous one). */
-void vq_motion_cpu_rows(VqMotionCpu *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
-                        size_t lag2_off, int64_t *rows, int row_begin, int row_end);
-void vq_motion_cpu_commit(VqMotionCpu *m);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,6 @@
 #include "adm_exec.h"
 #include "cpu_bands.h"
 #include "float_small_exec.h"
-#include "motion_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -144,7 +143,7 @@ private:
 /* One work item: a row band of one step of one feature instance.  A
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
-enum : uint8_t { kVifSub, kVifStat, kAdmDwt, kAdmSums, kMotion, kModule, kModuleRun };
+enum : uint8_t { kVifSub, kVifStat, kAdmDwt, kAdmSums, kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale */
@@ -162,7 +161,6 @@ struct VqCpuExec {
     const uint16_t *log2_table;
     std::vector<VqVifCpu *> vif;
     std::vector<VqAdmCpu *> adm;
-    VqMotionCpu *motion = nullptr;
     VqScaleCpu *scale = nullptr;
     std::vector<int64_t> rows;
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
@@ -175,8 +173,6 @@ struct VqCpuExec {
             vq_vif_cpu_free(v);
         for (VqAdmCpu *a : adm)
             vq_adm_cpu_free(a);
-        if (motion)
-            vq_motion_cpu_free(motion);
         if (scale)
             vq_scale_cpu_free(scale);
         for (int k = 0; k < plan.n_modules; k++)
@@ -220,10 +216,10 @@ Split split_features(const VqExecPlan *p, int threads)
     double cost[VQ_EXEC_MAX_MODULES], modules = 0.0;   /* their hints (kernels/module.h) */
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleCpu *c = p->module[k].cpu;
-        cost[k] = (c->cost ? c->cost(&p->module[k].g) : 0.0) * px;
+        cost[k] = (c->cost && !p->module[k].skip ? c->cost(&p->module[k].g) : 0.0) * px;
         modules += cost[k];
     }
-    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0 + (p->motion ? 0.5 : 0.0)) * px;
+    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0) * px;
     const double total = vmaf + modules;
     const double fair = total / threads;
     for (int k = 0; k < p->n_modules; k++)
@@ -253,14 +249,14 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
             VqModuleExec &m = e->plan.module[k];    /* the executor's copy: its threads, its split */
             m.g.cpu_threads = e->threads;
             m.g.cpu_bands = !m.cpu->run || sp.module[k];
+            if (m.skip)     /* a ladder's member: the leader runs it */
+                continue;
             ok = ok && m.cpu->steps <= kSteps && m.cpu->alloc(&e->module_scratch[k], &m.g) == 0;
         }
         for (int k = 0; k < plan->n_vif; k++)
             ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
-        if (plan->motion)
-            ok = ok && (e->motion = vq_motion_cpu_alloc(plan->w, plan->h, plan->motion));
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         e->pool.reset(new TaskPool(e->threads));
@@ -316,7 +312,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* the modules that run on this frame: all on a scored one, the temporal ones on every frame */
     bool runs[VQ_EXEC_MAX_MODULES];
     for (int k = 0; k < p->n_modules; k++)
-        runs[k] = score || p->module[k].temporal;
+        runs[k] = !p->module[k].skip && (score || p->module[k].temporal);
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleExec &m = p->module[k];
         if (runs[k] && m.cpu->check && m.cpu->check(e->module_scratch[k], &m.g, ref, dis) < 0) {
@@ -352,8 +348,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
             bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
         }
-    if (p->motion)
-        bands(e->items[0], kMotion, 0, 0, p->h);
     for (int k = 0; k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
         const VqModuleExec &m = p->module[k];
         for (int s = 0; runs[k] && m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
@@ -400,9 +394,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             case kAdmSums:
                 vq_adm_cpu_sums_rows(e->adm[k], &p->adm[k], &p->adm_layout[k], it.scale, r, it.a, it.b);
                 break;
-            case kMotion:
-                vq_motion_cpu_rows(e->motion, ref[0], p->bpc, &p->base, p->motion_lag2_off, r, it.a, it.b);
-                break;
             case kModule: {
                 const VqModuleExec &m = p->module[k];
                 m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.scale, it.a, it.b);
@@ -417,11 +408,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             }
         });
     }
-    if (p->motion)
-        vq_motion_cpu_commit(e->motion);
     for (int k = 0; k < p->n_modules; k++) {   /* state kept for the next frame */
         const VqModuleExec &m = p->module[k];
-        if (m.cpu->frame_end)
+        if (!m.skip && m.cpu->frame_end)
             m.cpu->frame_end(e->module_scratch[k], &m.g, ref, dis);
     }
     for (int k = 0; k < p->n_modules; k++)
@@ -439,7 +428,7 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
 
 extern "C" const void *vq_cpu_exec_module_fold_data(const VqCpuExec *e, int k)
 {
-    if (!e || k < 0 || k >= e->plan.n_modules || !e->plan.module[k].cpu->fold_data)
+    if (!e || k < 0 || k >= e->plan.n_modules || e->plan.module[k].skip || !e->plan.module[k].cpu->fold_data)
         return nullptr;
     return e->plan.module[k].cpu->fold_data(e->module_scratch[k]);
 }

@@ -27,7 +27,8 @@ struct VqScalePlan;
 int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan, const uint16_t *vif_log2_table,
                       const struct VqScalePlan *dis_scale, int threads, char *err, size_t errlen);
 /* One pair, synchronously; *rows stays valid until the next run.
- * score: VIF/ADM and the modules too (0: motion only, frames n_subsample skips). */
+ * score: VIF/ADM and the modules too (0: the temporal modules only, frames
+ * n_subsample skips). */
 int  vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,
                      const int64_t **rows, char *err, size_t errlen);
 /* module instance k's fold data of the last run (its table's fold_data),

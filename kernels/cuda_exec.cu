@@ -12,12 +12,12 @@
  * operations, and enqueuing them costs the host more than folding the frame.
  * So the pictures are first copied (device to device, or uploaded) into the
  * slot's own staging planes, whose addresses never change; the work on those
- * is captured once into a graph per (slot, motion phase, the modules'
- * phases, scored or not) and replayed: per frame, two to four copies, one
+ * is captured once into a graph per (slot, the modules' phases, scored or
+ * not, the reference's mode) and replayed: per frame, two to four copies, one
  * graph launch and a few event operations.  The copies run on a stream of
  * their own, beside the previous frame's graph, so that they add no time to
- * a frame's critical path.  The first frame (motion's store kernel, a
- * module's work of its own: module.h's phase) runs without a graph; a
+ * a frame's critical path.  A module's frame of its own (module.h's phase:
+ * integer motion's first frames, with its store kernel) runs without a graph; a
  * module's cooperative kernels (cambi's pooling) are captured like the
  * others (cooperative kernel nodes).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
  * arguments are the same either way.
@@ -37,7 +37,6 @@
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
-#include "motion_exec.h"
 #include "scale_exec.h"
 #include "vif_exec.h"
 #include "vqcuda.h"
@@ -63,13 +62,9 @@ struct Slot {
     size_t upload_pitch[2][2];    /* likewise: a rendition's planes are smaller */
 };
 
-/* motion's phase (0 .. VQ_MOTION_CUDA_PHASES-1; the last: no motion);
- * graphs are keyed by it and the modules' phases (module.h) */
-enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
-
 /* Independent features run on side streams forked from the main stream and
- * joined back before the copy to the host: ADM on side[0], motion on
- * side[1], module instances on their own, VIF on the main stream.  They write disjoint
+ * joined back before the copy to the host: ADM on side[0], module instances
+ * on their own, VIF on the main stream.  They write disjoint
  * sections of the frame's buffer; the small, latency-bound kernels of one
  * overlap the others'. */
 /* the streams a frame's work forks onto beside the main one (VIF):
@@ -77,24 +72,26 @@ enum { N_PHASE = VQ_MOTION_CUDA_PHASES + 1 };
  * (a module's selection or ordered row sums: CAMBI's, SSIM's, CIEDE's) fill
  * only part of the GPU; module instance k runs on side[SIDE_MODULES + k]
  * (the last of them from N_MODULE_STREAMS on) */
-enum { N_MODULE_STREAMS = 5 };
-enum { SIDE_ADM, SIDE_MOTION, SIDE_REF, SIDE_MODULES,
+enum { N_MODULE_STREAMS = 6 };
+enum { SIDE_ADM, SIDE_REF, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
-/* graphs per slot: motion's phase (N_PHASE) x scored x the reference's
+/* graphs per slot: the modules' phases x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
  * shared and the reference's picture read from the leader's staging copy
  * too (REF_SHARED_STAGED) */
 enum { REF_OWN, REF_SHARED, REF_SHARED_STAGED, N_REFMODE };
 
-/* a slot's graphs, each for one key: motion's phase, the modules' phases (a
- * bit per module instance: its phase hook's 0 or 1), scored or not, the
- * reference mode; room for every motion phase x two module phases (the
- * instances of a module step together) x scored x reference mode: a frame
- * whose key finds no room (modules out of step) is enqueued directly */
-enum { N_GRAPHS = N_PHASE * 2 * 2 * N_REFMODE };
+/* a slot's graphs, each for one key: the modules' phases (two bits per
+ * module instance: its phase hook's 0 .. 3), scored or not, the reference
+ * mode; room for N_MODULE_KEYS phase keys (integer motion's two or three
+ * phases x float_motion's two: the instances of a module step together) x
+ * scored x reference mode: a frame whose key finds no room (modules out of
+ * step) is enqueued directly */
+enum { N_MODULE_KEYS = 8 };
+enum { N_GRAPHS = N_MODULE_KEYS * 2 * N_REFMODE };
 struct Graph {
-    int phase, score, refmode;
+    int score, refmode;
     unsigned modules;
     cudaGraphExec_t exec;       /* NULL until captured */
 };
@@ -131,7 +128,6 @@ struct VqCudaExec {
     cudaEvent_t ref_vif, ref_adm;   /* inside a frame: the leader's two parts of the ref work done */
     VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
     VqAdmCuda *adm;             /* likewise for ADM */
-    VqMotionCuda *motion;
     VqScaleCuda *scale;         /* distorted pictures of another size */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
 };
@@ -244,13 +240,12 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     if (p->n_adm && (ret = wrap(vq_adm_cuda_alloc(&e->adm, p->w, p->h), "adm alloc", err, errlen)) < 0)
         return ret;
-    if (p->motion && (ret = wrap(vq_motion_cuda_alloc(&e->motion, p->w, p->h, p->motion), "motion alloc", err, errlen)) < 0)
-        return ret;
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
     for (int k = 0; k < p->n_modules; k++)
-        if ((ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
+        if (!p->module[k].skip &&   /* a ladder's member: the leader runs it */
+            (ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
             return ret;
     return VQ_OK;
@@ -264,7 +259,7 @@ static int needs_chroma(const VqCudaExec *e, int which, const VqPlaneView v[3])
     const VqExecPlan *p = &e->cfg.plan;
     int mod_uv = 0;
     for (int k = 0; k < p->n_modules; k++)
-        mod_uv |= p->module[k].chroma;
+        mod_uv |= p->module[k].chroma && !p->module[k].skip;
     return v[1].data && (mod_uv || (which == 1 && e->scale));
 }
 
@@ -331,10 +326,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     CHECK(cudaEventRecord(e->fork, main));
     for (int k = 0; k < N_SIDE; k++)
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
-    if (c->motion &&
-        (ret = wrap(vq_motion_cuda_run(e->motion, ref[0], c->bpc, &c->base, c->motion_lag2_off, s->d_rows,
-                                       side[SIDE_MOTION]), "motion kernels", err, errlen)) < 0)
-        return ret;
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
          * the VIF (main) and ADM streams; the renditions' frames wait for
@@ -370,11 +361,11 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                 return ret;
     }
     /* the metric modules, each from its table: on a scored frame, the
-     * temporal ones (float_motion) on every frame */
+     * temporal ones (integer motion, float_motion) on every frame */
     for (int k = 0; k < c->n_modules; k++) {
         const VqModuleExec &m = c->module[k];
         const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
-        if ((score || m.temporal) &&
+        if (!m.skip && (score || m.temporal) &&
             (ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
                                         slot_index), m.name, err, errlen)) < 0)
             return ret;
@@ -384,7 +375,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     for (int k = 0; k < c->n_modules; k++) {
         const VqModuleExec &m = c->module[k];
         const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
-        if (m.cuda->enqueue_every &&
+        if (!m.skip && m.cuda->enqueue_every &&
             (ret = wrap(m.cuda->enqueue_every(e->module_scratch[k], &m.g, ref, dis, side[si]), m.name, err,
                         errlen)) < 0)
             return ret;
@@ -400,36 +391,35 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     return VQ_OK;
 }
 
-/* The modules' phases (module.h) as one graph key: bit k, instance k's
- * phase; -1 while one of them enqueues a frame of its own (or has a phase
- * the key cannot hold). */
+/* The modules' phases (module.h) as one graph key: bits 2k and 2k + 1,
+ * instance k's phase; -1 while one of them enqueues a frame of its own (or
+ * has a phase the key cannot hold). */
 static long module_phases(const VqCudaExec *e)
 {
     const VqExecPlan *c = &e->cfg.plan;
-    unsigned key = 0;
+    uint32_t key = 0;
     for (int k = 0; k < c->n_modules; k++) {
-        if (!c->module[k].cuda->phase)
+        if (c->module[k].skip || !c->module[k].cuda->phase)
             continue;
         const int ph = c->module[k].cuda->phase(e->module_scratch[k]);
-        if (ph < 0 || ph > 1)
+        if (ph < 0 || ph > 3)
             return -1;
-        key |= (unsigned)ph << k;
+        key |= (uint32_t)ph << (2 * k);
     }
     return (long)key;
 }
 
 /* The slot's graph of this key: captured already (exec set), or a new
  * entry (exec NULL) to capture into; NULL when the slot has no room. */
-static Graph *find_graph(VqCudaExec *e, int slot_index, int phase, unsigned modules, int score, int refmode)
+static Graph *find_graph(VqCudaExec *e, int slot_index, unsigned modules, int score, int refmode)
 {
     Graph *t = e->graph[slot_index];
     for (int k = 0; k < e->n_graphs[slot_index]; k++)
-        if (t[k].phase == phase && t[k].modules == modules && t[k].score == score && t[k].refmode == refmode)
+        if (t[k].modules == modules && t[k].score == score && t[k].refmode == refmode)
             return &t[k];
     if (e->n_graphs[slot_index] == N_GRAPHS)
         return NULL;
     Graph *g = &t[e->n_graphs[slot_index]++];
-    g->phase = phase;
     g->modules = modules;
     g->score = score;
     g->refmode = refmode;
@@ -438,8 +428,8 @@ static Graph *find_graph(VqCudaExec *e, int slot_index, int phase, unsigned modu
 }
 
 /* Capture one frame's work (enqueue) into *g, on the capture streams.  The
- * motion state steps as at a direct run: this frame's work is the graph's
- * first replay. */
+ * modules' host-side state steps as at a direct run: this frame's work is
+ * the graph's first replay. */
 static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
                    int score, int shared, cudaGraphExec_t *g, char *err, size_t errlen)
 {
@@ -474,11 +464,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     Slot *s = &e->slot[slot_index];
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
-    /* motion's first frames (before frame n-lag is there) run other work: no graph for them */
-    const int phase = c->motion ? vq_motion_cuda_phase(e->motion) : N_PHASE - 1;
-    /* a module's frame of its own (module.h's phase: a first frame) likewise */
+    /* a module's frame of its own (module.h's phase: integer motion's
+     * first frames, before frame n-lag is there): no graph for it */
     const long mphase = module_phases(e);
-    const int graph = e->use_graphs && phase >= 0 && mphase >= 0;
+    const int graph = e->use_graphs && mphase >= 0;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */
     cudaStream_t in = graph ? e->copy_stream : e->stream;
@@ -531,7 +520,7 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        Graph *g = find_graph(e, slot_index, phase, (unsigned)mphase, score ? 1 : 0, refmode);
+        Graph *g = find_graph(e, slot_index, (unsigned)mphase, score ? 1 : 0, refmode);
         if (!g) {   /* no room for its key: enqueued directly, on the staging planes */
             if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err, errlen)) < 0)
                 return ret;
@@ -539,10 +528,8 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, &g->exec, err, errlen)) < 0)
                 return ret;
         } else {
-            if (c->motion)
-                vq_motion_cuda_replayed(e->motion);
             for (int k = 0; k < c->n_modules; k++)
-                if (c->module[k].cuda->replayed)
+                if (!c->module[k].skip && c->module[k].cuda->replayed)
                     c->module[k].cuda->replayed(e->module_scratch[k]);
         }
         if (g)
@@ -571,7 +558,8 @@ extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
 
 extern "C" const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k)
 {
-    if (!e || k < 0 || k >= e->cfg.plan.n_modules || !e->cfg.plan.module[k].cuda->fold_data)
+    if (!e || k < 0 || k >= e->cfg.plan.n_modules || e->cfg.plan.module[k].skip ||
+        !e->cfg.plan.module[k].cuda->fold_data)
         return NULL;
     return e->cfg.plan.module[k].cuda->fold_data(e->module_scratch[k]);
 }
@@ -608,7 +596,7 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
      * may read it) */
     for (int k = 0; k < e->cfg.plan.n_modules; k++) {
         const VqModuleExec &m = e->cfg.plan.module[k];
-        if (m.cuda->collect &&
+        if (!m.skip && m.cuda->collect &&
             (ret = wrap(m.cuda->collect(e->module_scratch[k], &m.g, e->head, s->h_rows + m.off, e->stream), m.name,
                         err, errlen)) < 0)
             return ret;
@@ -646,7 +634,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         cudaEventDestroy(e->ref_adm);
     if (e->vif) vq_vif_cuda_free(e->vif);
     if (e->adm) vq_adm_cuda_free(e->adm);
-    if (e->motion) vq_motion_cuda_free(e->motion);
     if (e->scale) vq_scale_cuda_free(e->scale);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])

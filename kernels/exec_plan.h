@@ -7,9 +7,9 @@
  *
  * Instances: VIF once per distinct enhancement gain limit, ADM once per
  * distinct set of ADM parameters (vmaf + vmaf_neg in one run: two of each),
- * motion at most once (its options act on the host only), and the metric
- * modules' instances (kernels/module.h).  The
- * reference's work is not yet shared between VIF or ADM instances.
+ * and the metric modules' instances (kernels/module.h; integer motion's
+ * among them).  The reference's work is not yet shared between VIF or ADM
+ * instances.
  */
 #ifndef VQ_EXEC_PLAN_H
 #define VQ_EXEC_PLAN_H
@@ -30,11 +30,7 @@ extern "C" {
 
 typedef struct VqExecPlan {
     int w, h, bpc;
-    int motion;                 /* run integer motion (reference luma only): VQ_MOTION_LAG1 (the
-                                 * SAD against frame n-1, at base.motion_off) | VQ_MOTION_LAG2
-                                 * (against n-2, the five-frame window: h rows at motion_lag2_off) */
-    size_t motion_lag2_off;
-    VqRowLayout base;           /* motion, and the sections of instance 0 */
+    VqRowLayout base;           /* the sections of VIF's and ADM's instance 0 */
     int n_vif;
     double vif_egl[VQ_EXEC_MAX_INSTANCES];
     VqRowLayout vif_layout[VQ_EXEC_MAX_INSTANCES];   /* base with vif_off moved */
@@ -75,10 +71,6 @@ static inline void vq_exec_plan_layout(VqExecPlan *p)
             off += adm_words;
         }
     }
-    if (p->motion & VQ_MOTION_LAG2) {
-        p->motion_lag2_off = off;
-        off += (size_t)b->h;
-    }
     for (k = 0; k < p->n_modules; k++) {
         p->module[k].off = off;
         off += p->module[k].words;
@@ -95,6 +87,8 @@ static inline const char *vq_exec_plan_gpu_lacks(const VqExecPlan *p)
 {
     int k;
     for (k = 0; k < p->n_modules; k++) {
+        if (p->module[k].skip)
+            continue;
         if (!p->module[k].cuda)
             return p->module[k].name;
         if (p->module[k].g.cuda_lacks)

@@ -137,8 +137,9 @@ typedef struct VqModuleCuda {
                          void *stream);
     /* optional (NULL: always 0): host-side state that decides what the
      * next frame's work reads or writes (float_motion's ring of two blurred
-     * images): 0 or 1, or -1 while the frame's work is of its own (the first
-     * frame: the executor enqueues it directly).  The executor captures a
+     * images, integer motion's of two or three frames): 0 .. 3, or -1 while
+     * the frame's work is of its own (the first frames: the executor
+     * enqueues it directly).  The executor captures a
      * frame's work into a graph per phase of its modules and replays it for
      * frames of the same phases, calling replayed instead of enqueue and
      * enqueue_every: the host-side state steps as they would have stepped it */
@@ -156,6 +157,9 @@ typedef struct VqModuleExec {
     /* libvmaf's temporal extractor (float_motion): its row work (steps,
      * enqueue) runs on every frame, scored or not (n_subsample) */
     int temporal;
+    /* its row work does not run here (nothing allocated, no steps, no
+     * enqueue): a ladder's member folds the section its leader computed */
+    int skip;
     size_t words;                   /* its section's int64 words per frame */
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */
 } VqModuleExec;

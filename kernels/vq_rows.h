@@ -26,17 +26,11 @@ enum {
     VQ_ADM_NSUMS
 };
 
-/* integer motion's SADs (a mask): against frame n-1 (rows at motion_off),
- * against n-2 (the five-frame window; rows at VqExecPlan's motion_lag2_off) */
-#define VQ_MOTION_LAG1 1
-#define VQ_MOTION_LAG2 2
-
 typedef struct VqRowLayout {
     int32_t w, h;                   /* luma size */
     int32_t cw, ch;                 /* chroma plane size (0 when no chroma) */
     int32_t vif_w[VQ_VIF_SCALES], vif_h[VQ_VIF_SCALES];   /* floor halving */
     int32_t adm_w[VQ_ADM_SCALES], adm_h[VQ_ADM_SCALES];   /* band sizes: ceil halving */
-    size_t motion_off;              /* h rows: 1 int64 (row SAD) each */
     size_t vif_off[VQ_VIF_SCALES];  /* vif_h[s] rows x VQ_VIF_NSUMS */
     size_t adm_off[VQ_ADM_SCALES];  /* adm_h[s] rows x VQ_ADM_NSUMS */
     size_t total;                   /* int64 elements in all */
@@ -47,7 +41,6 @@ static inline void vq_row_layout_init(VqRowLayout *l, int w, int h, int cw, int 
     size_t off = 0;
     int s;
     l->w = w; l->h = h; l->cw = cw; l->ch = ch;
-    l->motion_off = off;  off += (size_t)h;
     for (s = 0; s < VQ_VIF_SCALES; s++) {
         l->vif_w[s] = s ? l->vif_w[s - 1] / 2 : w;
         l->vif_h[s] = s ? l->vif_h[s - 1] / 2 : h;

@@ -13,7 +13,7 @@
 
 #include "adm_exec.h"
 #include "adm_params.h"
-#include "motion_exec.h"
+#include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "vif_exec.h"
 #include "vif_fold.h"
@@ -76,7 +76,8 @@ int main(int argc, char **argv)
     vq_adm_params_init(&ap, w, h, bpc, NULL);
     VqAdmCpu *adm = vq_adm_cpu_alloc(w, h);
     VqMotionCpu *mo = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
-    vq_motion_cpu_run(mo, view(ref, 0, 0), bpc, &l, 0, rows.data());
+    std::vector<int64_t> motion_rows(VQ_MOTION_WORDS(h));
+    vq_motion_cpu_run(mo, view(ref, 0, 0), bpc, motion_rows.data());
 
     double tot = 0, t;
     for (int s = 0; s < 4; s++) {
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
     t = median_ms(runs, [&] { vq_adm_cpu_run(adm, r[0], d[0], bpc, &ap, &l, rows.data()); });
     std::printf("adm              %8.2f ms\n", t);
     tot += t;
-    t = median_ms(runs, [&] { vq_motion_cpu_run(mo, r[0], bpc, &l, 0, rows.data()); });
+    t = median_ms(runs, [&] { vq_motion_cpu_run(mo, r[0], bpc, motion_rows.data()); });
     std::printf("motion           %8.2f ms\n", t);
     tot += t;
     t = median_ms(runs, [&] { vq_psnr_cpu_run(r, d, 3, bpc, &pl, psnr_rows.data()); });

@@ -23,7 +23,7 @@
 #include "cambi/cambi.h"
 #include "cambi/cambi_fold.h"
 #include "cpu_bands.h"
-#include "motion_exec.h"
+#include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "simd/cpu_simd.h"
 #include "vif.h"
@@ -505,16 +505,17 @@ TEST_F(CheckCpuRows, WholeExecutors)
         ASSERT_EQ(vq_adm_params_init(&ap, w, h, bpc, &ao), 0);
         auto all = [&](const char *name) {
             EXPECT_EQ(vq_cpu_simd_force(name), 0);
-            std::vector<int64_t> rows(l.total + pl.total + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
+            /* psnr's section after the layout's, motion's after psnr's */
+            std::vector<int64_t> rows(l.total + pl.total + VQ_MOTION_WORDS(h) + kGuard, (int64_t)0x5A5A5A5A5A5A5A5All);
             VqVifCpu *v = vq_vif_cpu_alloc(w, h);
             VqAdmCpu *m = vq_adm_cpu_alloc(w, h);
             VqMotionCpu *mo = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
             vq_vif_cpu_run(v, a.v, b.v, bpc, 100.0, log2_table().data(), &l, rows.data());
             vq_adm_cpu_run(m, a.v, b.v, bpc, &ap, &l, rows.data());
-            vq_motion_cpu_run(mo, c.v, bpc, &l, 0, rows.data());
-            vq_motion_cpu_run(mo, a.v, bpc, &l, 0, rows.data());
+            vq_motion_cpu_run(mo, c.v, bpc, rows.data() + l.total + pl.total);
+            vq_motion_cpu_run(mo, a.v, bpc, rows.data() + l.total + pl.total);
             const VqPlaneView r3[3] = { a.v, a.v, a.v }, d3[3] = { b.v, b.v, b.v };
-            vq_psnr_cpu_run(r3, d3, 3, bpc, &pl, rows.data() + l.total);   /* psnr's section after */
+            vq_psnr_cpu_run(r3, d3, 3, bpc, &pl, rows.data() + l.total);
             vq_vif_cpu_free(v);
             vq_adm_cpu_free(m);
             vq_motion_cpu_free(mo);

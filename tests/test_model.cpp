@@ -31,7 +31,7 @@
 #include "log_writer.hpp"
 #include "model.hpp"
 #include "model_impl.hpp"
-#include "motion_fold.h"
+#include "motion/motion_fold.h"
 #include "pool.hpp"
 #include "registry.hpp"
 #include "vq_error.h"
@@ -220,7 +220,7 @@ std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0
         o.set("adm_csf_mode", std::to_string(csf));
     for (const auto &kv : f.opts)
         o.set(kv.first, kv.second, true);
-    if (force_zero && spec->kind == vq::FexKind::Motion)
+    if (force_zero && std::strcmp(spec->name, "motion") == 0)
         o.set("motion_force_zero", "true");
     for (const auto &[key, value] : overrides)
         if (key.compare(0, key.find('.'), spec->name) == 0)
@@ -462,7 +462,7 @@ TEST(Model, FeatureNamesFollowOptions)
     EXPECT_EQ(neg.exec().vif_egl[0], 1.0);
     EXPECT_EQ(neg.exec().adm[0].egl, 1.0);
     for (const vq::Instance &in : neg.instances())
-        EXPECT_EQ(in.opts.suffix(), in.opts.spec().kind == vq::FexKind::Motion ? "" : "_egl_1");
+        EXPECT_EQ(in.opts.suffix(), std::strcmp(in.opts.spec().name, "motion") == 0 ? "" : "_egl_1");
     vq::FeaturePlan def(format_1080(), "version=vmaf_v0.6.1", "name=psnr", false);
     EXPECT_EQ(def.columns(), gd.names) << "the default log's columns, in its order";
     EXPECT_EQ(def.exec().vif_egl[0], 100.0);

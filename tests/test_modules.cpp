@@ -20,7 +20,7 @@
 #include "feature_plan.hpp"
 #include "float_motion/float_motion.h"
 #include "module.hpp"
-#include "motion_late.hpp"
+#include "motion/motion_fold.h"
 #include "registry.hpp"
 #include "vq_error.h"
 
@@ -68,8 +68,13 @@ TEST(Modules, EachDescribesItselfToTheRegistry)
             // a phase that steps without the executor: it is told of replays
             EXPECT_EQ(m->cuda->phase == nullptr, m->cuda->replayed == nullptr) << name;
             EXPECT_TRUE(!m->cuda->collect || m->cuda->fold_data) << name;
-            // state kept from frame to frame: by both executors
-            EXPECT_EQ(m->cpu->frame_end == nullptr, m->cuda->enqueue_every == nullptr) << name;
+            // state kept from frame to frame: by both executors (a temporal
+            // module's enqueue runs on every frame and may keep it itself:
+            // integer motion's)
+            if (!m->temporal)
+                EXPECT_EQ(m->cpu->frame_end == nullptr, m->cuda->enqueue_every == nullptr) << name;
+            else
+                EXPECT_TRUE(m->cpu->frame_end) << name;
         }
     }
     // float_ansnr: libvmaf's names, and a model may ask for float_ansnr only
@@ -212,11 +217,13 @@ TEST(Modules, FloatMotionOutputsAndSections)
                                                       "motion2_mfw_2", "motion_mfw_2", "motion2_force_0",
                                                       "motion3_force_0", "motion3", "motion3_mfw_2",
                                                       "integer_motion2", "integer_motion3" }));
-    ASSERT_EQ(s.exec().n_modules, 2);
+    ASSERT_EQ(s.exec().n_modules, 3);     // integer motion's the second
     EXPECT_EQ(s.instances()[0].exec_index, 0);
+    EXPECT_EQ(s.instances()[1].exec_index, 1);
+    EXPECT_STREQ(s.exec().module[1].name, "motion");
     EXPECT_EQ(s.instances()[2].exec_index, 0);
-    EXPECT_EQ(s.instances()[3].exec_index, 1);
-    EXPECT_EQ(s.exec().module[1].words, 0u);
+    EXPECT_EQ(s.instances()[3].exec_index, 2);
+    EXPECT_EQ(s.exec().module[2].words, 0u);
 
     // motion_add_uv: every row of the three planes, the half-size images'
     // rows too under motion_add_scale1 ((int)(n * 0.5 + 0.5))
@@ -359,23 +366,34 @@ TEST(Modules, FloatMotionLateOutputs)
     EXPECT_TRUE(v.empty());
 }
 
-// integer motion's host half on the same hook: its spec's late outputs (the
-// flush columns, appended at flush) over a VqMotion2 stream made by start;
-// take gives what vq_motion2_push made final, rest what vq_motion2_flush
-// would, without changing the stream (the five-frame window and the moving
-// average: frames 0 and 1 together, with frame 2's SAD)
+// integer motion as a module: its fold makes the SAD score of a frame from
+// the section's rows (against frame n-2 under the five-frame window: the
+// second h rows) and feeds the instance's VqMotion2 stream, made by keep;
+// its spec's late outputs (the flush columns, appended at flush): take gives
+// what vq_motion2_push made final, rest what vq_motion2_flush would, without
+// changing the stream (the five-frame window and the moving average: frames
+// 0 and 1 together, with frame 2's SAD)
 TEST(Modules, IntegerMotionLateOutputs)
 {
-    const VqFormat f = format_420(64, 48);
+    const int fw = 64, fh = 48;
+    const VqFormat f = format_420(fw, fh);
     vq::FeaturePlan p(f, "none", "name=motion:motion_five_frame_window=true:motion_moving_average=true", false);
     const vq::Instance &in = p.instances()[0];
+    const vq::Module *m = in.opts.spec().module;
+    ASSERT_NE(m, nullptr);
+    EXPECT_TRUE(m->temporal && m->ref_only && !m->deferrable);
     const vq::LateOutputs *late = in.opts.spec().late;
     ASSERT_NE(late, nullptr);
     EXPECT_FALSE(late->with_frame1);
-    ASSERT_NE(late->start, nullptr);
     EXPECT_EQ(p.columns(), (std::vector<std::string>{ "VMAF_integer_feature_motion_sad_score_mffw_mma",
                                                       "integer_motion2_mffw_mma", "integer_motion3_mffw_mma" }));
-    std::shared_ptr<void> st = late->start(in.opts);
+    EXPECT_EQ(m->context(in.opts), 4);  // the window's 3, one more for the moving average
+    const VqModuleGeom g = p.module_geom(in);
+    ASSERT_EQ(p.exec().module[in.exec_index].words, 2u * fh);
+    std::shared_ptr<void> st;
+    vq::RunInfo run{ 1, false };
+    ASSERT_EQ(m->keep(in.opts, g, run, nullptr, st), "");
+    ASSERT_TRUE(st);
     VqMotion2Opts o;
     vq_motion2_opts_default(&o);
     o.five_frame_window = o.moving_average = 1;
@@ -383,7 +401,15 @@ TEST(Modules, IntegerMotionLateOutputs)
     vq_motion2_init(&want, &o);
     const double sad[] = { 0.0, 0.0, 3.5, 1.25, 7.0, 2.0 };
     for (int n = 0; n < 6; n++) {
-        vq::motion::push(st.get(), sad[n]);
+        // the rows against frame n-1 are noise the fold must not read; row 0
+        // against n-2 holds the whole SAD (sad * 256 * w * h, below 2^32)
+        std::vector<int64_t> section(2 * (size_t)fh, 0);
+        for (int i = 0; i < fh; i++)
+            section[(size_t)i] = 1000 + i;
+        section[(size_t)fh] = (int64_t)(sad[n] * 256 * fw * fh);
+        double out[1] = { -1.0 };
+        m->fold(g, section.data(), n, st.get(), out);
+        EXPECT_EQ(out[0], sad[n]) << "frame " << n;
         VqMotion2Out w[2];
         const int k = vq_motion2_push(&want, sad[n], w);
         std::vector<vq::LateValue> v;

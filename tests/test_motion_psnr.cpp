@@ -23,9 +23,9 @@
 
 #include "clip_table.h"
 #include "golden.h"
-#include "motion.h"
-#include "motion_exec.h"
-#include "motion_fold.h"
+#include "motion/motion.h"
+#include "motion/motion_exec.h"
+#include "motion/motion_fold.h"
 #include "psnr_exec.h"
 #include "psnr_fold.h"
 #include "vq_rows.h"
@@ -183,14 +183,12 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
         return;
     }
     const int n = all ? (int)g.size() : std::min(n_frames, (int)g.size());
-    VqRowLayout l;
-    vq_row_layout_init(&l, p.w, p.h, p.w >> p.ssw, p.h >> p.ssh);
     std::unique_ptr<VqMotionCpu, void (*)(VqMotionCpu *)> motion(vq_motion_cpu_alloc(p.w, p.h, VQ_MOTION_LAG1),
                                                                vq_motion_cpu_free);
     ASSERT_TRUE(motion);
     VqPsnrLayout pl;
     vq_psnr_layout_init(&pl, p.w, p.h, p.w >> p.ssw, p.h >> p.ssh);
-    std::vector<int64_t> rows(l.total), psnr_rows(pl.total);
+    std::vector<int64_t> rows(VQ_MOTION_WORDS(p.h)), psnr_rows(pl.total);
     for (int i = 0; i < n; i++) {
         Frame fr, fd;
         ASSERT_TRUE(read_frame(ref_path, p, i, &fr)) << p.ref << " frame " << i;
@@ -200,11 +198,11 @@ void run_pair(const Pair &p, Layout lay, int n_frames, bool all, Counts *cnt)
         store(fd, lay, &sd);
         std::fill(rows.begin(), rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);  /* catch unwritten rows */
         std::fill(psnr_rows.begin(), psnr_rows.end(), (int64_t)0x5A5A5A5A5A5A5A5A);
-        vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, &l, 0, rows.data());
+        vq_motion_cpu_run(motion.get(), sr.view[0], p.bpc, rows.data());
         vq_psnr_cpu_run(sr.view, sd.view, 3, p.bpc, &pl, psnr_rows.data());
 
-        double sad = vq_motion_sad_score(&l, rows.data(), VQ_MOTION_DEFAULT_FPS_WEIGHT,
-                                         VQ_MOTION_DEFAULT_MAX_VAL);
+        double sad = vq_motion_sad_score_rows(rows.data(), p.w, p.h, VQ_MOTION_DEFAULT_FPS_WEIGHT,
+                                              VQ_MOTION_DEFAULT_MAX_VAL);
         double psnr[3];
         vq_psnr_fold(&pl, psnr_rows.data(), 3, p.bpc, psnr);
         const double want[4] = { g[i]["VMAF_integer_feature_motion_sad_score"], g[i]["psnr_y"],
@@ -295,19 +293,18 @@ TEST(MotionPsnr, FirstFrameScoresZero)
     for (size_t i = 0; i < pix.size(); i++)
         pix[i] = (uint8_t)(i * 37 + (i >> 3));
     VqPlaneView v = { pix.data(), w, w, h, 1, 0, 1 };
-    VqRowLayout l;
-    vq_row_layout_init(&l, w, h, 0, 0);
-    std::vector<int64_t> rows(l.total, -1);
+    std::vector<int64_t> rows(VQ_MOTION_WORDS(h), -1);
     VqMotionCpu *m = vq_motion_cpu_alloc(w, h, VQ_MOTION_LAG1);
     ASSERT_NE(m, nullptr);
-    vq_motion_cpu_run(m, v, 8, &l, 0, rows.data());
-    for (int i = 0; i < h; i++)
-        EXPECT_EQ(rows[l.motion_off + i], 0);
-    EXPECT_EQ(vq_motion_sad_score(&l, rows.data(), 1.0, 10000.0), 0.0);
+    vq_motion_cpu_run(m, v, 8, rows.data());
+    for (int i = 0; i < 2 * h; i++)     /* lag 2's rows too: zeros, as it is not asked for */
+        EXPECT_EQ(rows[i], 0);
+    EXPECT_EQ(vq_motion_sad_score_rows(rows.data(), w, h, 1.0, 10000.0), 0.0);
     /* the same frame again: prev - cur is 0 everywhere */
-    vq_motion_cpu_run(m, v, 8, &l, 0, rows.data());
-    for (int i = 0; i < h; i++)
-        EXPECT_EQ(rows[l.motion_off + i], 0);
+    std::fill(rows.begin(), rows.end(), -1);
+    vq_motion_cpu_run(m, v, 8, rows.data());
+    for (int i = 0; i < 2 * h; i++)
+        EXPECT_EQ(rows[i], 0);
     vq_motion_cpu_free(m);
     EXPECT_EQ(vq_motion_cpu_alloc(2, 40, VQ_MOTION_LAG1), nullptr);
 }

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "motion_fold.h"
+#include "motion/motion_fold.h"
 
 namespace {
 

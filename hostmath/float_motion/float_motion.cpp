@@ -167,7 +167,7 @@ void rest(const void *state, std::vector<LateValue> &out)
     put(k, o, n, out);
 }
 
-const LateOutputs late = { flush_outputs, true, take, rest, nullptr };
+const LateOutputs late = { flush_outputs, true, take, rest };
 
 FeatureSpec spec()
 {

@@ -8,7 +8,7 @@
 
 #include "simd/cpu_simd.h"
 #include "adm.h"
-#include "motion.h"
+#include "motion/motion.h"
 #include "psnr.h"
 #include "vif.h"
 

@@ -19,7 +19,7 @@
 
 #include "adm_exec.h"
 #include "adm_params.h"
-#include "motion_exec.h"
+#include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "vif_exec.h"
 #include "vif_fold.h"
@@ -88,15 +88,16 @@ static void make_frame(Frame &f, const Layout &L, int w, int h, const Frame *bas
     }
 }
 
-/* idx's section in GpuSet's buffer: the row layout, motion's lag-2 rows at
- * l.total, psnr's section (pl) at psnr_off */
+/* idx's section in GpuSet's buffer: the row layout, motion's section (lag
+ * 1's rows, then lag 2's) at l.total, psnr's section (pl) at psnr_off */
 static const char *section_name(const VqRowLayout &l, const VqPsnrLayout &pl, size_t psnr_off, size_t idx,
                                 int *row)
 {
     static char buf[64];
     struct { const char *n; size_t off, len, per; } s[] = {
         { "psnr_y", psnr_off + pl.off[0], (size_t)pl.h, 1 }, { "psnr_u", psnr_off + pl.off[1], (size_t)pl.ch, 1 },
-        { "psnr_v", psnr_off + pl.off[2], (size_t)pl.ch, 1 }, { "motion", l.motion_off, (size_t)l.h, 1 },
+        { "psnr_v", psnr_off + pl.off[2], (size_t)pl.ch, 1 }, { "motion", l.total, (size_t)l.h, 1 },
+        { "motion_lag2", l.total + (size_t)l.h, (size_t)l.h, 1 },
         { "vif0", l.vif_off[0], (size_t)l.vif_h[0] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
         { "vif1", l.vif_off[1], (size_t)l.vif_h[1] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
         { "vif2", l.vif_off[2], (size_t)l.vif_h[2] * VQ_VIF_NSUMS, VQ_VIF_NSUMS },
@@ -112,10 +113,6 @@ static const char *section_name(const VqRowLayout &l, const VqPsnrLayout &pl, si
             snprintf(buf, sizeof(buf), "%s[%d]", x.n, (int)((idx - x.off) % x.per));
             return buf;
         }
-    if (idx >= l.total && idx < l.total + (size_t)l.h) {   /* GpuSet's lag-2 motion rows */
-        *row = (int)(idx - l.total);
-        return "motion_lag2";
-    }
     *row = -1;
     return "guard";
 }
@@ -135,12 +132,12 @@ static void make_device_pair(const Layout &L, int w, int h, Frame &ref, Frame &d
 
 /* Everything one frame size needs: the row layout, ADM parameters and the
  * four features' CUDA states.  Motion makes both SADs, against frame n-1
- * (l.motion_off) and n-2 (the five-frame window: h rows after the layout,
- * at lag2_off = l.total); psnr's section after those (psnr_off); `words` in all. */
+ * and n-2 (the five-frame window), in its section after the layout
+ * (motion_off = l.total); psnr's section after that (psnr_off); `words` in all. */
 struct GpuSet {
     VqRowLayout l;
     VqPsnrLayout pl;
-    size_t lag2_off = 0, psnr_off = 0, words = 0;
+    size_t motion_off = 0, psnr_off = 0, words = 0;
     VqAdmParams ap;
     VqVifCuda *vif = nullptr;
     VqAdmCuda *adm = nullptr;
@@ -154,8 +151,8 @@ struct GpuSet {
     {
         vq_row_layout_init(&l, w, h, w >> L.sw, h >> L.sh);
         vq_psnr_layout_init(&pl, w, h, w >> L.sw, h >> L.sh);
-        lag2_off = l.total;
-        psnr_off = l.total + (size_t)h;
+        motion_off = l.total;
+        psnr_off = motion_off + VQ_MOTION_WORDS(h);
         words = psnr_off + pl.total;
         VqAdmOptions ao;
         vq_adm_options_default(&ao);
@@ -174,7 +171,7 @@ struct GpuSet {
     void run(const Layout &L, const VqPlaneView rd[3], const VqPlaneView dd[3], cudaStream_t st, int feature = -1)
     {
         if (feature < 0 || feature == 0)
-            CK((cudaError_t)vq_motion_cuda_run(motion, rd[0], L.bpc, &l, lag2_off, d_rows, st));
+            CK((cudaError_t)vq_motion_cuda_run(motion, rd[0], L.bpc, d_rows + motion_off, st));
         if (feature < 0 || feature == 1)
             CK((cudaError_t)vq_vif_cuda_run(vif, rd[0], dd[0], L.bpc, 100.0, &l, d_rows, st));
         if (feature < 0 || feature == 2)
@@ -220,7 +217,7 @@ static int check(const Layout &L, int w, int h, const uint16_t *table,
         views(ref[n], L, w, h, 1, rd);
         views(dis[n], L, w, h, 1, dd);
         std::fill(cpu.begin(), cpu.end(), 0);
-        vq_motion_cpu_run(mc, rh[0], L.bpc, &l, g.lag2_off, cpu.data());
+        vq_motion_cpu_run(mc, rh[0], L.bpc, cpu.data() + g.motion_off);
         vq_vif_cpu_run(vc, rh[0], dh[0], L.bpc, 100.0, table, &l, cpu.data());
         vq_adm_cpu_run(ac, rh[0], dh[0], L.bpc, &g.ap, &l, cpu.data());
         vq_psnr_cpu_run(rh, dh, 3, L.bpc, &g.pl, cpu.data() + g.psnr_off);

@@ -1,8 +1,8 @@
 /*
  * cuda_motion.cu - the CUDA executor of integer motion: thin kernels around
- * kernels/motion.h.  One kernel per frame and lag (see motion_tile_kernel);
- * the previous reference lumas are kept in a ring of buffers (two, three
- * with the five-frame window's lag 2).
+ * motion.h, and the module's CUDA table (kernels/module.h).  One kernel per
+ * frame and lag (see motion_tile_kernel); the previous reference lumas are
+ * kept in a ring of buffers (two, three with the five-frame window's lag 2).
  */
 #include <stdlib.h>
 
@@ -11,6 +11,7 @@
 #include "cuda_column.cuh"
 #include "motion.h"
 #include "motion_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -150,23 +151,20 @@ static int max_lag(const VqMotionCuda *m)
     return m->nbuf - 1;
 }
 
-extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, const VqRowLayout *l,
-                                  size_t lag2_off, int64_t *d_rows, void *stream)
+extern "C" int vq_motion_cuda_run(VqMotionCuda *m, VqPlaneView cur, int bpc, int64_t *d_section, void *stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     cudaError_t e;
     uint16_t *next = m->d_prev[m->pos];
     bool stored = false;
 
-    /* the tile kernels add into the row sums; a lag whose frame n-lag is
-     * missing keeps 0 (lag 1 always has its section: 0 when not asked for) */
+    /* the tile kernels add into the row sums; a lag not asked for, or
+     * whose frame n-lag is missing, keeps 0 */
+    e = cudaMemsetAsync(d_section, 0, VQ_MOTION_WORDS(m->h) * sizeof(*d_section), st);
+    if (e != cudaSuccess)
+        return (int)e;
     for (int lag = 1; lag <= 2; lag++) {
-        if (lag == 2 && !(m->lags & VQ_MOTION_LAG2))
-            break;
-        int64_t *row_sad = d_rows + (lag == 1 ? l->motion_off : lag2_off);
-        e = cudaMemsetAsync(row_sad, 0, (size_t)m->h * sizeof(*row_sad), st);
-        if (e != cudaSuccess)
-            return (int)e;
+        int64_t *row_sad = d_section + (size_t)(lag - 1) * m->h;
         if (!(m->lags & (lag == 1 ? VQ_MOTION_LAG1 : VQ_MOTION_LAG2)) || m->have < lag)
             continue;
         const VqPlaneView prev = vq_packed_u16_view(m->d_prev[(m->pos + m->nbuf - lag) % m->nbuf], m->w, m->h);
@@ -203,3 +201,43 @@ extern "C" void vq_motion_cuda_replayed(VqMotionCuda *m)
      * with every lag's frame there: the ring turns */
     m->pos = (m->pos + 1) % m->nbuf;
 }
+
+/* ---- the module's CUDA table (hostmath/motion/: g.opt[0] the lags) ----
+ * enqueue runs on every frame (a temporal module) and turns the ring; the
+ * executor keys its graphs by the phase (the first frames, before frame
+ * n-lag is there, are enqueued directly) and tells the table of a replay. */
+namespace {
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqMotionCuda *m = nullptr;
+    const int e = vq_motion_cuda_alloc(&m, g->w, g->h, (int)g->opt[0]);
+    *scratch = m;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_motion_cuda_free(static_cast<VqMotionCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView *,
+                   int64_t *d_section, void *stream, int)
+{
+    return vq_motion_cuda_run(static_cast<VqMotionCuda *>(scratch), ref[0], g->bpc, d_section, stream);
+}
+
+int module_phase(const void *scratch)
+{
+    return vq_motion_cuda_phase(static_cast<const VqMotionCuda *>(scratch));
+}
+
+void module_replayed(void *scratch)
+{
+    vq_motion_cuda_replayed(static_cast<VqMotionCuda *>(scratch));
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_motion_module_cuda = { module_alloc, module_free, module_enqueue, nullptr,
+                                                        nullptr,      nullptr,     module_phase,   module_replayed };

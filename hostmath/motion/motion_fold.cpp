@@ -18,12 +18,6 @@ double vq_motion_sad_score_rows(const int64_t *row_sad, int w, int h, double fps
     return min_d((double)sad / 256. / wh * fps_weight, max_val);
 }
 
-double vq_motion_sad_score(const VqRowLayout *l, const int64_t *rows, double fps_weight,
-                           double max_val)
-{
-    return vq_motion_sad_score_rows(rows + l->motion_off, l->w, l->h, fps_weight, max_val);
-}
-
 void vq_motion2_opts_default(VqMotion2Opts *o)
 {
     o->blend_factor = VQ_MOTION_DEFAULT_BLEND_FACTOR;

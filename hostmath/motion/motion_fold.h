@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vq_rows.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,16 +23,12 @@ extern "C" {
 #define VQ_MOTION_DEFAULT_BLEND_OFFSET 40.0
 
 /*
- * VMAF_integer_feature_motion_sad_score of a frame from its row sums
- * (rows[l->motion_off .. + l->h]): each row wraps to uint32, the rows add
- * up in uint64, then min(sad / 256.0 / (w * h) * fps_weight, max_val) in
- * double.  Frame 0 has no previous frame: the caller uses 0 (its rows are
- * all 0, which gives 0 too).
+ * VMAF_integer_feature_motion_sad_score of a frame from the h row sums of
+ * a w x h luma plane (row_sad[0 .. h-1], motion_exec.h): each row wraps to
+ * uint32, the rows add up in uint64, then min(sad / 256.0 / (w * h) *
+ * fps_weight, max_val) in double.  Frame 0 has no previous frame: the
+ * caller uses 0 (its rows are all 0, which gives 0 too).
  */
-double vq_motion_sad_score(const VqRowLayout *l, const int64_t *rows, double fps_weight,
-                           double max_val);
-/* The same from the h row sums alone (row_sad[0 .. h-1]) of a w x h luma
- * plane: a ladder's sessions take them from the one that computed them. */
 double vq_motion_sad_score_rows(const int64_t *row_sad, int w, int h, double fps_weight,
                                 double max_val);
 

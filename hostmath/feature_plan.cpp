@@ -278,19 +278,6 @@ void FeaturePlan::make_exec_plan()
     for (Instance &in : instances_) {
         const FeatureOptions &o = in.opts;
         switch (o.spec().kind) {
-        case FexKind::Vif: {
-            const double egl = o.get("vif_enhn_gain_limit");
-            int k = 0;
-            while (k < p.n_vif && p.vif_egl[k] != egl)
-                k++;
-            if (k == p.n_vif) {
-                if (p.n_vif == VQ_EXEC_MAX_INSTANCES)
-                    fail(VQ_EINVAL, "more than %d configurations of vif", VQ_EXEC_MAX_INSTANCES);
-                p.vif_egl[p.n_vif++] = egl;
-            }
-            in.exec_index = k;
-            break;
-        }
         case FexKind::Adm: {
             VqAdmParams a;
             std::memset(&a, 0, sizeof(a));   /* compared with memcmp below: no stray padding */

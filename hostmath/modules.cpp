@@ -7,6 +7,7 @@
 
 namespace vq {
 
+const Module &vif_module();             /* hostmath/vif/ */
 const Module &motion_module();          /* hostmath/motion/ */
 const Module &cambi_module();           /* hostmath/cambi/ */
 const Module &float_motion_module();    /* hostmath/float_motion/ */
@@ -27,8 +28,9 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
-        &motion_module(),           /* motion, cambi and float_motion first: the extractors' */
-        &cambi_module(),            /* list keeps its older order */
+        &vif_module(),              /* vif, motion, cambi and float_motion first: the extractors' */
+        &motion_module(),           /* list keeps its older order (adm: registry.cpp, after vif) */
+        &cambi_module(),
         &float_motion_module(),
         &psnr_module(),
         &float_psnr_module(),

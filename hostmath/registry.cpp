@@ -1,7 +1,6 @@
 /* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_vif.c and integer_adm.c option tables (names, aliases,
- * defaults, ranges, flags; the modules' are in their folders); the aliases
- * follow alias.c. */
+ * v3.2.0's integer_adm.c option table (names, aliases, defaults, ranges,
+ * flags; the modules' are in their folders); the aliases follow alias.c. */
 #include "registry.hpp"
 
 #include <algorithm>
@@ -26,24 +25,6 @@ constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double;
 std::vector<FeatureSpec> make_specs()
 {
     std::vector<FeatureSpec> v;
-    v.push_back(FeatureSpec{
-        "vif", FexKind::Vif,
-        {
-            { "debug", nullptr, B, 0, 0, 1, false, true },
-            { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
-            { "vif_skip_scale0", "ssclz", B, 0, 0, 1, true, true },
-        },
-        { "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-          "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score" },
-        { "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-          "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score" },
-        {},
-        /* debug=true: write_scores()'s further outputs */
-        { "integer_vif", "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0",
-          "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1",
-          "integer_vif_num_scale2", "integer_vif_den_scale2", "integer_vif_num_scale3",
-          "integer_vif_den_scale3" },
-    });
     v.push_back(FeatureSpec{
         "adm", FexKind::Adm,
         {
@@ -73,13 +54,18 @@ std::vector<FeatureSpec> make_specs()
           "integer_adm_num_scale2", "integer_adm_den_scale2", "integer_adm_num_scale3",
           "integer_adm_den_scale3" },
     });
-    /* the metric modules (hostmath/modules.cpp's list), as they describe themselves */
+    /* the metric modules (hostmath/modules.cpp's list), as they describe
+     * themselves; adm, not a module yet, keeps its place after the first
+     * (vif) in the extractors' list, which messages print */
+    std::vector<FeatureSpec> all;
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;
         s.kind = FexKind::Module;
         s.module = m;
-        v.push_back(std::move(s));
+        all.push_back(std::move(s));
     }
+    all.insert(all.begin() + (all.empty() ? 0 : 1), std::move(v[0]));
+    v = std::move(all);
     return v;
 }
 

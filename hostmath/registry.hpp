@@ -35,7 +35,7 @@ struct OptionSpec {
 
 /* Module: a metric module (hostmath/module.hpp), which the engine reaches
  * through its tables only; the others are wired in by kind. */
-enum class FexKind { Vif, Adm, Module };
+enum class FexKind { Adm, Module };
 
 struct Module;
 struct LateOutputs;

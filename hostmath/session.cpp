@@ -110,8 +110,6 @@ void VqSession::open()
     set_kinds();
     pool.resize(names.size());
     seg.pool.resize(names.size());
-    log2_table.resize(65536);
-    vq_vif_log2_table(log2_table.data());
     if (cfg.share_reference)
         join_share(cfg.share_reference);
     if (cfg.executor != VQ_EXECUTOR_AUTO)
@@ -293,13 +291,12 @@ void VqSession::init_executor(bool cuda_wanted)
         std::memset(&cc, 0, sizeof(cc));
         cc.plan = exec_plan;
         cc.dis_scale = scale;
-        cc.vif_log2_table = log2_table.data();
         cc.stream = cfg.cuda_stream;
         if ((ret = vq_cuda_exec_open(&cuda, &cc, e, sizeof(e))) < 0)
             fail(ret, "cuda executor: %s", e);
         return;
     }
-    if ((ret = vq_cpu_exec_open(&cpu, &exec_plan, log2_table.data(), scale, cfg.threads, e, sizeof(e))) < 0)
+    if ((ret = vq_cpu_exec_open(&cpu, &exec_plan, scale, cfg.threads, e, sizeof(e))) < 0)
         fail(ret, "cpu executor: %s", e);
 }
 

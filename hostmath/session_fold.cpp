@@ -267,43 +267,6 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     const VqExecPlan &ep = plan->exec();
     const vq::Instance &in = plan->instances()[ii];
     switch (in.opts.spec().kind) {
-    case vq::FexKind::Vif:
-    {
-        /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0
-         * the score 0 and, under debug, num 0 and den -1, and leaves
-         * it out of the sums; scales 1-3 are unchanged (scale 1
-         * subsamples the frame either way).  The executors' scale-0
-         * words are then not read. */
-        const bool skip0 = in.opts.get("vif_skip_scale0") != 0;
-        vq_vif_fold(&ep.vif_layout[in.exec_index], rows, out);
-        if (skip0)
-            out[0] = 0.0f;
-        if (in.n_outputs > 4) {
-            /* debug=true: integer_vif.c write_scores(), from the same
-             * float num/den of each scale */
-            float num[4], den[4];
-            for (int k = 0; k < 4; k++)
-                vq_vif_fold_scale(&ep.vif_layout[in.exec_index], rows, k, &num[k], &den[k]);
-            double score_num, score_den;
-            if (skip0) {
-                score_num = (double)num[1] + (double)num[2] + (double)num[3];
-                score_den = (double)den[1] + (double)den[2] + (double)den[3];
-                num[0] = 0.0f;
-                den[0] = -1.0f;
-            } else {
-                score_num = (double)num[0] + (double)num[1] + (double)num[2] + (double)num[3];
-                score_den = (double)den[0] + (double)den[1] + (double)den[2] + (double)den[3];
-            }
-            out[4] = score_den == 0.0 ? 1.0f : score_num / score_den;
-            out[5] = score_num;
-            out[6] = score_den;
-            for (int k = 0; k < 4; k++) {
-                out[7 + 2 * k] = num[k];
-                out[8 + 2 * k] = den[k];
-            }
-        }
-        break;
-    }
     case vq::FexKind::Adm: {
         VqAdmScores a;
         const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |

@@ -40,7 +40,6 @@
 #include "scale_exec.h"
 #include "scale_filter.h"
 #include "float_small_fold.h"
-#include "vif_fold.h"
 #include "vq_error.h"
 
 namespace vq {
@@ -90,7 +89,6 @@ struct VqSession {
     std::vector<const char *> names;        /* column names, for results */
     std::vector<unsigned char> kinds;       /* VQ_OUTPUT_* of each column */
     std::vector<double> result;             /* the last result's values */
-    std::vector<uint16_t> log2_table;
     /* what each instance keeps (Module::keep: integer motion's motion2
      * stream, say), by instance; carried into the next section's plan */
     std::vector<std::shared_ptr<void>> module_state;

@@ -1,12 +1,13 @@
 /*
- * cpu_bands.h - the CPU loops of VIF and ADM in row bands, so
+ * cpu_bands.h - the CPU loops of ADM in row bands, so
  * that cpu_exec.cpp can spread one frame over its threads.  Bands of one
  * step write disjoint rows (of the per-frame buffer and of the loops'
  * images) and may run concurrently; steps run in the order given below.
  * The whole-frame functions of the *_exec.h headers are these bands run
  * in order on one thread (same buffer, bit for bit).
  *
- * Every hot loop has a plain twin (the VQ_HD functions of vif.h and adm.h) and SIMD versions chosen at run time (simd/cpu_simd.h).
+ * Every hot loop has a plain twin (the VQ_HD functions of adm.h) and SIMD
+ * versions chosen at run time (simd/cpu_simd.h).
  */
 #ifndef VQ_CPU_BANDS_H
 #define VQ_CPU_BANDS_H
@@ -14,7 +15,6 @@
 #include <stdint.h>
 
 #include "adm_exec.h"
-#include "vif_exec.h"
 
 #ifdef __cplusplus
 extern "C" {

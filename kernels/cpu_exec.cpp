@@ -26,7 +26,6 @@
 #include "cpu_bands.h"
 #include "float_small_exec.h"
 #include "scale_exec.h"
-#include "vif_exec.h"
 #include "vqcuda.h"
 
 namespace {
@@ -143,7 +142,7 @@ private:
 /* One work item: a row band of one step of one feature instance.  A
  * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
  * its whole frame as one task. */
-enum : uint8_t { kVifSub, kVifStat, kAdmDwt, kAdmSums, kModule, kModuleRun };
+enum : uint8_t { kAdmDwt, kAdmSums, kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
     int16_t scale;      /* VIF/ADM scale */
@@ -158,8 +157,6 @@ constexpr int kSteps = VQ_MODULE_MAX_STEPS > 8 ? VQ_MODULE_MAX_STEPS : 8;
 
 struct VqCpuExec {
     VqExecPlan plan;
-    const uint16_t *log2_table;
-    std::vector<VqVifCpu *> vif;
     std::vector<VqAdmCpu *> adm;
     VqScaleCpu *scale = nullptr;
     std::vector<int64_t> rows;
@@ -169,8 +166,6 @@ struct VqCpuExec {
     int threads = 1;
     ~VqCpuExec()
     {
-        for (VqVifCpu *v : vif)
-            vq_vif_cpu_free(v);
         for (VqAdmCpu *a : adm)
             vq_adm_cpu_free(a);
         if (scale)
@@ -219,7 +214,7 @@ Split split_features(const VqExecPlan *p, int threads)
         cost[k] = (c->cost && !p->module[k].skip ? c->cost(&p->module[k].g) : 0.0) * px;
         modules += cost[k];
     }
-    const double vmaf = (p->n_vif * 9.0 + p->n_adm * 3.0) * px;
+    const double vmaf = (p->n_adm * 3.0) * px;
     const double total = vmaf + modules;
     const double fair = total / threads;
     for (int k = 0; k < p->n_modules; k++)
@@ -229,7 +224,7 @@ Split split_features(const VqExecPlan *p, int threads)
 
 }  // namespace
 
-extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const uint16_t *log2_table,
+extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan,
                                 const VqScalePlan *dis_scale, int threads, char *err, size_t errlen)
 {
     *out = nullptr;
@@ -239,7 +234,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
         return VQ_ENOMEM;
     }
     e->plan = *plan;
-    e->log2_table = log2_table;
     bool ok = true;
     try {
         e->rows.assign(plan->total, 0);
@@ -253,8 +247,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan, const u
                 continue;
             ok = ok && m.cpu->steps <= kSteps && m.cpu->alloc(&e->module_scratch[k], &m.g) == 0;
         }
-        for (int k = 0; k < plan->n_vif; k++)
-            ok = ok && (e->vif.push_back(vq_vif_cpu_alloc(plan->w, plan->h)), e->vif.back());
         for (int k = 0; k < plan->n_adm; k++)
             ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (dis_scale)
@@ -293,17 +285,11 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    const int n_vif = score ? p->n_vif : 0, n_adm = score ? p->n_adm : 0;
+    const int n_adm = score ? p->n_adm : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
     std::fill(e->rows.begin(), e->rows.end(), 0);
 
-    for (int k = 0; k < n_vif; k++)
-        if (vq_vif_cpu_statistic_rows(e->vif[k], ref[0], dis[0], p->bpc, p->vif_egl[k], e->log2_table,
-                                      &p->vif_layout[k], 0, 0, 0, r) < 0) {
-            std::snprintf(err, errlen, "CPU VIF loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
-            return VQ_EINVAL;
-        }
     for (int k = 0; k < n_adm; k++)
         if (vq_adm_cpu_check(e->adm[k], ref[0], dis[0], p->bpc, &p->adm[k], &p->adm_layout[k]) < 0) {
             std::snprintf(err, errlen, "CPU ADM loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
@@ -335,14 +321,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     for (int k = 0; k < p->n_modules; k++)   /* modules run as one task (split_features): the long ones first */
         if (runs[k] && !p->module[k].g.cpu_bands)
             e->items[0].push_back(Item{ kModuleRun, (uint8_t)k, 0, 0, 0 });
-    for (int k = 0; k < n_vif; k++) {
-        const VqRowLayout &l = p->vif_layout[k];
-        for (int s = 0; s < VQ_VIF_SCALES; s++) {
-            if (s + 1 < VQ_VIF_SCALES)
-                bands(e->items[s], kVifSub, k, s + 1, l.vif_h[s + 1]);
-            bands(e->items[s], kVifStat, k, s, l.vif_h[s]);
-        }
-    }
     for (int k = 0; k < n_adm; k++)
         for (int s = 0; s < VQ_ADM_SCALES; s++) {
             bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
@@ -371,7 +349,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         }
     }
 
-    std::atomic<int> failed{0};
     std::atomic<int> failed_module{-1};
     for (int step = 0; step < kSteps; step++) {
         const std::vector<Item> &v = e->items[step];
@@ -379,15 +356,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             const Item &it = v[n];
             const int k = it.inst;
             switch (it.op) {
-            case kVifSub:
-                if (vq_vif_cpu_subsample_rows(e->vif[k], ref[0], dis[0], p->bpc, it.scale, it.a, it.b) < 0)
-                    failed = 1;
-                break;
-            case kVifStat:
-                if (vq_vif_cpu_statistic_rows(e->vif[k], ref[0], dis[0], p->bpc, p->vif_egl[k], e->log2_table,
-                                              &p->vif_layout[k], it.scale, it.a, it.b, r) < 0)
-                    failed = 1;
-                break;
             case kAdmDwt:
                 vq_adm_cpu_dwt_rows(e->adm[k], ref[0], dis[0], &p->adm[k], it.scale, it.a, it.b);
                 break;
@@ -416,9 +384,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     for (int k = 0; k < p->n_modules; k++)
         if (runs[k] && p->module[k].cpu->rows_failed && p->module[k].cpu->rows_failed(e->module_scratch[k]))
             failed_module = k;
-    if (failed || failed_module >= 0) {
+    if (failed_module >= 0) {
         std::snprintf(err, errlen, "CPU %s loops refused the frame (%dx%d, %d-bit)",
-                      failed_module >= 0 ? p->module[failed_module].name : "VIF",
+                      p->module[failed_module].name,
                       p->w, p->h, p->bpc);
         return VQ_EINVAL;
     }

@@ -24,10 +24,10 @@ typedef struct VqCpuExec VqCpuExec;
 struct VqScalePlan;
 /* dis_scale: distorted pictures of another size are upscaled first (NULL:
  * the reference's size; the plan must outlive the executor). */
-int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan, const uint16_t *vif_log2_table,
+int  vq_cpu_exec_open(VqCpuExec **e, const VqExecPlan *plan,
                       const struct VqScalePlan *dis_scale, int threads, char *err, size_t errlen);
 /* One pair, synchronously; *rows stays valid until the next run.
- * score: VIF/ADM and the modules too (0: the temporal modules only, frames
+ * score: ADM and the modules too (0: the temporal modules only, frames
  * n_subsample skips). */
 int  vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3], int score,
                      const int64_t **rows, char *err, size_t errlen);

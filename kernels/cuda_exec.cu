@@ -22,9 +22,10 @@
  * others (cooperative kernel nodes).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
  * arguments are the same either way.
  *
- * Ladders: the leader's executor also makes the reference's VIF scale
- * images and moments and ADM bands and denominators once per frame, and
- * every rendition's executor reads them (VqCudaRef below); the leader's
+ * Ladders: the leader's executor also makes the reference's part of the
+ * modules that have one (VIF's scale images and moments: the tables'
+ * ref_* hooks) and ADM's bands and denominators once per frame, and every
+ * rendition's executor reads them (VqCudaRef below); the leader's
  * collect waits once for the frame of every rendition (VQ_CUDA_REF_SHARE=0:
  * each does its own, to compare).
  */
@@ -38,7 +39,6 @@
 #include <vector>
 #include "cuda_exec.h"
 #include "scale_exec.h"
-#include "vif_exec.h"
 #include "vqcuda.h"
 
 #define CHECK(call)                                                                   \
@@ -64,15 +64,15 @@ struct Slot {
 
 /* Independent features run on side streams forked from the main stream and
  * joined back before the copy to the host: ADM on side[0], module instances
- * on their own, VIF on the main stream.  They write disjoint
- * sections of the frame's buffer; the small, latency-bound kernels of one
- * overlap the others'. */
-/* the streams a frame's work forks onto beside the main one (VIF):
- * features with scratch of their own run side by side, as several of them
- * (a module's selection or ordered row sums: CAMBI's, SSIM's, CIEDE's) fill
- * only part of the GPU; module instance k runs on side[SIDE_MODULES + k]
- * (the last of them from N_MODULE_STREAMS on) */
-enum { N_MODULE_STREAMS = 6 };
+ * (VIF's among them) on their own.  They write disjoint sections of the
+ * frame's buffer; the small, latency-bound kernels of one overlap the
+ * others'. */
+/* the streams a frame's work forks onto beside the main one (the
+ * upscaling): features with scratch of their own run side by side, as
+ * several of them (a module's selection or ordered row sums: CAMBI's,
+ * SSIM's, CIEDE's) fill only part of the GPU; module instance k runs on
+ * side[SIDE_MODULES + k] (the last of them from N_MODULE_STREAMS on) */
+enum { N_MODULE_STREAMS = 7 };
 enum { SIDE_ADM, SIDE_REF, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
@@ -119,15 +119,18 @@ struct VqCudaExec {
     int n_graphs[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
     int64_t frames;             /* submitted so far */
-    /* a ladder: the reference's VIF images and moments and ADM bands and
-     * denominators, made by the leader's executor (ref_owner) and read by
-     * every rendition's */
+    /* a ladder: the reference's part of the modules that have one (VIF's
+     * images and moments) and ADM's bands and denominators, made by the
+     * leader's executor (ref_owner) and read by every rendition's */
     VqCudaRef *ref;
     int ref_owner;
     int64_t group_waited;       /* a rendition: the leader's collect waited for this frame of ours */
-    cudaEvent_t ref_vif, ref_adm;   /* inside a frame: the leader's two parts of the ref work done */
-    VqVifCuda *vif;             /* scale images, reused by every VIF instance in turn */
-    VqAdmCuda *adm;             /* likewise for ADM */
+    /* per module instance: the leader's module whose reference part it
+     * reads (VqCudaRef.part), -1: none */
+    int ref_part[VQ_EXEC_MAX_MODULES];
+    /* inside a frame, the leader's: each part of the reference's work done */
+    cudaEvent_t ref_mod[VQ_EXEC_MAX_MODULES], ref_adm;
+    VqAdmCuda *adm;             /* ADM's scratch, reused by every ADM instance in turn */
     VqScaleCuda *scale;         /* distorted pictures of another size */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
 };
@@ -189,6 +192,8 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return VQ_ENOMEM;
     e->cfg = *cfg;
     e->group_waited = -1;
+    for (int k = 0; k < VQ_EXEC_MAX_MODULES; k++)
+        e->ref_part[k] = -1;
     *out = e;   /* close() frees what was made, on any failure below */
     /* FFmpeg's CUDA device context has no stream of its own by default
      * (NULL), and NVDEC copies each decoded picture into its frame with an
@@ -235,9 +240,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         CHECK(cudaEventCreateWithFlags(&s->done, vq_cuda_wait_flags()));
     }
     const VqExecPlan *p = &cfg->plan;
-    if (p->n_vif &&
-        (ret = wrap(vq_vif_cuda_alloc(&e->vif, p->w, p->h, cfg->vif_log2_table), "vif alloc", err, errlen)) < 0)
-        return ret;
     if (p->n_adm && (ret = wrap(vq_adm_cuda_alloc(&e->adm, p->w, p->h), "adm alloc", err, errlen)) < 0)
         return ret;
     if (cfg->dis_scale &&
@@ -307,8 +309,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                    char *err, size_t errlen)
 {
     const VqExecPlan *c = &e->cfg.plan;
-    /* a ladder: the reference's VIF part and ADM part of this slot */
-    const VqVifCudaRef *rv = shared ? e->ref->vif[slot_index] : NULL;
+    /* a ladder: the reference's ADM part of this slot (the modules' below) */
     const VqAdmCudaRef *ra = shared ? e->ref->adm[slot_index] : NULL;
     int ret;
     if (e->scale) {
@@ -328,17 +329,23 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
-         * the VIF (main) and ADM streams; the renditions' frames wait for
-         * ready[slot] (recorded once both parts are done) */
-        if (rv && (ret = wrap(vq_vif_cuda_ref_run(e->ref->vif[slot_index], ref[0], c->bpc, main),
-                              "vif reference kernels", err, errlen)) < 0)
-            return ret;
+         * each module's stream and ADM's; the renditions' frames wait for
+         * ready[slot] (recorded once every part is done) */
+        for (int k = 0; k < c->n_modules; k++) {
+            const VqModuleExec &m = c->module[k];
+            if (e->ref_part[k] != k)
+                continue;
+            const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+            if ((ret = wrap(m.cuda->ref_enqueue(e->ref->part[k][slot_index], &m.g, ref, side[si]), m.name, err,
+                            errlen)) < 0)
+                return ret;
+            CHECK(cudaEventRecord(e->ref_mod[k], side[si]));
+            CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_mod[k], 0));
+        }
         if (ra && (ret = wrap(vq_adm_cuda_ref_run(e->ref->adm[slot_index], ref[0], c->bpc, &c->adm[0],
                                                   side[SIDE_ADM]), "adm reference kernels", err, errlen)) < 0)
             return ret;
-        CHECK(cudaEventRecord(e->ref_vif, main));
         CHECK(cudaEventRecord(e->ref_adm, side[SIDE_ADM]));
-        CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_vif, 0));
         CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_adm, 0));
         /* in a capture, an event record node: each launch records it */
         CHECK(cudaEventRecordWithFlags(e->ref->ready[slot_index], side[SIDE_REF],
@@ -352,22 +359,24 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                                                  &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
                             "adm kernels", err, errlen)) < 0)
                 return ret;
-        for (int k = 0; k < c->n_vif; k++)
-            if ((ret = wrap(rv ? vq_vif_cuda_run_shared(e->vif, rv, ref[0], dis[0], c->bpc, c->vif_egl[k],
-                                                        &c->vif_layout[k], s->d_rows, main)
-                               : vq_vif_cuda_run(e->vif, ref[0], dis[0], c->bpc, c->vif_egl[k],
-                                                 &c->vif_layout[k], s->d_rows, main),
-                            "vif kernels", err, errlen)) < 0)
-                return ret;
     }
     /* the metric modules, each from its table: on a scored frame, the
      * temporal ones (integer motion, float_motion) on every frame */
     for (int k = 0; k < c->n_modules; k++) {
         const VqModuleExec &m = c->module[k];
         const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
-        if (!m.skip && (score || m.temporal) &&
-            (ret = wrap(m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
-                                        slot_index), m.name, err, errlen)) < 0)
+        if (m.skip || !(score || m.temporal))
+            continue;
+        /* a ladder: the reference's part, the leader's of this slot; in the
+         * leader, an instance that reads another one's part (vmaf and
+         * vmaf_neg's VIF) waits for it on its own stream */
+        const void *part = shared && e->ref_part[k] >= 0 ? e->ref->part[e->ref_part[k]][slot_index] : NULL;
+        if (part && e->ref_owner && e->ref_part[k] != k)
+            CHECK(cudaStreamWaitEvent(side[si], e->ref_mod[e->ref_part[k]], 0));
+        if ((ret = wrap(part ? m.cuda->enqueue_shared(e->module_scratch[k], &m.g, part, ref, dis, s->d_rows + m.off,
+                                                      side[si], slot_index)
+                             : m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
+                                               slot_index), m.name, err, errlen)) < 0)
             return ret;
     }
     /* the modules' state kept for the next frame, on every frame (scored or
@@ -628,11 +637,11 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         vq_cuda_ref_release(e->ref);
         e->ref = NULL;
     }
-    if (e->ref_vif)
-        cudaEventDestroy(e->ref_vif);
+    for (int k = 0; k < VQ_EXEC_MAX_MODULES; k++)
+        if (e->ref_mod[k])
+            cudaEventDestroy(e->ref_mod[k]);
     if (e->ref_adm)
         cudaEventDestroy(e->ref_adm);
-    if (e->vif) vq_vif_cuda_free(e->vif);
     if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->scale) vq_scale_cuda_free(e->scale);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)

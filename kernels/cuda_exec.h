@@ -24,7 +24,6 @@ typedef struct VqCudaExecConfig {
     /* distorted pictures of another size: upscaled on the device first
      * (NULL: the reference's size); the plan must outlive the executor */
     const struct VqScalePlan *dis_scale;
-    const uint16_t *vif_log2_table;  /* 65536 entries, built on the host */
     void *stream;                /* cudaStream_t; NULL: a stream of our own */
 } VqCudaExecConfig;
 

@@ -8,9 +8,11 @@
 
 /*
  * A ladder's reference work on the GPU: per pipeline slot, the reference's
- * VIF scale images and moments (mu1, xx) and ADM bands and denominators of
- * the frame in that slot, made once by the leader's executor and read by the
- * renditions' (the leader's own included).  The slots follow the frame
+ * part of each of the leader's modules that has one (VIF's scale images and
+ * moments mu1, xx: module.h's ref_* hooks) and ADM's bands and denominators
+ * of the frame in that slot, made once by the leader's executor and read by
+ * the renditions' (the leader's own included; a rendition's instance reads
+ * the part of the leader's first instance of its table and geometry).  The slots follow the frame
  * numbers (frame n: slot n % depth) in every executor of the ladder, since
  * each is given the same frames.
  *   - ready[slot] is recorded when the leader's frame in that slot has made
@@ -28,7 +30,10 @@ struct VqCudaRef {
     int device;                        /* the leader's CUDA device */
     int w, h;
     int64_t slot_frame[VQ_CUDA_PIPELINE_DEPTH];   /* the frame whose work is in the slot; -1: none */
-    VqVifCudaRef *vif[VQ_CUDA_PIPELINE_DEPTH];
+    /* the leader's module instance j's part of each slot (NULL: it has none) */
+    void *part[VQ_EXEC_MAX_MODULES][VQ_CUDA_PIPELINE_DEPTH];
+    const VqModuleCuda *part_table[VQ_EXEC_MAX_MODULES];   /* NULL: no part */
+    VqModuleGeom part_geom[VQ_EXEC_MAX_MODULES];
     VqAdmCudaRef *adm[VQ_CUDA_PIPELINE_DEPTH];
     cudaEvent_t ready[VQ_CUDA_PIPELINE_DEPTH];
     std::vector<VqCudaExec *> *members;
@@ -53,7 +58,9 @@ extern "C" void vq_cuda_ref_release(VqCudaRef *r)
     if (!r || --r->refs > 0)
         return;
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
-        vq_vif_cuda_ref_free(r->vif[k]);
+        for (int j = 0; j < VQ_EXEC_MAX_MODULES; j++)
+            if (r->part[j][k])
+                r->part_table[j]->ref_free(r->part[j][k]);
         vq_adm_cuda_ref_free(r->adm[k]);
         if (r->ready[k])
             cudaEventDestroy(r->ready[k]);
@@ -86,6 +93,15 @@ extern "C" int vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r)
     r->refs++;
     e->ref = r;
     r->members->push_back(e);
+    /* each module instance with a reference part: the leader's first of
+     * the same table and geometry */
+    for (int k = 0; k < p->n_modules; k++) {
+        const VqModuleExec &m = p->module[k];
+        for (int j = 0; j < VQ_EXEC_MAX_MODULES && !m.skip && e->ref_part[k] < 0; j++)
+            if (r->part_table[j] == m.cuda && r->part_geom[j].w == m.g.w && r->part_geom[j].h == m.g.h &&
+                r->part_geom[j].bpc == m.g.bpc)
+                e->ref_part[k] = j;
+    }
     return 1;
 }
 
@@ -93,7 +109,10 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
 {
     const VqExecPlan *p = &e->cfg.plan;
     const char *env = getenv("VQ_CUDA_REF_SHARE");   /* 0: every rendition does its own (to compare) */
-    if (e->ref || e->frames || !(p->n_vif || p->n_adm) || (env && !strcmp(env, "0")))
+    int parts = 0;
+    for (int k = 0; k < p->n_modules; k++)
+        parts += !p->module[k].skip && p->module[k].cuda->ref_alloc != NULL;
+    if (e->ref || e->frames || !(parts || p->n_adm) || (env && !strcmp(env, "0")))
         return VQ_OK;
     VqCudaRef *r = (VqCudaRef *)calloc(1, sizeof(*r));
     if (!r)
@@ -106,20 +125,43 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
     r->members = new (std::nothrow) std::vector<VqCudaExec *>();
     cudaError_t ce = r->members ? cudaGetDevice(&r->device) : cudaErrorMemoryAllocation;
     const char *what = "reference work";
+    /* the leader's instances with a reference part: the first of each
+     * table and geometry makes it (another reads it, as a rendition's do) */
+    int own[VQ_EXEC_MAX_MODULES];
+    for (int k = 0; k < p->n_modules; k++) {
+        const VqModuleExec &m = p->module[k];
+        own[k] = -1;
+        if (m.skip || !m.cuda->ref_alloc)
+            continue;
+        own[k] = k;
+        for (int j = 0; j < k; j++)
+            if (own[j] == j && r->part_table[j] == m.cuda && r->part_geom[j].w == m.g.w &&
+                r->part_geom[j].h == m.g.h && r->part_geom[j].bpc == m.g.bpc)
+                own[k] = j;
+        if (own[k] == k) {
+            r->part_table[k] = m.cuda;
+            r->part_geom[k] = m.g;
+        }
+    }
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; k++) {
-        if (p->n_vif && (ce = (cudaError_t)vq_vif_cuda_ref_alloc(&r->vif[k], p->w, p->h)) != cudaSuccess)
-            what = "vif reference images";
-        else if (p->n_adm && (ce = (cudaError_t)vq_adm_cuda_ref_alloc(&r->adm[k], p->w, p->h)) != cudaSuccess)
+        for (int j = 0; j < p->n_modules && ce == cudaSuccess; j++)
+            if (r->part_table[j] &&
+                (ce = (cudaError_t)r->part_table[j]->ref_alloc(&r->part[j][k], &p->module[j].g)) != cudaSuccess)
+                what = p->module[j].name;
+        if (ce != cudaSuccess)
+            break;
+        if (p->n_adm && (ce = (cudaError_t)vq_adm_cuda_ref_alloc(&r->adm[k], p->w, p->h)) != cudaSuccess)
             what = "adm reference bands";
         else
             ce = cudaEventCreateWithFlags(&r->ready[k], cudaEventDisableTiming);
     }
+    for (int j = 0; j < p->n_modules && ce == cudaSuccess; j++)
+        if (r->part_table[j] && !e->ref_mod[j])
+            ce = cudaEventCreateWithFlags(&e->ref_mod[j], cudaEventDisableTiming);
     if (ce == cudaSuccess)
         ce = cudaStreamCreateWithFlags(&r->group, cudaStreamNonBlocking);
     if (ce == cudaSuccess)
         ce = cudaEventCreateWithFlags(&r->group_done, vq_cuda_wait_flags());
-    if (ce == cudaSuccess && !e->ref_vif)
-        ce = cudaEventCreateWithFlags(&e->ref_vif, cudaEventDisableTiming);
     if (ce == cudaSuccess && !e->ref_adm)
         ce = cudaEventCreateWithFlags(&e->ref_adm, cudaEventDisableTiming);
     if (ce != cudaSuccess) {
@@ -128,6 +170,8 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
     }
     e->ref = r;
     e->ref_owner = 1;
+    for (int k = 0; k < p->n_modules; k++)
+        e->ref_part[k] = own[k];
     return VQ_OK;
 }
 

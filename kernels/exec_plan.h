@@ -5,11 +5,10 @@
  * hostmath/ (feature_plan.cpp) from the models and features asked for; POD, so the
  * CPU and CUDA executors take the same plan.
  *
- * Instances: VIF once per distinct enhancement gain limit, ADM once per
- * distinct set of ADM parameters (vmaf + vmaf_neg in one run: two of each),
- * and the metric modules' instances (kernels/module.h; integer motion's
- * among them).  The reference's work is not yet shared between VIF or ADM
- * instances.
+ * Instances: ADM once per distinct set of ADM parameters (vmaf + vmaf_neg
+ * in one run: two), and the metric modules' instances (kernels/module.h;
+ * VIF's and integer motion's among them).  The reference's work is not yet
+ * shared between ADM instances.
  */
 #ifndef VQ_EXEC_PLAN_H
 #define VQ_EXEC_PLAN_H
@@ -30,10 +29,7 @@ extern "C" {
 
 typedef struct VqExecPlan {
     int w, h, bpc;
-    VqRowLayout base;           /* the sections of VIF's and ADM's instance 0 */
-    int n_vif;
-    double vif_egl[VQ_EXEC_MAX_INSTANCES];
-    VqRowLayout vif_layout[VQ_EXEC_MAX_INSTANCES];   /* base with vif_off moved */
+    VqRowLayout base;           /* the frame's sizes (ADM's sections: adm_layout) */
     int n_adm;
     VqAdmParams adm[VQ_EXEC_MAX_INSTANCES];
     VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
@@ -44,32 +40,19 @@ typedef struct VqExecPlan {
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
-/* Lay out the sections of n_vif VIF and n_adm ADM instances after the base
- * layout (instance 0 keeps the base's own sections). */
+/* Lay out the sections of n_adm ADM instances, then the modules'. */
 static inline void vq_exec_plan_layout(VqExecPlan *p)
 {
     const VqRowLayout *b = &p->base;
-    size_t vif_words = 0, adm_words = 0, off = b->total;
+    size_t adm_words = 0, off = 0;
     int s, k;
-    for (s = 0; s < VQ_VIF_SCALES; s++)
-        vif_words += (size_t)b->vif_h[s] * VQ_VIF_NSUMS;
     for (s = 0; s < VQ_ADM_SCALES; s++)
         adm_words += (size_t)b->adm_h[s] * VQ_ADM_NSUMS;
-    for (k = 0; k < p->n_vif; k++) {
-        p->vif_layout[k] = *b;
-        if (k) {
-            for (s = 0; s < VQ_VIF_SCALES; s++)
-                p->vif_layout[k].vif_off[s] = off + (b->vif_off[s] - b->vif_off[0]);
-            off += vif_words;
-        }
-    }
     for (k = 0; k < p->n_adm; k++) {
         p->adm_layout[k] = *b;
-        if (k) {
-            for (s = 0; s < VQ_ADM_SCALES; s++)
-                p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
-            off += adm_words;
-        }
+        for (s = 0; s < VQ_ADM_SCALES; s++)
+            p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
+        off += adm_words;
     }
     for (k = 0; k < p->n_modules; k++) {
         p->module[k].off = off;

@@ -145,6 +145,18 @@ typedef struct VqModuleCuda {
      * enqueue_every: the host-side state steps as they would have stepped it */
     int (*phase)(const void *scratch);
     void (*replayed)(void *scratch);
+    /* optional (NULL: none): the reference's part of a frame's work (VIF's
+     * scale images and moments), which depends on the reference picture and
+     * the geometry alone: a ladder's leader makes it once per frame into a
+     * part per pipeline slot (ref_alloc, ref_enqueue: asynchronous and
+     * capturable like enqueue), and every rendition's instance of the same
+     * table reads it (enqueue_shared in place of enqueue; the part is ready
+     * on the device before the call's work starts) */
+    int (*ref_alloc)(void **part, const VqModuleGeom *g);
+    void (*ref_free)(void *part);
+    int (*ref_enqueue)(void *part, const VqModuleGeom *g, const VqPlaneView ref[3], void *stream);
+    int (*enqueue_shared)(void *scratch, const VqModuleGeom *g, const void *part, const VqPlaneView ref[3],
+                          const VqPlaneView dis[3], int64_t *d_section, void *stream, int slot);
 } VqModuleCuda;
 
 /* One module instance in the executors' plan. */

@@ -15,8 +15,8 @@
 #include "adm_params.h"
 #include "motion/motion_exec.h"
 #include "psnr_exec.h"
-#include "vif_exec.h"
-#include "vif_fold.h"
+#include "vif/vif_exec.h"
+#include "vif/vif_fold.h"
 
 static double median_ms(int runs, const std::function<void()> &fn)
 {

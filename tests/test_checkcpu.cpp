@@ -26,9 +26,9 @@
 #include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "simd/cpu_simd.h"
-#include "vif.h"
-#include "vif_exec.h"
-#include "vif_fold.h"
+#include "vif/vif.h"
+#include "vif/vif_exec.h"
+#include "vif/vif_fold.h"
 
 namespace {
 

@@ -18,9 +18,9 @@
 
 #include "clip_table.h"
 #include "golden.h"
-#include "vif.h"
-#include "vif_exec.h"
-#include "vif_fold.h"
+#include "vif/vif.h"
+#include "vif/vif_exec.h"
+#include "vif/vif_fold.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "adm.h"
 #include "motion/motion.h"
 #include "psnr.h"
-#include "vif.h"
+#include "vif/vif.h"
 
 #include <immintrin.h>
 

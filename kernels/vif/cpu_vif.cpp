@@ -8,8 +8,12 @@
  */
 #include <stdlib.h>
 
+#include <atomic>
+#include <new>
+
 #include "vif.h"
 #include "vif_exec.h"
+#include "module.h"
 #include "simd/cpu_simd.h"
 
 namespace {
@@ -193,3 +197,97 @@ extern "C" int vq_vif_cpu_run(VqVifCpu *v, VqPlaneView ref, VqPlaneView dis, int
     }
     return 0;
 }
+
+/* ---- the module's CPU table (hostmath/vif/: g.host is a VqVifGeom) ----
+ * Step s (0..3): the statistic rows of scale s, then (s < 3) the
+ * subsampling rows of scale s + 1, both reading scale s's images: two parts
+ * of one step, concurrently. */
+namespace {
+
+struct Scratch {
+    VqVifCpu *v = nullptr;
+    std::atomic<int> failed{0};
+};
+
+const VqVifGeom &geom(const VqModuleGeom *g)
+{
+    return *static_cast<const VqVifGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    Scratch *x = new (std::nothrow) Scratch;
+    if (x && !(x->v = vq_vif_cpu_alloc(g->w, g->h))) {
+        delete x;
+        x = nullptr;
+    }
+    *scratch = x;
+    return x ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    Scratch *x = static_cast<Scratch *>(scratch);
+    if (x)
+        vq_vif_cpu_free(x->v);
+    delete x;
+}
+
+int module_step_parts(const VqModuleGeom *g, int step, VqModulePart parts[VQ_MODULE_MAX_PARTS])
+{
+    const VqRowLayout &l = geom(g).l;
+    parts[0] = VqModulePart{ l.vif_h[step], 0, 0 };
+    if (step + 1 >= VQ_VIF_SCALES)
+        return 1;
+    parts[1] = VqModulePart{ l.vif_h[step + 1], 0, 0 };
+    return 2;
+}
+
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    const VqRowLayout &l = geom(g).l;
+    return l.vif_h[step] + (step + 1 < VQ_VIF_SCALES ? l.vif_h[step + 1] : 0);
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int step, int row_begin, int row_end)
+{
+    Scratch *x = static_cast<Scratch *>(scratch);
+    const VqVifGeom &vg = geom(g);
+    const int n = vg.l.vif_h[step];
+    int lo, hi;
+    if (vq_module_part_rows(0, n, row_begin, row_end, &lo, &hi) &&
+        vq_vif_cpu_statistic_rows(x->v, ref[0], dis[0], g->bpc, vg.egl, vg.log2_table, &vg.l, step, lo, hi,
+                                  section) < 0)
+        x->failed = 1;
+    if (step + 1 < VQ_VIF_SCALES && vq_module_part_rows(n, vg.l.vif_h[step + 1], row_begin, row_end, &lo, &hi) &&
+        vq_vif_cpu_subsample_rows(x->v, ref[0], dis[0], g->bpc, step + 1, lo, hi) < 0)
+        x->failed = 1;
+}
+
+/* the pictures against the instance's geometry (no rows) */
+int module_check(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3])
+{
+    const VqVifGeom &vg = geom(g);
+    int64_t none = 0;
+    return vq_vif_cpu_statistic_rows(static_cast<Scratch *>(scratch)->v, ref[0], dis[0], g->bpc, vg.egl,
+                                     vg.log2_table, &vg.l, 0, 0, 0, &none);
+}
+
+/* the executor's hint: VIF is the costliest of VMAF's features (ADM 3, motion 0.5) */
+double module_cost(const VqModuleGeom *)
+{
+    return 9.0;
+}
+
+int module_rows_failed(void *scratch)
+{
+    return static_cast<Scratch *>(scratch)->failed.exchange(0);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_vif_module_cpu = {
+    module_alloc, module_free, VQ_VIF_SCALES, module_step_rows, module_rows, 0u, module_check, module_cost,
+    nullptr,      nullptr,     module_step_parts, nullptr,        module_rows_failed,
+};

@@ -22,6 +22,7 @@
 #include "cuda_column.cuh"
 #include "vif.h"
 #include "vif_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -500,3 +501,67 @@ extern "C" int vq_vif_cuda_ref_run(VqVifCudaRef *r, VqPlaneView ref, int bpc, vo
         return err;
     return 0;
 }
+
+/* ---- the module's CUDA table (hostmath/vif/: g.host is a VqVifGeom) ----
+ * The reference's part (its scale images and moments) is what a ladder's
+ * renditions share: ref_enqueue makes it, enqueue_shared reads it. */
+namespace {
+
+const VqVifGeom &geom(const VqModuleGeom *g)
+{
+    return *static_cast<const VqVifGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqVifCuda *v = nullptr;
+    const int e = vq_vif_cuda_alloc(&v, g->w, g->h, geom(g).log2_table);
+    *scratch = v;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_vif_cuda_free(static_cast<VqVifCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream, int)
+{
+    const VqVifGeom &vg = geom(g);
+    return vq_vif_cuda_run(static_cast<VqVifCuda *>(scratch), ref[0], dis[0], g->bpc, vg.egl, &vg.l, d_section,
+                           stream);
+}
+
+int module_ref_alloc(void **part, const VqModuleGeom *g)
+{
+    VqVifCudaRef *r = nullptr;
+    const int e = vq_vif_cuda_ref_alloc(&r, g->w, g->h);
+    *part = r;
+    return e;
+}
+
+void module_ref_free(void *part)
+{
+    vq_vif_cuda_ref_free(static_cast<VqVifCudaRef *>(part));
+}
+
+int module_ref_enqueue(void *part, const VqModuleGeom *g, const VqPlaneView ref[3], void *stream)
+{
+    return vq_vif_cuda_ref_run(static_cast<VqVifCudaRef *>(part), ref[0], g->bpc, stream);
+}
+
+int module_enqueue_shared(void *scratch, const VqModuleGeom *g, const void *part, const VqPlaneView ref[3],
+                          const VqPlaneView dis[3], int64_t *d_section, void *stream, int)
+{
+    const VqVifGeom &vg = geom(g);
+    return vq_vif_cuda_run_shared(static_cast<VqVifCuda *>(scratch), static_cast<const VqVifCudaRef *>(part),
+                                  ref[0], dis[0], g->bpc, vg.egl, &vg.l, d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_vif_module_cuda = {
+    module_alloc, module_free, module_enqueue, nullptr, nullptr, nullptr, nullptr, nullptr,
+    module_ref_alloc, module_ref_free, module_ref_enqueue, module_enqueue_shared,
+};

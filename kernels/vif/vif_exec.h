@@ -29,6 +29,16 @@ extern "C" {
 
 /* One VqVifCpu holds the scale 1..3 images of one frame pair: frames that
  * run at the same time need one each. */
+/* A VIF module instance's settings, made by hostmath/vif/'s plan and read
+ * by the module's tables through VqModuleGeom.host: its section's layout
+ * (the vif_* fields, offsets from the section's start), the enhancement
+ * gain limit and the log2 table (65536 entries, vq_vif_log2_table). */
+typedef struct VqVifGeom {
+    VqRowLayout l;
+    double egl;
+    const uint16_t *log2_table;
+} VqVifGeom;
+
 typedef struct VqVifCpu VqVifCpu;
 
 /* NULL on a size below VQ_VIF_MIN_SIZE or out of memory. */

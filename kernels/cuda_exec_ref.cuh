@@ -12,9 +12,9 @@
  * moments mu1, xx: module.h's ref_* hooks) and ADM's bands and denominators
  * of the frame in that slot, made once by the leader's executor and read by
  * the renditions' (the leader's own included; a rendition's instance reads
- * the part of the leader's first instance of its table and geometry).  The slots follow the frame
- * numbers (frame n: slot n % depth) in every executor of the ladder, since
- * each is given the same frames.
+ * the part of the leader's first instance of its table and geometry).  The
+ * slots follow the frame numbers (frame n: slot n % depth) in every
+ * executor of the ladder, since each is given the same frames.
  *   - ready[slot] is recorded when the leader's frame in that slot has made
  *     them; a rendition's frame waits for it on the device.
  *   - The leader's frame n + depth, which rewrites the slot, waits on the

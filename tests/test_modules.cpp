@@ -68,6 +68,11 @@ TEST(Modules, EachDescribesItselfToTheRegistry)
             // a phase that steps without the executor: it is told of replays
             EXPECT_EQ(m->cuda->phase == nullptr, m->cuda->replayed == nullptr) << name;
             EXPECT_TRUE(!m->cuda->collect || m->cuda->fold_data) << name;
+            // a reference part (a ladder's, kernels/cuda_exec_ref.cuh): every hook of it or none
+            const bool part = m->cuda->ref_alloc != nullptr;
+            EXPECT_TRUE(part == (m->cuda->ref_free != nullptr) && part == (m->cuda->ref_enqueue != nullptr) &&
+                        part == (m->cuda->enqueue_shared != nullptr))
+                << name;
             // state kept from frame to frame: by both executors (a temporal
             // module's enqueue runs on every frame and may keep it itself:
             // integer motion's)

@@ -74,20 +74,17 @@ TEST(Session, LongRunWithoutKeptFramesMatchesKeptFrames)
     std::mt19937 rng(1234);
     Yuv ref0(w, h, rng, nullptr, 0);
     int64_t next_a = 0, next_b = 0;
-    std::vector<double> vmaf_a;
-    auto drain = [&](VqSession *s, int64_t &next, std::vector<double> *keep, std::vector<double> *cmp) {
+    std::vector<double> vmaf_a, vmaf_b;
+    /* each session's results as they come (b may run ahead of a: folds on
+     * workers finish when they finish), compared once both are complete */
+    auto drain = [&](VqSession *s, int64_t &next, std::vector<double> *keep) {
         VqFrameResult r;
         int ret;
         while ((ret = vq_session_receive(s, &r)) == VQ_OK) {
             ASSERT_EQ(r.index, next) << "results out of order";
             ASSERT_GT(r.n, 0);
             ASSERT_STREQ(r.name[r.n - 1], "vmaf");
-            if (keep) {
-                keep->push_back(r.value[r.n - 1]);
-            }
-            if (cmp) {
-                ASSERT_EQ(r.value[r.n - 1], (*cmp)[next]) << "frame " << next;
-            }
+            keep->push_back(r.value[r.n - 1]);
             next++;
         }
         ASSERT_TRUE(ret == VQ_EAGAIN || ret == VQ_EOF);
@@ -97,15 +94,16 @@ TEST(Session, LongRunWithoutKeptFramesMatchesKeptFrames)
         Yuv dis(w, h, rng, &ref, 1 + i % 7);
         ASSERT_EQ(vq_session_submit(a, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(a);
         ASSERT_EQ(vq_session_submit(b, &ref.pic, &dis.pic), VQ_OK) << vq_session_error(b);
-        drain(a, next_a, &vmaf_a, nullptr);
-        drain(b, next_b, nullptr, &vmaf_a);
+        drain(a, next_a, &vmaf_a);
+        drain(b, next_b, &vmaf_b);
     }
     ASSERT_EQ(vq_session_flush(a), VQ_OK);
     ASSERT_EQ(vq_session_flush(b), VQ_OK);
-    drain(a, next_a, &vmaf_a, nullptr);
-    drain(b, next_b, nullptr, &vmaf_a);
+    drain(a, next_a, &vmaf_a);
+    drain(b, next_b, &vmaf_b);
     EXPECT_EQ(next_a, n);
     EXPECT_EQ(next_b, n);
+    EXPECT_EQ(vmaf_b, vmaf_a);
     VqFrameResult r;
     EXPECT_EQ(vq_session_receive(a, &r), VQ_EOF);
     const char *names[] = { "vmaf", "integer_adm2", "integer_motion2", "psnr_cb" };

@@ -161,14 +161,15 @@ void VqSession::join_share(VqSession *leader)
     share_in.assign((size_t)exec_plan.n_modules, -1);
     for (int k : mine) {
         VqModuleExec &x = exec_plan.module[k];
+        const vq::Module *m = module_of(*plan, k);
         int64_t off = 0;
         for (int j : leader->share_out) {
             const VqModuleExec &y = lp.module[j];
+            /* y's row work gives x's as it is: share() takes x in without
+             * widening y's settings (without share(): the same settings) */
             VqModuleGeom g = y.g;
-            const bool same = y.cpu == x.cpu && y.words == x.words &&
-                              (module_of(*plan, k)->share ? module_of(*plan, k)->share(g, x.g)
-                                                          : std::memcmp(g.opt, x.g.opt, sizeof(g.opt)) == 0) &&
-                              std::memcmp(g.opt, y.g.opt, sizeof(g.opt)) == 0;
+            const bool same = y.cpu == x.cpu && y.words == x.words && (!m->share || m->share(g, x.g)) &&
+                              std::memcmp(g.opt, (m->share ? y.g.opt : x.g.opt), sizeof(g.opt)) == 0;
             if (same) {
                 share_in[(size_t)k] = off;
                 x.skip = 1;

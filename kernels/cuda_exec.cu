@@ -76,6 +76,12 @@ enum { N_MODULE_STREAMS = 7 };
 enum { SIDE_ADM, SIDE_REF, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
+/* module instance k's side stream */
+static inline int module_stream(int k)
+{
+    return SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+}
+
 /* graphs per slot: the modules' phases x scored x the reference's
  * work: the executor's own (REF_OWN), shared (a ladder: REF_SHARED), or
  * shared and the reference's picture read from the leader's staging copy
@@ -335,7 +341,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             const VqModuleExec &m = c->module[k];
             if (e->ref_part[k] != k)
                 continue;
-            const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+            const int si = module_stream(k);
             if ((ret = wrap(m.cuda->ref_enqueue(e->ref->part[k][slot_index], &m.g, ref, side[si]), m.name, err,
                             errlen)) < 0)
                 return ret;
@@ -364,7 +370,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
      * temporal ones (integer motion, float_motion) on every frame */
     for (int k = 0; k < c->n_modules; k++) {
         const VqModuleExec &m = c->module[k];
-        const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+        const int si = module_stream(k);
         if (m.skip || !(score || m.temporal))
             continue;
         /* a ladder: the reference's part, the leader's of this slot; in the
@@ -383,7 +389,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
      * not), after their work on the same stream */
     for (int k = 0; k < c->n_modules; k++) {
         const VqModuleExec &m = c->module[k];
-        const int si = SIDE_MODULES + (k < N_MODULE_STREAMS ? k : N_MODULE_STREAMS - 1);
+        const int si = module_stream(k);
         if (!m.skip && m.cuda->enqueue_every &&
             (ret = wrap(m.cuda->enqueue_every(e->module_scratch[k], &m.g, ref, dis, side[si]), m.name, err,
                         errlen)) < 0)

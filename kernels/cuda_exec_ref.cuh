@@ -53,6 +53,14 @@ struct VqCudaRef {
     int64_t staged_frame[VQ_CUDA_PIPELINE_DEPTH];   /* -1: none */
 };
 
+/* whether the leader's module instance j's reference part serves an
+ * instance m: the same table and geometry */
+static bool part_serves(const VqCudaRef *r, int j, const VqModuleExec &m)
+{
+    return r->part_table[j] && r->part_table[j] == m.cuda && r->part_geom[j].w == m.g.w &&
+           r->part_geom[j].h == m.g.h && r->part_geom[j].bpc == m.g.bpc;
+}
+
 extern "C" void vq_cuda_ref_release(VqCudaRef *r)
 {
     if (!r || --r->refs > 0)
@@ -98,8 +106,7 @@ extern "C" int vq_cuda_exec_share(VqCudaExec *e, VqCudaRef *r)
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleExec &m = p->module[k];
         for (int j = 0; j < VQ_EXEC_MAX_MODULES && !m.skip && e->ref_part[k] < 0; j++)
-            if (r->part_table[j] == m.cuda && r->part_geom[j].w == m.g.w && r->part_geom[j].h == m.g.h &&
-                r->part_geom[j].bpc == m.g.bpc)
+            if (part_serves(r, j, m))
                 e->ref_part[k] = j;
     }
     return 1;
@@ -135,8 +142,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
             continue;
         own[k] = k;
         for (int j = 0; j < k; j++)
-            if (own[j] == j && r->part_table[j] == m.cuda && r->part_geom[j].w == m.g.w &&
-                r->part_geom[j].h == m.g.h && r->part_geom[j].bpc == m.g.bpc)
+            if (own[j] == j && part_serves(r, j, m))
                 own[k] = j;
         if (own[k] == k) {
             r->part_table[k] = m.cuda;

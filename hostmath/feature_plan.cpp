@@ -5,8 +5,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "adm_params.h"
-#include "c_locale.h"
 #include "option_string.hpp"
 #include "module.hpp"
 #include "vq_error.h"
@@ -38,22 +36,6 @@ bool is_true(const std::string &v)
     if (v == "false" || v == "0")
         return false;
     fail(VQ_EINVAL, "'%s' is not a boolean (true or false)", v.c_str());
-}
-
-VqAdmOptions adm_options(const FeatureOptions &o)
-{
-    VqAdmOptions a;
-    vq_adm_options_default(&a);
-    a.enhn_gain_limit = o.get("adm_enhn_gain_limit");
-    a.norm_view_dist = o.get("adm_norm_view_dist");
-    a.ref_display_height = (int)o.get("adm_ref_display_height");
-    a.noise_weight = o.get("adm_noise_weight");
-    a.dlm_weight = o.get("adm_dlm_weight");
-    a.min_val = o.get("adm_min_val");
-    a.csf_mode = (int)o.get("adm_csf_mode");
-    a.csf_scale = o.get("adm_csf_scale");
-    a.csf_diag_scale = o.get("adm_csf_diag_scale");
-    return a;
 }
 
 }  // namespace
@@ -276,79 +258,41 @@ void FeaturePlan::make_exec_plan()
         p.plane_h[k] = k == 0 ? fmt_.height : k < nplanes ? fmt_.height >> fmt_.chroma_shift_h : 0;
     }
     for (Instance &in : instances_) {
+        /* a metric module: its tables, its geometry and settings, its section */
         const FeatureOptions &o = in.opts;
-        switch (o.spec().kind) {
-        case FexKind::Adm: {
-            VqAdmParams a;
-            std::memset(&a, 0, sizeof(a));   /* compared with memcmp below: no stray padding */
-            const VqAdmOptions opt = adm_options(o);
-            if (opt.norm_view_dist * opt.ref_display_height < 3.0 * 1080) {
-                char nvd[64];
-                vq_snprintf_c(nvd, sizeof(nvd), "%g", opt.norm_view_dist);
-                fail(VQ_EINVAL, "adm: adm_norm_view_dist %s * adm_ref_display_height %d is below "
-                     "3 * 1080, which libvmaf's integer ADM refuses", nvd, opt.ref_display_height);
-            }
-            /* libvmaf would score these with a factor of -22 (its -EINVAL as a float) */
-            if (!vq_adm_csf_supported(&opt)) {
-                char nvd[64];
-                vq_snprintf_c(nvd, sizeof(nvd), "%g", opt.norm_view_dist);
-                fail(VQ_EINVAL, "adm: adm_csf_mode %d has no contrast sensitivity table for "
-                     "adm_ref_display_height %d at adm_norm_view_dist %s; supported: %s",
-                     opt.csf_mode, opt.ref_display_height, nvd, vq_adm_csf_pairs());
-            }
-            if (vq_adm_params_init(&a, fmt_.width, fmt_.height, fmt_.bitdepth, &opt) < 0)
-                fail(VQ_EINVAL, "adm cannot score %dx%d %d-bit frames with these options (%s)",
-                     fmt_.width, fmt_.height, fmt_.bitdepth, o.suffix().c_str());
-            int k = 0;
-            while (k < p.n_adm && std::memcmp(&p.adm[k], &a, sizeof(a)))
-                k++;
-            if (k == p.n_adm) {
-                if (p.n_adm == VQ_EXEC_MAX_INSTANCES)
-                    fail(VQ_EINVAL, "more than %d configurations of adm", VQ_EXEC_MAX_INSTANCES);
-                p.adm[p.n_adm++] = a;
-            }
-            in.exec_index = k;
-            break;
+        const Module &m = *o.spec().module;
+        if (p.n_modules >= VQ_EXEC_MAX_MODULES)
+            fail(VQ_EINVAL, "more than %d module instances", VQ_EXEC_MAX_MODULES);
+        VqModuleExec &x = p.module[p.n_modules];
+        x = VqModuleExec{};
+        x.name = o.spec().name;
+        x.cpu = m.cpu;
+        x.cuda = m.cuda;
+        x.chroma = m.chroma;
+        x.temporal = m.temporal;
+        x.g.w = p.w;
+        x.g.h = p.h;
+        x.g.bpc = p.bpc;
+        for (int q = 0; q < 3; q++) {
+            x.g.plane_w[q] = p.plane_w[q];
+            x.g.plane_h[q] = p.plane_h[q];
         }
-        case FexKind::Module: {
-            /* a metric module: its tables, its geometry and settings, its section */
-            const Module &m = *o.spec().module;
-            if (p.n_modules >= VQ_EXEC_MAX_MODULES)
-                fail(VQ_EINVAL, "more than %d module instances", VQ_EXEC_MAX_MODULES);
-            VqModuleExec &x = p.module[p.n_modules];
-            x = VqModuleExec{};
-            x.name = o.spec().name;
-            x.cpu = m.cpu;
-            x.cuda = m.cuda;
-            x.chroma = m.chroma;
-            x.temporal = m.temporal;
-            x.g.w = p.w;
-            x.g.h = p.h;
-            x.g.bpc = p.bpc;
-            for (int q = 0; q < 3; q++) {
-                x.g.plane_w[q] = p.plane_w[q];
-                x.g.plane_h[q] = p.plane_h[q];
-            }
-            std::shared_ptr<const void> owner;
-            const std::string why = m.plan(o, fmt_, x.g, x.words, owner);
-            if (!why.empty())
-                fail(VQ_EINVAL, "%s", why.c_str());
-            module_host_.push_back(std::move(owner));
-            in.fold_host = x.g.fold_host;
-            x.chroma = m.chroma && x.g.plane_w[1] > 0;   /* the plan clears planes it does not read */
-            /* another instance of the module with the same row work: its section */
-            int k = 0;
-            while (k < p.n_modules && !(m.share && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
-                                        m.share(p.module[k].g, x.g)))
-                k++;
-            in.exec_index = k;
-            if (k == p.n_modules)
-                p.n_modules++;
-            break;
-        }
-        }
+        std::shared_ptr<const void> owner;
+        const std::string why = m.plan(o, fmt_, x.g, x.words, owner);
+        if (!why.empty())
+            fail(VQ_EINVAL, "%s", why.c_str());
+        module_host_.push_back(std::move(owner));
+        in.fold_host = x.g.fold_host;
+        x.chroma = m.chroma && x.g.plane_w[1] > 0;   /* the plan clears planes it does not read */
+        /* another instance of the module with the same row work: its section */
+        int k = 0;
+        while (k < p.n_modules && !(m.share && p.module[k].cpu == m.cpu && p.module[k].words == x.words &&
+                                    m.share(p.module[k].g, x.g)))
+            k++;
+        in.exec_index = k;
+        if (k == p.n_modules)
+            p.n_modules++;
     }
-    vq_row_layout_init(&p.base, fmt_.width, fmt_.height, 0, 0);
     vq_exec_plan_layout(&p);
 }
 

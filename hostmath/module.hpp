@@ -75,7 +75,7 @@ struct LateOutputs {
 };
 
 struct Module {
-    FeatureSpec spec;               /* its kind and module are set by the registry */
+    FeatureSpec spec;               /* its module is set by the registry */
     const VqModuleCpu *cpu;
     const VqModuleCuda *cuda;       /* nullptr: CPU executor only (the CUDA executor refuses it) */
     /* its fold reads only the plan and the frame's section: it may run on a

@@ -8,6 +8,7 @@
 namespace vq {
 
 const Module &vif_module();             /* hostmath/vif/ */
+const Module &adm_module();             /* hostmath/adm/ */
 const Module &motion_module();          /* hostmath/motion/ */
 const Module &cambi_module();           /* hostmath/cambi/ */
 const Module &float_motion_module();    /* hostmath/float_motion/ */
@@ -28,8 +29,9 @@ const Module &speed_chroma_module();    /* hostmath/speed_chroma/ */
 const std::vector<const Module *> &modules()
 {
     static const std::vector<const Module *> list = {
-        &vif_module(),              /* vif, motion, cambi and float_motion first: the extractors' */
-        &motion_module(),           /* list keeps its older order (adm: registry.cpp, after vif) */
+        &vif_module(),              /* vif, adm, motion, cambi and float_motion first: the */
+        &adm_module(),              /* extractors' list keeps its older order */
+        &motion_module(),
         &cambi_module(),
         &float_motion_module(),
         &psnr_module(),

@@ -1,6 +1,6 @@
-/* registry.cpp - see registry.hpp.  The option tables follow libvmaf
- * v3.2.0's integer_adm.c option table (names, aliases, defaults, ranges,
- * flags; the modules' are in their folders); the aliases follow alias.c. */
+/* registry.cpp - see registry.hpp.  The extractors' option tables are in
+ * their modules' folders (hostmath/<metric>/); the aliases follow libvmaf
+ * v3.2.0's alias.c. */
 #include "registry.hpp"
 
 #include <algorithm>
@@ -20,52 +20,16 @@ namespace vq {
 
 namespace {
 
-constexpr OptType B = OptType::Bool, I = OptType::Int, D = OptType::Double;
-
 std::vector<FeatureSpec> make_specs()
 {
-    std::vector<FeatureSpec> v;
-    v.push_back(FeatureSpec{
-        "adm", FexKind::Adm,
-        {
-            { "debug", nullptr, B, 0, 0, 1, false, true },
-            { "adm_csf_scale", "scf", D, 1.0, 0.0, 50.0, true, true },
-            { "adm_csf_diag_scale", "scfd", D, 1.0, 0.0, 50.0, true, true },
-            { "adm_dlm_weight", "dlmw", D, 0.5, 0.0, 1.0, true, true },
-            { "adm_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },
-            { "adm_norm_view_dist", "nvd", D, 3.0, 0.75, 24.0, true, true },
-            { "adm_ref_display_height", "rdh", I, 1080, 1, 4320, true, true },
-            { "adm_csf_mode", "csf", I, 0, 0, 3, true, true },
-            { "adm_noise_weight", "nw", D, 0.03125, 0.0, 1500.0, true, true },
-            { "adm_skip_aim", nullptr, B, 0, 0, 1, false, true },
-            { "adm_skip_scale0", "ssz", B, 0, 0, 1, true, true },
-            { "adm_min_val", "min", D, 0.0, 0.0, 1.0, true, true },
-        },
-        { "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-          "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-          "integer_adm_scale2", "integer_adm_scale3" },
-        { "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-          "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-          "integer_adm_scale2", "integer_adm_scale3" },
-        {},
-        /* debug=true: extract()'s further outputs */
-        { "integer_adm", "integer_adm_num", "integer_adm_den", "integer_adm_num_scale0",
-          "integer_adm_den_scale0", "integer_adm_num_scale1", "integer_adm_den_scale1",
-          "integer_adm_num_scale2", "integer_adm_den_scale2", "integer_adm_num_scale3",
-          "integer_adm_den_scale3" },
-    });
     /* the metric modules (hostmath/modules.cpp's list), as they describe
-     * themselves; adm, not a module yet, keeps its place after the first
-     * (vif) in the extractors' list, which messages print */
-    std::vector<FeatureSpec> all;
+     * themselves */
+    std::vector<FeatureSpec> v;
     for (const Module *m : modules()) {
         FeatureSpec s = m->spec;
-        s.kind = FexKind::Module;
         s.module = m;
-        all.push_back(std::move(s));
+        v.push_back(std::move(s));
     }
-    all.insert(all.begin() + (all.empty() ? 0 : 1), std::move(v[0]));
-    v = std::move(all);
     return v;
 }
 

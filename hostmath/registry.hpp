@@ -33,16 +33,11 @@ struct OptionSpec {
     const char *const *choices = nullptr;   /* Enum: the strings, nullptr-ended (value = index) */
 };
 
-/* Module: a metric module (hostmath/module.hpp), which the engine reaches
- * through its tables only; the others are wired in by kind. */
-enum class FexKind { Adm, Module };
-
 struct Module;
 struct LateOutputs;
 
 struct FeatureSpec {
     const char *name;                       /* libvmaf's extractor name ("vif", "psnr", ...) */
-    FexKind kind;
     std::vector<OptionSpec> options;
     std::vector<const char *> provides;     /* collector names a model may read */
     std::vector<const char *> outputs;      /* per-frame outputs, libvmaf's append order */
@@ -56,7 +51,7 @@ struct FeatureSpec {
      * provided_features lack (cambi's full_ref outputs): libvmaf prints them
      * as they are, without alias or option suffix */
     bool debug_outputs_raw = false;
-    const Module *module = nullptr;         /* kind Module: the module (its tables, plan, fold) */
+    const Module *module = nullptr;         /* its module (its tables, plan, fold): set by the registry */
     /* outputs a frame gets after its own fold (float_motion's motion2 and
      * motion3): module.hpp's LateOutputs; nullptr: none */
     const LateOutputs *late = nullptr;

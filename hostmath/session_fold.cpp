@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <system_error>
 
-#include "adm_outputs.hpp"
 #include "session_impl.hpp"
 
 using vq::fail;
@@ -130,7 +129,7 @@ void VqSession::put_late(size_t ii, int64_t first, const std::vector<vq::LateVal
 bool VqSession::in_order(size_t ii) const
 {
     const vq::Instance &in = plan->instances()[ii];
-    return in.opts.spec().kind != vq::FexKind::Module || !in.opts.spec().module->deferrable ||
+    return !in.opts.spec().module->deferrable ||
            (ii < module_state.size() && module_state[ii]) || exec_plan.module[in.exec_index].skip;
 }
 
@@ -266,32 +265,19 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
 {
     const VqExecPlan &ep = plan->exec();
     const vq::Instance &in = plan->instances()[ii];
-    switch (in.opts.spec().kind) {
-    case vq::FexKind::Adm: {
-        VqAdmScores a;
-        const unsigned skip = (in.opts.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
-                              (in.opts.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
-        vq_adm_fold_skip(&ep.adm[in.exec_index], &ep.adm_layout[in.exec_index], rows, skip, &a);
-        vq::put_adm_outputs(a, in.n_outputs, out);
-        break;
-    }
-    case vq::FexKind::Module: {
-        const VqModuleExec &x = ep.module[in.exec_index];
-        /* a ladder's member: the leader's section of a module it skips */
-        const int64_t *section = exec_plan.module[in.exec_index].skip
-                                     ? shared_rows + share_in[(size_t)in.exec_index] : rows + x.off;
-        const vq::Module &m = *in.opts.spec().module;
-        VqModuleGeom g = plan->module_geom(in);
-        /* a fold that is never deferred (on this thread) may read what the
-         * executor kept of the frame (deferred() also follows fold_threads,
-         * which a worker's failure may change while folds run) */
-        if (in_order(ii))
-            g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
-                                   : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
-        m.fold(g, section, k - first, module_state[ii].get(), out);
-        break;
-    }
-    }
+    const VqModuleExec &x = ep.module[in.exec_index];
+    /* a ladder's member: the leader's section of a module it skips */
+    const int64_t *section = exec_plan.module[in.exec_index].skip
+                                 ? shared_rows + share_in[(size_t)in.exec_index] : rows + x.off;
+    const vq::Module &m = *in.opts.spec().module;
+    VqModuleGeom g = plan->module_geom(in);
+    /* a fold that is never deferred (on this thread) may read what the
+     * executor kept of the frame (deferred() also follows fold_threads,
+     * which a worker's failure may change while folds run) */
+    if (in_order(ii))
+        g.exec_data = use_cuda ? vq_cuda_exec_module_fold_data(cuda, in.exec_index)
+                               : vq_cpu_exec_module_fold_data(cpu, in.exec_index);
+    m.fold(g, section, k - first, module_state[ii].get(), out);
 }
 
 /* The models' scores of frame i (its motion2 is known), and the running pools. */

@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "vqcuda.h"
-#include "adm_fold.h"
 #include "cpu_exec.h"
 #include "cuda_exec.h"
 #include "feature_plan.hpp"

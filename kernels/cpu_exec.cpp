@@ -1,10 +1,9 @@
 /* cpu_exec.cpp - the CPU executor (see cpu_exec.h).  A frame is a short
- * list of steps (VIF's and ADM's scales depend on the previous one, the
- * modules' stages likewise); each step is a list of work items - row
- * bands (cpu_bands.h, the modules' steps),
- * sums that must be added in order on one thread, and features run whole
- * as one task (split_features) - that run on a pool of threads living as
- * long as the executor.  Every item writes only its own rows of the
+ * list of steps (the modules' steps: VIF's and ADM's scales depend on the
+ * previous one); each step is a list of work items - row bands of the
+ * modules' steps, rows that must be added in order on one thread, and
+ * modules run whole as one task (split_features) - that run on a pool of
+ * threads living as long as the executor.  Every item writes only its own rows of the
  * frame's buffer, so the buffer does not depend on the number of threads. */
 #include "cpu_exec.h"
 
@@ -22,9 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "adm_exec.h"
-#include "cpu_bands.h"
-#include "float_small_exec.h"
 #include "scale_exec.h"
 #include "vqcuda.h"
 
@@ -139,25 +135,23 @@ private:
     int failed_ = 0;
 };
 
-/* One work item: a row band of one step of one feature instance.  A
- * module's (kModule): rows of its step (scale) of instance inst, or (kModuleRun)
- * its whole frame as one task. */
-enum : uint8_t { kAdmDwt, kAdmSums, kModule, kModuleRun };
+/* One work item of module instance inst: rows [a, b) of its step (kModule),
+ * or its whole frame as one task (kModuleRun). */
+enum : uint8_t { kModule, kModuleRun };
 struct Item {
     uint8_t op, inst;
-    int16_t scale;      /* VIF/ADM scale */
+    int16_t step;
     int32_t a, b;       /* rows [a, b) */
 };
 
-/* steps of one frame: VIF's 4, ADM's 8 and the modules' (at most
- * VQ_MODULE_MAX_STEPS) run side by side */
-constexpr int kSteps = VQ_MODULE_MAX_STEPS > 8 ? VQ_MODULE_MAX_STEPS : 8;
+/* steps of one frame: the modules' step k run side by side (VIF's 4, ADM's
+ * 8, at most VQ_MODULE_MAX_STEPS) */
+constexpr int kSteps = VQ_MODULE_MAX_STEPS;
 
 }  // namespace
 
 struct VqCpuExec {
     VqExecPlan plan;
-    std::vector<VqAdmCpu *> adm;
     VqScaleCpu *scale = nullptr;
     std::vector<int64_t> rows;
     void *module_scratch[VQ_EXEC_MAX_MODULES] = {};    /* each module instance's, from its table */
@@ -166,8 +160,6 @@ struct VqCpuExec {
     int threads = 1;
     ~VqCpuExec()
     {
-        for (VqAdmCpu *a : adm)
-            vq_adm_cpu_free(a);
         if (scale)
             vq_scale_cpu_free(scale);
         for (int k = 0; k < plan.n_modules; k++)
@@ -214,9 +206,7 @@ Split split_features(const VqExecPlan *p, int threads)
         cost[k] = (c->cost && !p->module[k].skip ? c->cost(&p->module[k].g) : 0.0) * px;
         modules += cost[k];
     }
-    const double vmaf = (p->n_adm * 3.0) * px;
-    const double total = vmaf + modules;
-    const double fair = total / threads;
+    const double fair = modules / threads;
     for (int k = 0; k < p->n_modules; k++)
         sp.module[k] = cost[k] > fair;
     return sp;
@@ -247,8 +237,6 @@ extern "C" int vq_cpu_exec_open(VqCpuExec **out, const VqExecPlan *plan,
                 continue;
             ok = ok && m.cpu->steps <= kSteps && m.cpu->alloc(&e->module_scratch[k], &m.g) == 0;
         }
-        for (int k = 0; k < plan->n_adm; k++)
-            ok = ok && (e->adm.push_back(vq_adm_cpu_alloc(plan->w, plan->h)), e->adm.back());
         if (dis_scale)
             ok = ok && vq_scale_cpu_alloc(&e->scale, dis_scale) == 0;
         e->pool.reset(new TaskPool(e->threads));
@@ -285,16 +273,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
         vq_scale_cpu_output(e->scale, dis);
     }
     int64_t *r = e->rows.data();
-    const int n_adm = score ? p->n_adm : 0;
     *rows = nullptr;
     /* the CPU loops add into rows that start at 0 (the GPU kernels write every word) */
     std::fill(e->rows.begin(), e->rows.end(), 0);
 
-    for (int k = 0; k < n_adm; k++)
-        if (vq_adm_cpu_check(e->adm[k], ref[0], dis[0], p->bpc, &p->adm[k], &p->adm_layout[k]) < 0) {
-            std::snprintf(err, errlen, "CPU ADM loops refused the frame (%dx%d, %d-bit)", p->w, p->h, p->bpc);
-            return VQ_EINVAL;
-        }
     /* the modules that run on this frame: all on a scored one, the temporal ones on every frame */
     bool runs[VQ_EXEC_MAX_MODULES];
     for (int k = 0; k < p->n_modules; k++)
@@ -310,10 +292,10 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     /* the steps' items; bands: several per thread, so that they balance */
     const int per = e->threads > 1 ? 4 * e->threads : 1;
     /* rows [base, base + h) in bands */
-    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int scale, int h, int most = 0, int base = 0) {
+    auto bands = [per](std::vector<Item> &v, uint8_t op, int inst, int step, int h, int most = 0, int base = 0) {
         const int nb = std::min(h, most > 0 ? std::min(most, per) : per);
         for (int b = 0; b < nb; b++)
-            v.push_back(Item{ op, (uint8_t)inst, (int16_t)scale, (int32_t)(base + (int64_t)h * b / nb),
+            v.push_back(Item{ op, (uint8_t)inst, (int16_t)step, (int32_t)(base + (int64_t)h * b / nb),
                               (int32_t)(base + (int64_t)h * (b + 1) / nb) });
     };
     for (std::vector<Item> &v : e->items)
@@ -321,11 +303,6 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
     for (int k = 0; k < p->n_modules; k++)   /* modules run as one task (split_features): the long ones first */
         if (runs[k] && !p->module[k].g.cpu_bands)
             e->items[0].push_back(Item{ kModuleRun, (uint8_t)k, 0, 0, 0 });
-    for (int k = 0; k < n_adm; k++)
-        for (int s = 0; s < VQ_ADM_SCALES; s++) {
-            bands(e->items[2 * s], kAdmDwt, k, s, p->adm[k].s[s].h);
-            bands(e->items[2 * s + 1], kAdmSums, k, s, p->adm[k].s[s].h);
-        }
     for (int k = 0; k < p->n_modules; k++) {   /* a module's steps: their parts in bands */
         const VqModuleExec &m = p->module[k];
         for (int s = 0; runs[k] && m.g.cpu_bands && s < m.cpu->steps && s < kSteps; s++) {
@@ -356,15 +333,9 @@ extern "C" int vq_cpu_exec_run(VqCpuExec *e, const VqPlaneView ref[3], const VqP
             const Item &it = v[n];
             const int k = it.inst;
             switch (it.op) {
-            case kAdmDwt:
-                vq_adm_cpu_dwt_rows(e->adm[k], ref[0], dis[0], &p->adm[k], it.scale, it.a, it.b);
-                break;
-            case kAdmSums:
-                vq_adm_cpu_sums_rows(e->adm[k], &p->adm[k], &p->adm_layout[k], it.scale, r, it.a, it.b);
-                break;
             case kModule: {
                 const VqModuleExec &m = p->module[k];
-                m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.scale, it.a, it.b);
+                m.cpu->rows(e->module_scratch[k], &m.g, ref, dis, r + m.off, it.step, it.a, it.b);
                 break;
             }
             case kModuleRun: {

@@ -23,8 +23,8 @@
  * arguments are the same either way.
  *
  * Ladders: the leader's executor also makes the reference's part of the
- * modules that have one (VIF's scale images and moments: the tables'
- * ref_* hooks) and ADM's bands and denominators once per frame, and every
+ * modules that have one (VIF's scale images and moments, ADM's bands and
+ * denominators: the tables' ref_* hooks) once per frame, and every
  * rendition's executor reads them (VqCudaRef below); the leader's
  * collect waits once for the frame of every rendition (VQ_CUDA_REF_SHARE=0:
  * each does its own, to compare).
@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adm_exec.h"
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -62,18 +61,16 @@ struct Slot {
     size_t upload_pitch[2][2];    /* likewise: a rendition's planes are smaller */
 };
 
-/* Independent features run on side streams forked from the main stream and
- * joined back before the copy to the host: ADM on side[0], module instances
- * (VIF's among them) on their own.  They write disjoint sections of the
- * frame's buffer; the small, latency-bound kernels of one overlap the
- * others'. */
-/* the streams a frame's work forks onto beside the main one (the
- * upscaling): features with scratch of their own run side by side, as
- * several of them (a module's selection or ordered row sums: CAMBI's,
- * SSIM's, CIEDE's) fill only part of the GPU; module instance k runs on
- * side[SIDE_MODULES + k] (the last of them from N_MODULE_STREAMS on) */
-enum { N_MODULE_STREAMS = 7 };
-enum { SIDE_ADM, SIDE_REF, SIDE_MODULES,
+/* Independent module instances run on side streams forked from the main
+ * stream and joined back before the copy to the host.  They write disjoint
+ * sections of the frame's buffer; the small, latency-bound kernels of one
+ * overlap the others' (several of them, a module's selection or ordered
+ * row sums: CAMBI's, SSIM's, CIEDE's, fill only part of the GPU).  Module
+ * instance k runs on side[SIDE_MODULES + k] (the last of them from
+ * N_MODULE_STREAMS on); side[SIDE_REF] records a ladder's reference work
+ * done. */
+enum { N_MODULE_STREAMS = 8 };
+enum { SIDE_REF, SIDE_MODULES,
        N_SIDE = SIDE_MODULES + N_MODULE_STREAMS };
 
 /* module instance k's side stream */
@@ -126,7 +123,7 @@ struct VqCudaExec {
     int head, in_flight;
     int64_t frames;             /* submitted so far */
     /* a ladder: the reference's part of the modules that have one (VIF's
-     * images and moments) and ADM's bands and denominators, made by the
+     * images and moments, ADM's bands and denominators), made by the
      * leader's executor (ref_owner) and read by every rendition's */
     VqCudaRef *ref;
     int ref_owner;
@@ -135,8 +132,7 @@ struct VqCudaExec {
      * reads (VqCudaRef.part), -1: none */
     int ref_part[VQ_EXEC_MAX_MODULES];
     /* inside a frame, the leader's: each part of the reference's work done */
-    cudaEvent_t ref_mod[VQ_EXEC_MAX_MODULES], ref_adm;
-    VqAdmCuda *adm;             /* ADM's scratch, reused by every ADM instance in turn */
+    cudaEvent_t ref_mod[VQ_EXEC_MAX_MODULES];
     VqScaleCuda *scale;         /* distorted pictures of another size */
     void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
 };
@@ -246,8 +242,6 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         CHECK(cudaEventCreateWithFlags(&s->done, vq_cuda_wait_flags()));
     }
     const VqExecPlan *p = &cfg->plan;
-    if (p->n_adm && (ret = wrap(vq_adm_cuda_alloc(&e->adm, p->w, p->h), "adm alloc", err, errlen)) < 0)
-        return ret;
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
@@ -315,8 +309,6 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                    char *err, size_t errlen)
 {
     const VqExecPlan *c = &e->cfg.plan;
-    /* a ladder: the reference's ADM part of this slot (the modules' below) */
-    const VqAdmCudaRef *ra = shared ? e->ref->adm[slot_index] : NULL;
     int ret;
     if (e->scale) {
         /* the rendition, upscaled to the reference's size; the next frame's
@@ -335,8 +327,8 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
-         * each module's stream and ADM's; the renditions' frames wait for
-         * ready[slot] (recorded once every part is done) */
+         * each module's stream; the renditions' frames wait for ready[slot]
+         * (recorded once every part is done) */
         for (int k = 0; k < c->n_modules; k++) {
             const VqModuleExec &m = c->module[k];
             if (e->ref_part[k] != k)
@@ -348,23 +340,9 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             CHECK(cudaEventRecord(e->ref_mod[k], side[si]));
             CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_mod[k], 0));
         }
-        if (ra && (ret = wrap(vq_adm_cuda_ref_run(e->ref->adm[slot_index], ref[0], c->bpc, &c->adm[0],
-                                                  side[SIDE_ADM]), "adm reference kernels", err, errlen)) < 0)
-            return ret;
-        CHECK(cudaEventRecord(e->ref_adm, side[SIDE_ADM]));
-        CHECK(cudaStreamWaitEvent(side[SIDE_REF], e->ref_adm, 0));
         /* in a capture, an event record node: each launch records it */
         CHECK(cudaEventRecordWithFlags(e->ref->ready[slot_index], side[SIDE_REF],
                                        capturing ? cudaEventRecordExternal : cudaEventRecordDefault));
-    }
-    if (score) {
-        for (int k = 0; k < c->n_adm; k++)
-            if ((ret = wrap(ra ? vq_adm_cuda_run_shared(e->adm, ra, dis[0], c->bpc, &c->adm[k],
-                                                        &c->adm_layout[k], s->d_rows, side[SIDE_ADM])
-                               : vq_adm_cuda_run(e->adm, ref[0], dis[0], c->bpc, &c->adm[k],
-                                                 &c->adm_layout[k], s->d_rows, side[SIDE_ADM]),
-                            "adm kernels", err, errlen)) < 0)
-                return ret;
     }
     /* the metric modules, each from its table: on a scored frame, the
      * temporal ones (integer motion, float_motion) on every frame */
@@ -646,9 +624,6 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     for (int k = 0; k < VQ_EXEC_MAX_MODULES; k++)
         if (e->ref_mod[k])
             cudaEventDestroy(e->ref_mod[k]);
-    if (e->ref_adm)
-        cudaEventDestroy(e->ref_adm);
-    if (e->adm) vq_adm_cuda_free(e->adm);
     if (e->scale) vq_scale_cuda_free(e->scale);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
         if (e->module_scratch[k])

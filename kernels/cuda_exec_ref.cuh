@@ -8,9 +8,9 @@
 
 /*
  * A ladder's reference work on the GPU: per pipeline slot, the reference's
- * part of each of the leader's modules that has one (VIF's scale images and
- * moments mu1, xx: module.h's ref_* hooks) and ADM's bands and denominators
- * of the frame in that slot, made once by the leader's executor and read by
+ * part of each of the leader's modules that has one (module.h's ref_*
+ * hooks: VIF's scale images and moments mu1, xx; ADM's DWT bands and
+ * denominators) of the frame in that slot, made once by the leader's executor and read by
  * the renditions' (the leader's own included; a rendition's instance reads
  * the part of the leader's first instance of its table and geometry).  The
  * slots follow the frame numbers (frame n: slot n % depth) in every
@@ -34,7 +34,6 @@ struct VqCudaRef {
     void *part[VQ_EXEC_MAX_MODULES][VQ_CUDA_PIPELINE_DEPTH];
     const VqModuleCuda *part_table[VQ_EXEC_MAX_MODULES];   /* NULL: no part */
     VqModuleGeom part_geom[VQ_EXEC_MAX_MODULES];
-    VqAdmCudaRef *adm[VQ_CUDA_PIPELINE_DEPTH];
     cudaEvent_t ready[VQ_CUDA_PIPELINE_DEPTH];
     std::vector<VqCudaExec *> *members;
     /* one host wait per ladder frame: the leader's collect waits for every
@@ -69,7 +68,6 @@ extern "C" void vq_cuda_ref_release(VqCudaRef *r)
         for (int j = 0; j < VQ_EXEC_MAX_MODULES; j++)
             if (r->part[j][k])
                 r->part_table[j]->ref_free(r->part[j][k]);
-        vq_adm_cuda_ref_free(r->adm[k]);
         if (r->ready[k])
             cudaEventDestroy(r->ready[k]);
         cudaFree(r->stage[k][0]);
@@ -119,7 +117,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
     int parts = 0;
     for (int k = 0; k < p->n_modules; k++)
         parts += !p->module[k].skip && p->module[k].cuda->ref_alloc != NULL;
-    if (e->ref || e->frames || !(parts || p->n_adm) || (env && !strcmp(env, "0")))
+    if (e->ref || e->frames || !parts || (env && !strcmp(env, "0")))
         return VQ_OK;
     VqCudaRef *r = (VqCudaRef *)calloc(1, sizeof(*r));
     if (!r)
@@ -154,11 +152,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
             if (r->part_table[j] &&
                 (ce = (cudaError_t)r->part_table[j]->ref_alloc(&r->part[j][k], &p->module[j].g)) != cudaSuccess)
                 what = p->module[j].name;
-        if (ce != cudaSuccess)
-            break;
-        if (p->n_adm && (ce = (cudaError_t)vq_adm_cuda_ref_alloc(&r->adm[k], p->w, p->h)) != cudaSuccess)
-            what = "adm reference bands";
-        else
+        if (ce == cudaSuccess)
             ce = cudaEventCreateWithFlags(&r->ready[k], cudaEventDisableTiming);
     }
     for (int j = 0; j < p->n_modules && ce == cudaSuccess; j++)
@@ -168,8 +162,6 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
         ce = cudaStreamCreateWithFlags(&r->group, cudaStreamNonBlocking);
     if (ce == cudaSuccess)
         ce = cudaEventCreateWithFlags(&r->group_done, vq_cuda_wait_flags());
-    if (ce == cudaSuccess && !e->ref_adm)
-        ce = cudaEventCreateWithFlags(&e->ref_adm, cudaEventDisableTiming);
     if (ce != cudaSuccess) {
         vq_cuda_ref_release(r);   /* the leader does its own work, as without a ladder */
         return cuda_fail(err, errlen, what, ce);

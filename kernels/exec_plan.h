@@ -5,10 +5,8 @@
  * hostmath/ (feature_plan.cpp) from the models and features asked for; POD, so the
  * CPU and CUDA executors take the same plan.
  *
- * Instances: ADM once per distinct set of ADM parameters (vmaf + vmaf_neg
- * in one run: two), and the metric modules' instances (kernels/module.h;
- * VIF's and integer motion's among them).  The reference's work is not yet
- * shared between ADM instances.
+ * Instances: the metric modules' (kernels/module.h), one per distinct row
+ * work (vmaf + vmaf_neg in one run: two of VIF and of ADM, one of motion).
  */
 #ifndef VQ_EXEC_PLAN_H
 #define VQ_EXEC_PLAN_H
@@ -17,22 +15,14 @@
 #include <string.h>
 
 #include "vq_rows.h"
-#include "adm_params.h"
-#include "float_small_exec.h"
 #include "module.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define VQ_EXEC_MAX_INSTANCES 8
-
 typedef struct VqExecPlan {
     int w, h, bpc;
-    VqRowLayout base;           /* the frame's sizes (ADM's sections: adm_layout) */
-    int n_adm;
-    VqAdmParams adm[VQ_EXEC_MAX_INSTANCES];
-    VqRowLayout adm_layout[VQ_EXEC_MAX_INSTANCES];   /* base with adm_off moved */
     /* planes as libvmaf's pictures hold them: chroma w >> ss, h >> ss */
     int plane_w[3], plane_h[3];
     int n_modules;              /* metric modules' instances (module.h): each its own section */
@@ -40,20 +30,11 @@ typedef struct VqExecPlan {
     size_t total;               /* int64 words per frame */
 } VqExecPlan;
 
-/* Lay out the sections of n_adm ADM instances, then the modules'. */
+/* Lay out the modules' sections one after another. */
 static inline void vq_exec_plan_layout(VqExecPlan *p)
 {
-    const VqRowLayout *b = &p->base;
-    size_t adm_words = 0, off = 0;
-    int s, k;
-    for (s = 0; s < VQ_ADM_SCALES; s++)
-        adm_words += (size_t)b->adm_h[s] * VQ_ADM_NSUMS;
-    for (k = 0; k < p->n_adm; k++) {
-        p->adm_layout[k] = *b;
-        for (s = 0; s < VQ_ADM_SCALES; s++)
-            p->adm_layout[k].adm_off[s] = off + (b->adm_off[s] - b->adm_off[0]);
-        off += adm_words;
-    }
+    size_t off = 0;
+    int k;
     for (k = 0; k < p->n_modules; k++) {
         p->module[k].off = off;
         off += p->module[k].words;

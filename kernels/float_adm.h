@@ -29,7 +29,7 @@
 
 #include "vq_common.h"
 #include "vq_rows.h"
-#include "adm_params.h"
+#include "adm/adm_params.h"
 #include "rcp_table.h"
 
 #ifdef __cplusplus

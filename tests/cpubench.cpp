@@ -11,8 +11,8 @@
 #include <functional>
 #include <vector>
 
-#include "adm_exec.h"
-#include "adm_params.h"
+#include "adm/adm_exec.h"
+#include "adm/adm_params.h"
 #include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "vif/vif_exec.h"

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "adm.h"
-#include "adm_exec.h"
-#include "adm_fold.h"
-#include "adm_params.h"
+#include "adm/adm.h"
+#include "adm/adm_exec.h"
+#include "adm/adm_fold.h"
+#include "adm/adm_params.h"
 #include "clip_table.h"
 #include "golden.h"
 
@@ -119,6 +119,59 @@ TEST(AdmParams, RefusesWhatTheReferenceCannotScore)
     vq_adm_options_default(&o);
     o.norm_view_dist = 2.0;     /* nvd * rdh < 3 * 1080: libvmaf's extract fails */
     EXPECT_LT(vq_adm_params_init(&p, 64, 64, 8, &o), 0);
+}
+
+/* A ladder's reference part of ADM on the GPU (its DWT bands and the
+ * denominators' row sums: cuda_adm.cu's ADM_REF kernels) is made once, with
+ * the default options' parameters of the size and depth
+ * (VqAdmGeom.ref_part_params), and read by instances of any options.  That
+ * holds while everything those kernels read depends on the size and depth
+ * alone: the sizes, the CM rect and the denominators' shifts.  Each option
+ * that changes the parameters, at sizes where the shifts differ. */
+TEST(AdmParams, ReferencePartReadsOnlySizeAndDepth)
+{
+    struct Variant {
+        const char *what;
+        void (*set)(VqAdmOptions *);
+    };
+    const Variant variants[] = {
+        { "egl 1", [](VqAdmOptions *o) { o->enhn_gain_limit = 1.0; } },
+        { "nvd 5", [](VqAdmOptions *o) { o->norm_view_dist = 5.0; } },
+        { "rdh 2160", [](VqAdmOptions *o) { o->ref_display_height = 2160; } },
+        { "nw 0.5", [](VqAdmOptions *o) { o->noise_weight = 0.5; } },
+        { "dlmw 0.2", [](VqAdmOptions *o) { o->dlm_weight = 0.2; } },
+        { "min 0.1", [](VqAdmOptions *o) { o->min_val = 0.1; } },
+        { "csf 1", [](VqAdmOptions *o) { o->csf_mode = VQ_ADM_CSF_BARTEN; o->csf_scale = 2.0; o->csf_diag_scale = 0.5; } },
+        { "csf 2", [](VqAdmOptions *o) { o->csf_mode = VQ_ADM_CSF_BLEND; o->ref_display_height = 2160; o->norm_view_dist = 1.5; } },
+        { "csf 3", [](VqAdmOptions *o) { o->csf_mode = VQ_ADM_CSF_BLEND_MAE; o->ref_display_height = 2160; o->norm_view_dist = 1.5; } },
+    };
+    const int sizes[][2] = { { 33, 33 }, { 64, 48 }, { 853, 480 }, { 1920, 1080 }, { 3840, 2160 }, { 4097, 2305 } };
+    for (const auto &sz : sizes)
+        for (int bpc : { 8, 10, 12, 16 }) {
+            VqAdmParams def;
+            ASSERT_EQ(vq_adm_params_init(&def, sz[0], sz[1], bpc, nullptr), 0);
+            for (const Variant &v : variants) {
+                VqAdmOptions o;
+                vq_adm_options_default(&o);
+                v.set(&o);
+                VqAdmParams p;
+                ASSERT_EQ(vq_adm_params_init(&p, sz[0], sz[1], bpc, &o), 0) << v.what;
+                const std::string at = std::string(v.what) + " at " + std::to_string(sz[0]) + "x" +
+                                       std::to_string(sz[1]) + " " + std::to_string(bpc) + "-bit";
+                EXPECT_TRUE(p.w == def.w && p.h == def.h && p.bpc == def.bpc) << at;
+                for (int s = 0; s < VQ_ADM_SCALES; s++) {
+                    const VqAdmScaleParams &a = p.s[s], &b = def.s[s];
+                    EXPECT_TRUE(a.in_w == b.in_w && a.in_h == b.in_h && a.w == b.w && a.h == b.h) << at;
+                    EXPECT_EQ(std::memcmp(&a.cm, &b.cm, sizeof(a.cm)), 0) << at << " scale " << s;
+                    EXPECT_TRUE(a.den_shift_sq == b.den_shift_sq && a.den_add_sq == b.den_add_sq &&
+                                a.den_shift_cub == b.den_shift_cub && a.den_add_cub == b.den_add_cub &&
+                                a.den_shift_row == b.den_shift_row && a.den_add_row == b.den_add_row)
+                        << at << " scale " << s;
+                }
+                /* the options do change the parameters (else the check above proves nothing) */
+                EXPECT_NE(std::memcmp(&p, &def, sizeof(p)), 0) << at;
+            }
+        }
 }
 
 /* ------------------------------------------------------ per-pixel math --- */

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "adm_params.h"
+#include "adm/adm_params.h"
 
 namespace {
 

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "adm_exec.h"
-#include "adm.h"
-#include "adm_params.h"
+#include "adm/adm_exec.h"
+#include "adm/adm.h"
+#include "adm/adm_params.h"
 #include "cambi/cambi.h"
 #include "cambi/cambi_fold.h"
-#include "cpu_bands.h"
+#include "adm/cpu_bands.h"
 #include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "simd/cpu_simd.h"

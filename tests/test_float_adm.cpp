@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "adm_params.h"
+#include "adm/adm_params.h"
 #include "clip_table.h"
 #include "float_adm_fold.h"
 #include "glibc_powf.h"

@@ -34,6 +34,7 @@
 #include "motion/motion_fold.h"
 #include "pool.hpp"
 #include "registry.hpp"
+#include "adm/adm_exec.h"
 #include "vif/vif_exec.h"
 #include "vq_error.h"
 #include "vqcuda.h"
@@ -217,7 +218,7 @@ std::string printed_name(const vq::ModelFeature &f, bool force_zero, int csf = 0
     if (!spec)      /* an extractor vqcuda lacks: its alias (right while its options are defaults) */
         return std::string(vq::feature_alias(f.name));
     vq::FeatureOptions o(*spec);
-    if (csf && spec->kind == vq::FexKind::Adm)
+    if (csf && std::strcmp(spec->name, "adm") == 0)
         o.set("adm_csf_mode", std::to_string(csf));
     for (const auto &kv : f.opts)
         o.set(kv.first, kv.second, true);
@@ -297,6 +298,16 @@ static std::vector<double> vif_egls(const vq::FeaturePlan &p)
     for (int k = 0; k < p.exec().n_modules; k++)
         if (!std::strcmp(p.exec().module[k].name, "vif"))
             v.push_back(static_cast<const VqVifGeom *>(p.exec().module[k].g.host)->egl);
+    return v;
+}
+
+/* the plan's ADM row works (module instances): their enhancement gain limits, in order */
+static std::vector<double> adm_egls(const vq::FeaturePlan &p)
+{
+    std::vector<double> v;
+    for (int k = 0; k < p.exec().n_modules; k++)
+        if (!std::strcmp(p.exec().module[k].name, "adm"))
+            v.push_back(static_cast<const VqAdmGeom *>(p.exec().module[k].g.host)->p.egl);
     return v;
 }
 
@@ -470,7 +481,7 @@ TEST(Model, FeatureNamesFollowOptions)
         EXPECT_TRUE(g.frames[0].count(n)) << n << " is not in the golden log";
     EXPECT_EQ(neg.columns().size(), g.frames[0].size());
     EXPECT_EQ(vif_egls(neg), std::vector<double>{ 1.0 });
-    EXPECT_EQ(neg.exec().adm[0].egl, 1.0);
+    EXPECT_EQ(adm_egls(neg), std::vector<double>{ 1.0 });
     for (const vq::Instance &in : neg.instances())
         EXPECT_EQ(in.opts.suffix(), std::strcmp(in.opts.spec().name, "motion") == 0 ? "" : "_egl_1");
     vq::FeaturePlan def(format_1080(), "version=vmaf_v0.6.1", "name=psnr", false);

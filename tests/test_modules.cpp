@@ -18,6 +18,7 @@
 #include "cambi/cambi_fold.h"
 #include "cambi/cambi_module.h"
 #include "feature_plan.hpp"
+#include "float_small_exec.h"
 #include "float_motion/float_motion.h"
 #include "module.hpp"
 #include "motion/motion_fold.h"
@@ -34,7 +35,6 @@ TEST(Modules, EachDescribesItselfToTheRegistry)
         EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
         const vq::FeatureSpec *s = vq::find_extractor(name);
         ASSERT_NE(s, nullptr) << name;
-        EXPECT_EQ(s->kind, vq::FexKind::Module) << name;
         EXPECT_EQ(s->module, m) << name;
         EXPECT_TRUE(!s->outputs.empty() || name == "null") << name;
         ASSERT_NE(m->cpu, nullptr) << name;
@@ -113,7 +113,7 @@ TEST(Modules, ThePlanGivesAnInstanceItsSection)
     EXPECT_EQ(m.g.bpc, 10);
     EXPECT_EQ(m.g.plane_w[1], 32);
     EXPECT_EQ(m.words, VQ_ANSNR_WORDS(48));
-    EXPECT_EQ(m.off, 0u);                           // no ADM: the first section
+    EXPECT_EQ(m.off, 0u);                           // the first section
     const VqModuleExec &m2 = e.module[1];
     EXPECT_STREQ(m2.name, "float_psnr");
     EXPECT_EQ(m2.words, VQ_FS_WORDS(48));
@@ -126,9 +126,7 @@ TEST(Modules, ThePlanGivesAnInstanceItsSection)
     EXPECT_EQ(m3.off + m3.words, e.total);
     int modules = 0;
     for (const vq::Instance &in : p.instances())
-        if (in.opts.spec().kind == vq::FexKind::Module) {
-            EXPECT_EQ(in.exec_index, modules++);
-        }
+        EXPECT_EQ(in.exec_index, modules++);
     EXPECT_EQ(modules, 3);
     EXPECT_EQ(p.columns(), (std::vector<std::string>{ "float_ansnr", "float_anpsnr", "float_psnr", "psnr_y",
                                                       "psnr_cb", "psnr_cr" }));

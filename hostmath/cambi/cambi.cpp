@@ -231,7 +231,7 @@ const Module &cambi_module()
 {
     static const Module m = {
         FeatureSpec{
-            "cambi", FexKind::Module,
+            "cambi",
             {
                 { "cambi_max_val", "cmxv", D, 1000.0, 0.0, 1000.0, true, true },
                 { "enc_width", "encw", I, 0, 180, 7680, true, true },

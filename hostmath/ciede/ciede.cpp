@@ -57,7 +57,7 @@ const Module &ciede_module()
 {
     static const Module m = {
         FeatureSpec{
-            "ciede", FexKind::Module, {},   /* ciede.c has no options */
+            "ciede", {},   /* ciede.c has no options */
             { "ciede2000" }, { "ciede2000" }, {},
         },
         &vq_ciede_module_cpu,

@@ -117,7 +117,7 @@ const Module &float_adm_module()
 {
     static const Module m = {
         FeatureSpec{
-            "float_adm", FexKind::Module,
+            "float_adm",
             {
                 { "debug", nullptr, B, 0, 0, 1, false, true },
                 { "adm_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adm_params.h"
+#include "adm/adm_params.h"
 #include "glibc_powf_check.h"
 
 #ifndef M_PI

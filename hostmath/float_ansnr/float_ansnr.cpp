@@ -45,7 +45,7 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double
 const Module &float_ansnr_module()
 {
     static const Module m = {
-        FeatureSpec{ "float_ansnr", FexKind::Module, {}, { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {} },
+        FeatureSpec{ "float_ansnr", {}, { "float_ansnr" }, { "float_ansnr", "float_anpsnr" }, {} },
         &vq_float_ansnr_cpu,
 #if VQ_HAVE_CUDA
         &vq_float_ansnr_cuda,

@@ -44,7 +44,7 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double
 const Module &float_moment_module()
 {
     static const Module m = {
-        FeatureSpec{ "float_moment", FexKind::Module, {}, {},
+        FeatureSpec{ "float_moment", {}, {},
                      { "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd" },
                      {} },
         &vq_float_sums_cpu,

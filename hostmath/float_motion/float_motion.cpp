@@ -172,7 +172,7 @@ const LateOutputs late = { flush_outputs, true, take, rest };
 FeatureSpec spec()
 {
     FeatureSpec s{
-        "float_motion", FexKind::Module,
+        "float_motion",
         {
             { "debug", nullptr, B, 1, 0, 1, false, true },
             { "motion_force_zero", "force_0", B, 0, 0, 1, true, true },

@@ -44,7 +44,7 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double
 const Module &float_psnr_module()
 {
     static const Module m = {
-        FeatureSpec{ "float_psnr", FexKind::Module, {}, { "float_psnr" }, { "float_psnr" }, {} },
+        FeatureSpec{ "float_psnr", {}, { "float_psnr" }, { "float_psnr" }, {} },
         &vq_float_sums_cpu,
 #if VQ_HAVE_CUDA
         &vq_float_sums_cuda,

@@ -79,7 +79,7 @@ const Module &float_vif_module()
 {
     static const Module m = {
         FeatureSpec{
-            "float_vif", FexKind::Module,
+            "float_vif",
             {
                 { "debug", nullptr, B, 0, 0, 1, false, true },
                 { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },

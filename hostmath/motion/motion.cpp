@@ -155,7 +155,7 @@ int context(const FeatureOptions &o)
 FeatureSpec spec()
 {
     FeatureSpec s{
-        "motion", FexKind::Module,
+        "motion",
         {
             { "motion_force_zero", "force_0", B, 0, 0, 1, true, true },
             { "motion_blend_factor", "mbf", D, 1.0, 0.0, 1.0, true, true },

@@ -52,7 +52,7 @@ void fold(const VqModuleGeom &, const int64_t *, int64_t, void *, double *)
 const Module &null_module()
 {
     static const Module m = {
-        FeatureSpec{ "null", FexKind::Module, {}, {}, {}, {} }, &null_cpu, &null_cuda, true, false, plan, fold,
+        FeatureSpec{ "null", {}, {}, {}, {} }, &null_cpu, &null_cuda, true, false, plan, fold,
     };
     return m;
 }

@@ -149,7 +149,7 @@ const Module &psnr_module()
 {
     static const Module m = {
         FeatureSpec{
-            "psnr", FexKind::Module,
+            "psnr",
             {
                 { "enable_chroma", nullptr, B, 1, 0, 1, false, true },
                 { "enable_mse", nullptr, B, 0, 0, 1, false, true },

@@ -48,7 +48,7 @@ const Module &psnr_hvs_module()
 {
     static const Module m = {
         FeatureSpec{
-            "psnr_hvs", FexKind::Module, {},   /* psnr_hvs.c has no options */
+            "psnr_hvs", {},   /* psnr_hvs.c has no options */
             { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
             { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs" },
             {},

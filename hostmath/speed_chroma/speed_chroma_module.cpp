@@ -65,7 +65,7 @@ const Module &speed_chroma_module()
 {
     static const Module m = {
         FeatureSpec{
-            "speed_chroma", FexKind::Module,
+            "speed_chroma",
             {
                 { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
                 { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },

@@ -67,7 +67,7 @@ const Module &speed_temporal_module()
 {
     static const Module m = {
         FeatureSpec{
-            "speed_temporal", FexKind::Module,
+            "speed_temporal",
             {
                 { "speed_kernelscale", "ks", D, 1.0, 0.1, 4.0, true, true },
                 { "speed_prescale", "ps", D, 1.0, 0.1, 4.0, true, true },

@@ -116,7 +116,7 @@ const Module &float_ssim_module()
 {
     static const Module m = {
         FeatureSpec{
-            "float_ssim", FexKind::Module,
+            "float_ssim",
             {
                 { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
                 { "enable_db", nullptr, B, 0, 0, 1, false, true },
@@ -145,7 +145,7 @@ const Module &float_ms_ssim_module()
 {
     static const Module m = {
         FeatureSpec{
-            "float_ms_ssim", FexKind::Module,
+            "float_ms_ssim",
             {
                 { "enable_lcs", nullptr, B, 0, 0, 1, false, true },
                 { "enable_db", nullptr, B, 0, 0, 1, false, true },

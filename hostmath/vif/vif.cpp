@@ -119,7 +119,7 @@ void fold(const VqModuleGeom &g, const int64_t *section, int64_t, void *, double
 FeatureSpec spec()
 {
     return FeatureSpec{
-        "vif", FexKind::Module,
+        "vif",
         {
             { "debug", nullptr, B, 0, 0, 1, false, true },
             { "vif_enhn_gain_limit", "egl", D, 100.0, 1.0, 100.0, true, true },

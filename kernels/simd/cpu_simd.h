@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "adm_params.h"
+#include "adm/adm_params.h"
 #include "cambi/cambi.h"
 #include "vq_common.h"
 

@@ -7,7 +7,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 #include "simd/cpu_simd.h"
-#include "adm.h"
+#include "adm/adm.h"
 #include "motion/motion.h"
 #include "psnr.h"
 #include "vif/vif.h"

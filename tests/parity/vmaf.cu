@@ -17,8 +17,8 @@
 #include <time.h>
 #include <vector>
 
-#include "adm_exec.h"
-#include "adm_params.h"
+#include "adm/adm_exec.h"
+#include "adm/adm_params.h"
 #include "motion/motion_exec.h"
 #include "psnr_exec.h"
 #include "vif/vif_exec.h"

@@ -7,6 +7,7 @@
 
 #include "adm.h"
 #include "adm_exec.h"
+#include "module.h"
 #include "simd/cpu_simd.h"
 
 #include <vector>
@@ -202,3 +203,61 @@ int vq_adm_cpu_run(VqAdmCpu *c, VqPlaneView ref, VqPlaneView dis, int bpc,
     }
     return 0;
 }
+
+/* ---- the module's CPU table (hostmath/adm/: g.host is a VqAdmGeom) ----
+ * Steps 2s and 2s + 1 (s = 0..3): scale s's DWT and decouple rows, then its
+ * sums (cpu_bands.h's order). */
+namespace {
+
+const VqAdmGeom &geom(const VqModuleGeom *g)
+{
+    return *static_cast<const VqAdmGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqAdmCpu *c = vq_adm_cpu_alloc(g->w, g->h);
+    *scratch = c;
+    return c ? 0 : -1;
+}
+
+void module_free(void *scratch)
+{
+    vq_adm_cpu_free(static_cast<VqAdmCpu *>(scratch));
+}
+
+int module_step_rows(const VqModuleGeom *g, int step)
+{
+    return geom(g).p.s[step / 2].h;
+}
+
+void module_rows(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                 int64_t *section, int step, int row_begin, int row_end)
+{
+    VqAdmCpu *c = static_cast<VqAdmCpu *>(scratch);
+    const VqAdmGeom &ag = geom(g);
+    if (step & 1)
+        vq_adm_cpu_sums_rows(c, &ag.p, &ag.l, step / 2, section, row_begin, row_end);
+    else
+        vq_adm_cpu_dwt_rows(c, ref[0], dis[0], &ag.p, step / 2, row_begin, row_end);
+}
+
+/* the pictures against the instance's parameters and layout */
+int module_check(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3])
+{
+    const VqAdmGeom &ag = geom(g);
+    return vq_adm_cpu_check(static_cast<const VqAdmCpu *>(scratch), ref[0], dis[0], g->bpc, &ag.p, &ag.l);
+}
+
+/* the executor's hint (vif 9, motion 0.5) */
+double module_cost(const VqModuleGeom *)
+{
+    return 3.0;
+}
+
+}  // namespace
+
+extern "C" const VqModuleCpu vq_adm_module_cpu = {
+    module_alloc, module_free, 2 * VQ_ADM_SCALES, module_step_rows, module_rows, 0u, module_check, module_cost,
+    nullptr,      nullptr,     nullptr,           nullptr,          nullptr,
+};

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "vq_rows.h"
-#include "adm_params.h"
+#include "adm/adm_params.h"
 
 #ifdef __cplusplus
 extern "C" {

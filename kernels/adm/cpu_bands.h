@@ -1,9 +1,10 @@
 /*
- * cpu_bands.h - the CPU loops of ADM in row bands, so
- * that cpu_exec.cpp can spread one frame over its threads.  Bands of one
+ * cpu_bands.h - the CPU loops of ADM in row bands, so that the module's
+ * CPU table (cpu_adm.cpp: its steps) can spread one frame over the
+ * executor's threads.  Bands of one
  * step write disjoint rows (of the per-frame buffer and of the loops'
  * images) and may run concurrently; steps run in the order given below.
- * The whole-frame functions of the *_exec.h headers are these bands run
+ * adm_exec.h's whole-frame function is these bands run
  * in order on one thread (same buffer, bit for bit).
  *
  * Every hot loop has a plain twin (the VQ_HD functions of adm.h) and SIMD

@@ -13,7 +13,7 @@
  *   3. Per pixel of the CM rect: the denominator term of each ref band, the
  *      CM value of R (threshold from A') and, for AIM, of A' (threshold
  *      from R, noise weight 0).  Summed per row into the row buffer as raw
- *      integers; hostmath/adm_fold.c applies the per-row rounding shifts.
+ *      integers; hostmath/adm/adm_fold.cpp applies the per-row rounding shifts.
  *
  * All integer wraps of the reference (int16 stores, int32 products) are
  * reproduced with explicit casts; the angle test is float/double as written.

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "adm_params.h"
+#include "adm/adm_params.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -18,6 +18,7 @@
 
 #include "adm.h"
 #include "adm_exec.h"
+#include "module.h"
 
 namespace {
 
@@ -390,3 +391,69 @@ extern "C" int vq_adm_cuda_ref_run(VqAdmCudaRef *r, VqPlaneView ref, int bpc, co
         return -1;
     return launch_all<ADM_REF>(ref, ref, *p, AdmPlanes{}, r, nullptr, nullptr, (cudaStream_t)stream);
 }
+
+/* ---- the module's CUDA table (hostmath/adm/: g.host is a VqAdmGeom) ----
+ * The reference's part (its DWT bands and denominators' row sums) is what
+ * a ladder's renditions share: ref_enqueue makes it with the parameters of
+ * the size and depth alone, enqueue_shared reads it. */
+namespace {
+
+const VqAdmGeom &geom(const VqModuleGeom *g)
+{
+    return *static_cast<const VqAdmGeom *>(g->host);
+}
+
+int module_alloc(void **scratch, const VqModuleGeom *g)
+{
+    VqAdmCuda *c = nullptr;
+    const int e = vq_adm_cuda_alloc(&c, g->w, g->h);
+    *scratch = c;
+    return e;
+}
+
+void module_free(void *scratch)
+{
+    vq_adm_cuda_free(static_cast<VqAdmCuda *>(scratch));
+}
+
+int module_enqueue(void *scratch, const VqModuleGeom *g, const VqPlaneView ref[3], const VqPlaneView dis[3],
+                   int64_t *d_section, void *stream, int)
+{
+    const VqAdmGeom &ag = geom(g);
+    return vq_adm_cuda_run(static_cast<VqAdmCuda *>(scratch), ref[0], dis[0], g->bpc, &ag.p, &ag.l, d_section,
+                           stream);
+}
+
+int module_ref_alloc(void **part, const VqModuleGeom *g)
+{
+    VqAdmCudaRef *r = nullptr;
+    const int e = vq_adm_cuda_ref_alloc(&r, g->w, g->h);
+    *part = r;
+    return e;
+}
+
+void module_ref_free(void *part)
+{
+    vq_adm_cuda_ref_free(static_cast<VqAdmCudaRef *>(part));
+}
+
+int module_ref_enqueue(void *part, const VqModuleGeom *g, const VqPlaneView ref[3], void *stream)
+{
+    return vq_adm_cuda_ref_run(static_cast<VqAdmCudaRef *>(part), ref[0], g->bpc, &geom(g).ref_part_params,
+                               stream);
+}
+
+int module_enqueue_shared(void *scratch, const VqModuleGeom *g, const void *part, const VqPlaneView[3],
+                          const VqPlaneView dis[3], int64_t *d_section, void *stream, int)
+{
+    const VqAdmGeom &ag = geom(g);
+    return vq_adm_cuda_run_shared(static_cast<VqAdmCuda *>(scratch), static_cast<const VqAdmCudaRef *>(part),
+                                  dis[0], g->bpc, &ag.p, &ag.l, d_section, stream);
+}
+
+}  // namespace
+
+extern "C" const VqModuleCuda vq_adm_module_cuda = {
+    module_alloc, module_free, module_enqueue, nullptr, nullptr, nullptr, nullptr, nullptr,
+    module_ref_alloc, module_ref_free, module_ref_enqueue, module_enqueue_shared,
+};

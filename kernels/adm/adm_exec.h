@@ -2,7 +2,7 @@
  * adm_exec.h - the two integer ADM executors.  Both fill, for every scale s
  * and band row i, rows[l->adm_off[s] + i * VQ_ADM_NSUMS + k] (k: VQ_ADM_* in
  * vq_rows.h) with the raw integer row sums of kernels/adm.h; rows outside the
- * CM rect are 0.  hostmath/adm_fold.c turns the buffer into scores.  The two
+ * CM rect are 0.  hostmath/adm/adm_fold.cpp turns the buffer into scores.  The two
  * executors write identical buffers.
  */
 #ifndef VQ_ADM_EXEC_H
@@ -17,6 +17,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* An ADM module instance's settings, made by hostmath/adm/'s plan and read
+ * by the module's tables (vq_adm_module_cpu, vq_adm_module_cuda) through
+ * VqModuleGeom.host: its parameters; the parameters its share of a ladder's
+ * reference part is made with (ref_part_params: the default options' at
+ * the same size and depth, since that part reads only what the size and
+ * depth decide, so every instance of a size and depth can read one part);
+ * its section's layout (the adm_* fields, offsets from the section's start). */
+typedef struct VqAdmGeom {
+    VqAdmParams p;
+    VqAdmParams ref_part_params;
+    VqRowLayout l;
+} VqAdmGeom;
 
 /* ---- CPU: plain loops, host memory ---- */
 typedef struct VqAdmCpu VqAdmCpu;

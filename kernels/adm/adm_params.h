@@ -4,13 +4,13 @@
  * (integer_adm.c): band sizes, the two border rectangles, the fixed-point
  * CSF factors, every shift and rounding add.  The struct holds no pointers
  * so kernels take it by value (__global__ parameter).  The struct lives
- * here, with the kernels that read it; hostmath/adm_params.cpp fills it
+ * here, with the kernels that read it; hostmath/adm/adm_params.cpp fills it
  * (its libm calls run on the host only).
  *
  * All four contrast sensitivity functions (adm_csf_mode 0 Watson 1997,
  * 1 Barten, 2 the Barten-Watson blend table, 3 its MAE table) change only
  * the per-scale factors below (docs/adm_csf.md); adm_skip_scale0 and
- * adm_skip_aim change only the host fold (hostmath/adm_fold.h,
+ * adm_skip_aim change only the host fold (hostmath/adm/adm_fold.h,
  * vq_adm_fold_skip): the kernels compute every scale either way.
  */
 #ifndef VQ_ADM_PARAMS_H

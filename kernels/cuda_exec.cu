@@ -95,7 +95,7 @@ enum { N_MODULE_KEYS = 8 };
 enum { N_GRAPHS = N_MODULE_KEYS * 2 * N_REFMODE };
 struct Graph {
     int score, refmode;
-    unsigned modules;
+    uint64_t modules;
     cudaGraphExec_t exec;       /* NULL until captured */
 };
 
@@ -385,26 +385,27 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
 }
 
 /* The modules' phases (module.h) as one graph key: bits 2k and 2k + 1,
- * instance k's phase; -1 while one of them enqueues a frame of its own (or
- * has a phase the key cannot hold). */
-static long module_phases(const VqCudaExec *e)
+ * instance k's phase; 0 while one of them enqueues a frame of its own (or
+ * has a phase the key cannot hold), else 1. */
+static_assert(2 * VQ_EXEC_MAX_MODULES <= 64, "a graph key holds two bits per module instance");
+static int module_phases(const VqCudaExec *e, uint64_t *key)
 {
     const VqExecPlan *c = &e->cfg.plan;
-    uint32_t key = 0;
+    *key = 0;
     for (int k = 0; k < c->n_modules; k++) {
         if (c->module[k].skip || !c->module[k].cuda->phase)
             continue;
         const int ph = c->module[k].cuda->phase(e->module_scratch[k]);
         if (ph < 0 || ph > 3)
-            return -1;
-        key |= (uint32_t)ph << (2 * k);
+            return 0;
+        *key |= (uint64_t)ph << (2 * k);
     }
-    return (long)key;
+    return 1;
 }
 
 /* The slot's graph of this key: captured already (exec set), or a new
  * entry (exec NULL) to capture into; NULL when the slot has no room. */
-static Graph *find_graph(VqCudaExec *e, int slot_index, unsigned modules, int score, int refmode)
+static Graph *find_graph(VqCudaExec *e, int slot_index, uint64_t modules, int score, int refmode)
 {
     Graph *t = e->graph[slot_index];
     for (int k = 0; k < e->n_graphs[slot_index]; k++)
@@ -459,8 +460,8 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     memcpy(dis, dis_in, sizeof(dis));
     /* a module's frame of its own (module.h's phase: integer motion's
      * first frames, before frame n-lag is there): no graph for it */
-    const long mphase = module_phases(e);
-    const int graph = e->use_graphs && mphase >= 0;
+    uint64_t mphase;
+    const int graph = module_phases(e, &mphase) && e->use_graphs;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */
     cudaStream_t in = graph ? e->copy_stream : e->stream;
@@ -513,7 +514,7 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
         CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
-        Graph *g = find_graph(e, slot_index, (unsigned)mphase, score ? 1 : 0, refmode);
+        Graph *g = find_graph(e, slot_index, mphase, score ? 1 : 0, refmode);
         if (!g) {   /* no room for its key: enqueued directly, on the staging planes */
             if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err, errlen)) < 0)
                 return ret;

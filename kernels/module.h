@@ -176,7 +176,9 @@ typedef struct VqModuleExec {
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */
 } VqModuleExec;
 
-#define VQ_EXEC_MAX_MODULES 16
+/* module instances in a plan at most (every extractor at once beside two
+ * models' VIF and ADM instances fits) */
+#define VQ_EXEC_MAX_MODULES 32
 
 #ifdef __cplusplus
 }

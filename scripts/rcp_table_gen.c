@@ -64,7 +64,7 @@ static uint8_t kind[256];
 static uint32_t reg_lo[256], reg_hi[256];   /* regular mantissas [lo, hi) */
 static uint32_t base[1u << 23];     /* rcp bits of 1.m, m = 0 .. 2^23 - 1 */
 
-/* the lookup the header describes (kernels/rcp_table.h does the same) */
+/* the lookup the header describes (kernels/float_adm/rcp_table.h does the same) */
 static uint32_t table_rcp(uint32_t b)
 {
     const uint32_t s = b & 0x80000000u, e = (b >> 23) & 0xff, m = b & 0x7fffff;
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
     printf(" * _mm_rcp_ss (RCPSS) of every float as this CPU computes it:\n");
     printf(" *     %s \"%s\" (family 0x%x, model 0x%x, stepping %u)\n", vendor, brand, fam, model, step);
     printf(" * verified there on all 2^32 inputs.  Format: scripts/rcp_table_gen.c;\n");
-    printf(" * lookup: kernels/rcp_table.h; docs/float-adm.md.\n */\n");
+    printf(" * lookup: kernels/float_adm/rcp_table.h; docs/float-adm.md.\n */\n");
     printf("#define VQ_RCP_%s_CPU \"%s %s (family 0x%x, model 0x%x, stepping %u)\"\n", up, vendor, brand,
            fam, model, step);
     printf("#define VQ_RCP_%s_NRUNS %d\n#define VQ_RCP_%s_NSPECIAL %d\n\n", up, n_runs, up, n_special);

@@ -41,7 +41,7 @@
 #include <thread>
 #include <vector>
 
-#include "ciede.h"
+#include "ciede/ciede.h"
 
 namespace {
 

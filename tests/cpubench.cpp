@@ -14,7 +14,7 @@
 #include "adm/adm_exec.h"
 #include "adm/adm_params.h"
 #include "motion/motion_exec.h"
-#include "psnr_exec.h"
+#include "psnr/psnr_exec.h"
 #include "vif/vif_exec.h"
 #include "vif/vif_fold.h"
 

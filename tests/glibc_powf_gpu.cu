@@ -1,5 +1,5 @@
 /*
- * glibc_powf_gpu - kernels/glibc_powf.h on the device against the host's
+ * glibc_powf_gpu - kernels/float_adm/glibc_powf.h on the device against the host's
  * powf (glibc's libm of the machine it runs on), bit for bit, on every
  * non-negative float x (2^31 of them: zero, subnormals, normals, infinity,
  * NaNs) for each exponent given; the device computes a chunk while the
@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "glibc_powf.h"
+#include "float_adm/glibc_powf.h"
 #include "parity_common.cuh"
 
 namespace {

@@ -1,5 +1,5 @@
 /*
- * rcp_check.h - a table of kernels/rcp_table.h against this CPU's
+ * rcp_check.h - a table of kernels/float_adm/rcp_table.h against this CPU's
  * _mm_rcp_ss: every mantissa of a set of exponents (both signs), or every
  * one of the 2^32 floats.  Used by tests/rcp_table_check.cpp (a static
  * program to run on another machine) and tests/test_float_adm.cpp.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <xmmintrin.h>
 
-#include "rcp_table.h"
+#include "float_adm/rcp_table.h"
 
 static inline uint32_t vq_test_cpu_rcp(uint32_t b)
 {

@@ -15,7 +15,7 @@
 #include <cstring>
 
 #include "rcp_check.h"
-#include "rcp_select.h"
+#include "float_adm/rcp_select.h"
 
 int main(int argc, char **argv)
 {

@@ -24,7 +24,7 @@
 #include "cambi/cambi_fold.h"
 #include "adm/cpu_bands.h"
 #include "motion/motion_exec.h"
-#include "psnr_exec.h"
+#include "psnr/psnr_exec.h"
 #include "simd/cpu_simd.h"
 #include "vif/vif.h"
 #include "vif/vif_exec.h"

@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "ciede.h"
-#include "ciede_exec.h"
-#include "ciede_fold.h"
+#include "ciede/ciede.h"
+#include "ciede/ciede_exec.h"
+#include "ciede/ciede_fold.h"
 #include "clip_table.h"
 #include "golden.h"
 

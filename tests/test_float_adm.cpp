@@ -22,12 +22,12 @@
 
 #include "adm/adm_params.h"
 #include "clip_table.h"
-#include "float_adm_fold.h"
-#include "glibc_powf.h"
-#include "glibc_powf_check.h"
+#include "float_adm/float_adm_fold.h"
+#include "float_adm/glibc_powf.h"
+#include "float_adm/glibc_powf_check.h"
 #include "golden.h"
-#include "rcp_select.h"
-#include "rcp_table.h"
+#include "float_adm/rcp_select.h"
+#include "float_adm/rcp_table.h"
 #include "vqcuda.h"
 #if defined(__SSE__)
 #include "rcp_check.h"
@@ -211,7 +211,7 @@ TEST(RcpTable, Divs)
     EXPECT_GT(differ, 1000);    /* one Newton step is not a division */
 }
 
-/* ---- glibc's powf (kernels/glibc_powf.h) -------------------------------------- */
+/* ---- glibc's powf (kernels/float_adm/glibc_powf.h) -------------------------------------- */
 
 #if defined(__GLIBC__) && defined(__x86_64__)
 const VqPowfTables kPowf = VQ_POWF_TABLES_INIT;

@@ -21,8 +21,8 @@
 
 #include "float_motion/float_motion_exec.h"
 #include "float_motion/float_motion_fold.h"
-#include "float_vif_exec.h"
-#include "float_vif_fold.h"
+#include "float_vif/float_vif_exec.h"
+#include "float_vif/float_vif_fold.h"
 #include "speed_chroma.hpp"
 
 namespace {

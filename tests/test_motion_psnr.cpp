@@ -26,8 +26,8 @@
 #include "motion/motion.h"
 #include "motion/motion_exec.h"
 #include "motion/motion_fold.h"
-#include "psnr_exec.h"
-#include "psnr_fold.h"
+#include "psnr/psnr_exec.h"
+#include "psnr/psnr_fold.h"
 #include "vq_rows.h"
 
 namespace {

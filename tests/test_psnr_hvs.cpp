@@ -31,9 +31,9 @@
 
 #include "clip_table.h"
 #include "golden.h"
-#include "psnr_hvs.h"
-#include "psnr_hvs_exec.h"
-#include "psnr_hvs_fold.h"
+#include "psnr_hvs/psnr_hvs.h"
+#include "psnr_hvs/psnr_hvs_exec.h"
+#include "psnr_hvs/psnr_hvs_fold.h"
 #include "vqcuda.h"
 
 namespace {

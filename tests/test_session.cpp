@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "feature_plan.hpp"
-#include "ssim_exec.h"
+#include "ssim/ssim_exec.h"
 #include "vqcuda.h"
 
 namespace {

@@ -33,9 +33,9 @@
 #include "clip_table.h"
 #include "golden.h"
 #include "registry.hpp"
-#include "ssim.h"
-#include "ssim_exec.h"
-#include "ssim_fold.h"
+#include "ssim/ssim.h"
+#include "ssim/ssim_exec.h"
+#include "ssim/ssim_fold.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "ciede_exec.h"
+#include "ciede/ciede_exec.h"
 #include "ciede_fold.h"
 #include "module.hpp"
 #include "vq_error.h"

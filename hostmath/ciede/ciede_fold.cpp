@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ciede.h"
+#include "ciede/ciede.h"
 #include "ciede_fold.h"
 #include "vqcuda.h"
 

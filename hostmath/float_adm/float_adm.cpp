@@ -3,7 +3,7 @@
  * v3.2.0's float_adm extractor (feature/float_adm.c, adm.c, adm_tools.c).
  * Its plan turns the options into the kernels' parameters (the CSF factors
  * with libm, float_adm_fold.h) and picks the reciprocal table its divisions
- * reproduce (rcp, vqcuda's own option: hostmath/rcp_select.cpp); its row
+ * reproduce (rcp, vqcuda's own option: hostmath/float_adm/rcp_select.cpp); its row
  * work (kernels/float_adm/) leaves per band row of each scale the row's
  * float sums; its fold adds the rows in order and makes the scores.
  * Options that act in the fold alone (debug) share one section; the CUDA
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "adm_outputs.hpp"
-#include "float_adm_exec.h"
+#include "float_adm/float_adm_exec.h"
 #include "float_adm_fold.h"
 #include "module.hpp"
 #include "rcp_select.h"

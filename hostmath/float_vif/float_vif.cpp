@@ -12,7 +12,7 @@
 #include <cstring>
 #include <memory>
 
-#include "float_vif_exec.h"
+#include "float_vif/float_vif_exec.h"
 #include "float_vif_fold.h"
 #include "module.hpp"
 #include "speed_chroma.hpp"

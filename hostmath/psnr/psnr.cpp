@@ -3,7 +3,7 @@
  * extractor (feature/integer_psnr.c) and its options.  Its row work
  * (kernels/psnr/) leaves each row's exact sum of squared errors, plane 0's
  * rows then, with chroma, plane 1's and plane 2's; its fold
- * (hostmath/psnr_fold.h) makes psnr_* (and mse_* under enable_mse); under
+ * (hostmath/psnr/psnr_fold.h) makes psnr_* (and mse_* under enable_mse); under
  * enable_apsnr the instance keeps the SSE and pixel counts of every frame
  * scored, across sections, for apsnr_y/cb/cr at the end.  docs/psnr.md.
  */
@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "module.hpp"
-#include "psnr_exec.h"
+#include "psnr/psnr_exec.h"
 #include "psnr_fold.h"
 
 extern "C" const VqModuleCpu vq_psnr_module_cpu;

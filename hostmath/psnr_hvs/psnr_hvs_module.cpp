@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "module.hpp"
-#include "psnr_hvs_exec.h"
+#include "psnr_hvs/psnr_hvs_exec.h"
 #include "psnr_hvs_fold.h"
 
 extern "C" const VqModuleCpu vq_psnr_hvs_module_cpu;

@@ -9,14 +9,14 @@
  * (scale) is the row work's (two float_ssim of two scales cannot meet: their
  * outputs' names are the same, and the plan refuses them).  The plans refuse what
  * the reference refuses (depths, sizes); the fold makes the scores with
- * libvmaf's formulas (hostmath/ssim_fold.h).  docs/ssim.md.
+ * libvmaf's formulas (hostmath/ssim/ssim_fold.h).  docs/ssim.md.
  */
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "module.hpp"
-#include "ssim_exec.h"
+#include "ssim/ssim_exec.h"
 #include "ssim_fold.h"
 #include "vq_error.h"
 

@@ -3,7 +3,7 @@
  *
  * vq_ciede_cpu_run: the reference itself per pixel (vq_ciede_pixel_ref,
  * below: glibc), exact words only.
- * vq_ciede_dev_cpu_run: the device stage (kernels/ciede.h, pure IEEE
+ * vq_ciede_dev_cpu_run: the device stage (kernels/ciede/ciede.h, pure IEEE
  * arithmetic) in a plain loop: the words the CUDA kernel writes.
  */
 /* GCC 12.2 (Debian 12) at -O2/-O3 SLP-vectorizes pairs of float
@@ -27,7 +27,7 @@
  * compiler has folded pow(x, 2) into x * x and pow(25, 7), powf(25., 7)
  * into constants: pow(base, 2.4), pow(c, 1.0 / 3.0), pow(cbar, 7), atan2,
  * sin, cos, exp (double) and powf(C'bar, 7) (float), here with glibc (host
- * code only).  The arithmetic between them is kernels/ciede.h's, shared
+ * code only).  The arithmetic between them is kernels/ciede/ciede.h's, shared
  * with the device stage. */
 namespace {
 

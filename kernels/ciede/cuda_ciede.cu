@@ -1,7 +1,7 @@
 /*
  * cuda_ciede.cu - the CUDA executor of ciede: a thin kernel around the device
- * stage of kernels/ciede.h (vq_ciede_dev_pixel), one thread per pixel, and
- * the row words (kernels/ciede_exec.h).
+ * stage of kernels/ciede/ciede.h (vq_ciede_dev_pixel), one thread per pixel, and
+ * the row words (kernels/ciede/ciede_exec.h).
  *
  * Per frame, on one stream: a memset of the frame's ciede section (the list
  * count, the inline list entries and the row words: 32 KiB + 32 bytes per
@@ -20,7 +20,7 @@
  * dog1080 has about a fifth of its pixels distinct).
  *
  * At 8 bits per sample stage A is read from a table of its 2^24 results
- * (kernels/ciede.h, vq_ciede_dev_pixel_labs): one table per CUDA context
+ * (kernels/ciede/ciede.h, vq_ciede_dev_pixel_labs): one table per CUDA context
  * for the whole process (192 MiB), made by a kernel when the first session
  * in that context asks for it and freed with the last; VQ_CUDA_CIEDE_TABLE=0 computes
  * stage A per pixel instead (the same words).

@@ -6,13 +6,13 @@
  *        four columns recomputed: the same float operations as the CPU's
  *        row buffer);
  *   dec: a thread per pixel of the decouple rect (RCPSS from the table in
- *        device memory, kernels/rcp_table.h);
+ *        device memory, kernels/float_adm/rcp_table.h);
  *   sums: a thread per band row, its nine float sums left to right (rows
  *        are short: at most ~1000 terms), every row word written (0 outside
  *        the CM rect).
  * Nothing is allocated or copied per frame: run() only enqueues kernels, so
  * it can be captured into a CUDA graph.  adm_p_norm other than 3: glibc's
- * powf per pixel, as kernels/glibc_powf.h computes it (its tables in device
+ * powf per pixel, as kernels/float_adm/glibc_powf.h computes it (its tables in device
  * memory); refused at alloc when the plan found the host's powf different.
  */
 #include <cuda_runtime.h>

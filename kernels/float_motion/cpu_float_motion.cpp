@@ -1,6 +1,6 @@
 /* cpu_float_motion.cpp - the CPU executor of float_motion
  * (float_motion_exec.h): loops around float_motion.h and the filter of
- * kernels/float_vif.h, and the module's CPU table (kernels/module.h).  Two
+ * kernels/float_vif/float_vif.h, and the module's CPU table (kernels/module.h).  Two
  * blurred images per plane: frame n goes into one while frame n-1 is read
  * from the other; commit swaps them.  The vertical pass keeps one
  * accumulator per column with the taps outermost (each accumulator: the
@@ -10,7 +10,7 @@
 
 #include "float_motion.h"
 #include "float_motion_exec.h"
-#include "float_vif_exec.h"
+#include "float_vif/float_vif_exec.h"
 #include "module.h"
 
 struct VqFloatMotionCpu {

@@ -1,7 +1,7 @@
 /*
  * cuda_float_motion.cu - the CUDA executor of float_motion
  * (float_motion_exec.h): thin kernels around float_motion.h and the filter
- * of kernels/float_vif.h (docs/float-motion.md), and the module's CUDA
+ * of kernels/float_vif/float_vif.h (docs/float-motion.md), and the module's CUDA
  * table (kernels/module.h).
  *
  * Per plane of the reference (luma; U, V under motion_add_uv), per frame,

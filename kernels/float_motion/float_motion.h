@@ -24,7 +24,7 @@
 #ifndef VQ_FLOAT_MOTION_H
 #define VQ_FLOAT_MOTION_H
 
-#include "float_vif.h"
+#include "float_vif/float_vif.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* cpu_float_vif.cpp - the CPU executor of float_vif (float_vif_exec.h):
- * loops around kernels/float_vif.h.  The vertical passes keep one
+ * loops around kernels/float_vif/float_vif.h.  The vertical passes keep one
  * accumulator per column and run the taps outermost, the horizontal passes
  * likewise over a row of vertical-pass values: each accumulator sees the
  * same operations in the same order as the reference's (tap 0 first), and

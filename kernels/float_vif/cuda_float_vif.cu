@@ -1,6 +1,6 @@
 /*
  * cuda_float_vif.cu - the CUDA executor of float_vif (float_vif_exec.h):
- * thin kernels around kernels/float_vif.h (docs/float-vif.md).
+ * thin kernels around kernels/float_vif/float_vif.h (docs/float-vif.md).
  *
  * Per frame, on one stream, no allocation, no host wait:
  *   convert     both lumas as floats (picture_copy)

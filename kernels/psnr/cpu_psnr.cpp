@@ -1,4 +1,4 @@
-/* cpu_psnr.cpp - the CPU executor of psnr: plain loops around kernels/psnr.h
+/* cpu_psnr.cpp - the CPU executor of psnr: plain loops around kernels/psnr/psnr.h
  * (SIMD twins in simd/), in any row bands (the module's one step). */
 #include "module.h"
 #include "psnr.h"

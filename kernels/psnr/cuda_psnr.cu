@@ -1,6 +1,6 @@
 /*
  * cuda_psnr.cu - the CUDA executor of psnr: a thin kernel around
- * kernels/psnr.h.  A warp per (row, plane) writes that row's exact sum of
+ * kernels/psnr/psnr.h.  A warp per (row, plane) writes that row's exact sum of
  * squared errors (no atomics, every element of the sections written).
  */
 #include <stdint.h>

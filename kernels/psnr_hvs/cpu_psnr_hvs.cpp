@@ -1,6 +1,6 @@
 /*
  * cpu_psnr_hvs.cpp - the CPU executor of psnr_hvs: the reference's loops
- * around kernels/psnr_hvs.h.  Each plane's terms go straight into one float
+ * around kernels/psnr_hvs/psnr_hvs.h.  Each plane's terms go straight into one float
  * accumulator in block raster order, term raster order: the reference's
  * own sum, so no splitting is needed here.  With several threads, bands of
  * block rows keep their terms and one thread then adds them in that order

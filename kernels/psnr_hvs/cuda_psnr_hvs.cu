@@ -1,6 +1,6 @@
 /*
  * cuda_psnr_hvs.cu - the CUDA executor of psnr_hvs: two thin kernels around
- * kernels/psnr_hvs.h.
+ * kernels/psnr_hvs/psnr_hvs.h.
  *
  * 1. psnr_hvs_terms_kernel: one thread per 8x8 block of each plane computes
  *    the block's 64 float terms (vq_psnr_hvs_block_terms) into the scratch,

@@ -9,7 +9,7 @@
 #include "simd/cpu_simd.h"
 #include "adm/adm.h"
 #include "motion/motion.h"
-#include "psnr.h"
+#include "psnr/psnr.h"
 #include "vif/vif.h"
 
 #include <immintrin.h>

@@ -1,6 +1,6 @@
 /*
  * cpu_ssim.cpp - the CPU executor of float_ssim / float_ms_ssim: loops
- * around kernels/ssim.h, adding each sum term by term in raster order, as
+ * around kernels/ssim/ssim.h, adding each sum term by term in raster order, as
  * the reference does.
  *
  * The loops run across a row with one double accumulator per output

@@ -1,6 +1,6 @@
 /*
  * cuda_ssim.cu - the CUDA executor of float_ssim / float_ms_ssim: thin
- * kernels around kernels/ssim.h.
+ * kernels around kernels/ssim/ssim.h.
  *
  * Per frame, on one stream (docs/ssim.md, "GPU"):
  *   convert         the luma planes as floats (picture_copy)

@@ -3,7 +3,7 @@
 # The RCPSS table generator and checker, static so that they run on another
 # machine (the lead's Intel host) as built here:
 #   rcp_table_gen    scripts/rcp_table_gen.c: a CPU's _mm_rcp_ss as a table
-#                    (hostmath/rcp_table_<vendor>.h), or --check FILE
+#                    (hostmath/float_adm/rcp_table_<vendor>.h), or --check FILE
 #   rcp_table_check  the library's table of this CPU's vendor against its RCPSS
 # (not static in a sanitizer build: -static and -fsanitize do not link together)
 set(vq_rcp_static -static)
@@ -14,14 +14,14 @@ add_executable(rcp_table_gen ${CMAKE_SOURCE_DIR}/scripts/rcp_table_gen.c)
 target_compile_options(rcp_table_gen PRIVATE -O2)
 target_link_options(rcp_table_gen PRIVATE ${vq_rcp_static})
 add_executable(rcp_table_check ${CMAKE_SOURCE_DIR}/tests/rcp_table_check.cpp
-               ${CMAKE_SOURCE_DIR}/hostmath/rcp_select.cpp)
+               ${CMAKE_SOURCE_DIR}/hostmath/float_adm/rcp_select.cpp)
 target_include_directories(rcp_table_check PRIVATE ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/hostmath)
 target_compile_options(rcp_table_check PRIVATE -O2)
 target_link_options(rcp_table_check PRIVATE ${vq_rcp_static})
 add_test(NAME rcp_table_this_cpu COMMAND rcp_table_check)
 set_tests_properties(rcp_table_this_cpu PROPERTIES SKIP_RETURN_CODE 77)
 # a new table (the Intel one replacing its placeholder) reconfigures
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/hostmath/rcp_table_intel.h)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/hostmath/float_adm/rcp_table_intel.h)
 
 # libvmaf's float_adm outputs through the library (vqscore, float_adm alone):
 # the float_adm columns of the float-model goldens, AMD's and Intel's
@@ -53,7 +53,7 @@ if(VQ_FFMPEG)
   endforeach()
 endif()
 
-# glibc's powf as the device computes it (kernels/glibc_powf.h) against the
+# glibc's powf as the device computes it (kernels/float_adm/glibc_powf.h) against the
 # host's on every non-negative float; by hand with more exponents:
 #   glibc_powf_gpu 1 1.5 2.5 7.3 20
 if(VQ_ENABLE_CUDA)

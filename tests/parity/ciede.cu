@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
-#include "ciede.h"
-#include "ciede_exec.h"
-#include "ciede_fold.h"
+#include "ciede/ciede.h"
+#include "ciede/ciede_exec.h"
+#include "ciede/ciede_fold.h"
 
 #include "frame.cuh"
 #include "parity_common.cuh"

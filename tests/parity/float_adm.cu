@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "float_adm_exec.h"
-#include "float_adm_fold.h"
+#include "float_adm/float_adm_exec.h"
+#include "float_adm/float_adm_fold.h"
 #include "parity_common.cuh"
 #include "parity.h"
-#include "rcp_select.h"
+#include "float_adm/rcp_select.h"
 
 namespace float_adm_parity {
 
@@ -206,7 +206,7 @@ Case random_case(int k)
         }
         if (c.content == 3 && rnd() % 2)
             c.o.noise_weight = 0.5;
-        if (rnd() % 3 == 0) {   /* glibc's powf per pixel (kernels/glibc_powf.h) */
+        if (rnd() % 3 == 0) {   /* glibc's powf per pixel (kernels/float_adm/glibc_powf.h) */
             const double apns[] = { 1.0, 2.5, 20.0, 1.0 + (double)(rnd() % 191) * 0.1 };
             c.o.p_norm = apns[rnd() % 4];
         }

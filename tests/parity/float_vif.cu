@@ -23,8 +23,8 @@
 
 #include "float_motion/float_motion_exec.h"
 #include "float_motion/float_motion_fold.h"
-#include "float_vif_exec.h"
-#include "float_vif_fold.h"
+#include "float_vif/float_vif_exec.h"
+#include "float_vif/float_vif_fold.h"
 #include "parity_common.cuh"
 #include "parity.h"
 

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <vector>
 
-#include "psnr_hvs.h"
-#include "psnr_hvs_exec.h"
-#include "psnr_hvs_fold.h"
+#include "psnr_hvs/psnr_hvs.h"
+#include "psnr_hvs/psnr_hvs_exec.h"
+#include "psnr_hvs/psnr_hvs_fold.h"
 #include "vq_common.h"
 
 #include "frame.cuh"

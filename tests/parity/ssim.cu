@@ -20,8 +20,8 @@
 #include <time.h>
 #include <vector>
 
-#include "ssim_exec.h"
-#include "ssim_fold.h"
+#include "ssim/ssim_exec.h"
+#include "ssim/ssim_fold.h"
 
 #include "parity_common.cuh"
 #include "parity.h"

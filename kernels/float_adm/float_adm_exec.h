@@ -4,7 +4,7 @@
  * of vq_rows.h: den h, v, d, num h, v, d, aim h, v, d) = the bits of the
  * row's float sum, added left to right over the CM rect's columns (rows
  * outside the CM rect, and every row of a dwt_only scale: 0).
- * hostmath/float_adm_fold.cpp adds the rows in order.  The two executors
+ * hostmath/float_adm/float_adm_fold.cpp adds the rows in order.  The two executors
  * write identical words.
  */
 #ifndef VQ_FLOAT_ADM_EXEC_H
@@ -22,7 +22,7 @@ extern "C" {
 
 /* One instance as its module's tables see it (kernels/module.h: g->host):
  * its parameters, the reciprocal table its divisions reproduce (host
- * memory, hostmath/rcp_select.cpp's) and its section's layout, scale s's
+ * memory, hostmath/float_adm/rcp_select.cpp's) and its section's layout, scale s's
  * rows from off[s] (words in all). */
 typedef struct VqFadmInstance {
     VqFadmParams p;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "float_adm.h"
+#include "float_adm/float_adm.h"
 
 #ifdef __cplusplus
 extern "C" {

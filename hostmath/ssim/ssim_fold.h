@@ -1,6 +1,6 @@
 /*
  * ssim_fold.h - float_ssim and float_ms_ssim on the host, from the
- * executor's sums (kernels/ssim_exec.h), with libvmaf v3.2.0's types and
+ * executor's sums (kernels/ssim/ssim_exec.h), with libvmaf v3.2.0's types and
  * formulas; and the size checks, with the reference's refusals.
  * Built with -ffp-contract=off.
  */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ssim_exec.h"
+#include "ssim/ssim_exec.h"
 
 #ifdef __cplusplus
 extern "C" {

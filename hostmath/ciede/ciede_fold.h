@@ -1,7 +1,7 @@
 /*
  * ciede_fold.h - ciede2000 on the host: the reference's per-pixel function
  * (glibc's pow, powf, atan2, sin, cos, exp), the size/format check, and the
- * fold of an executor's buffer (kernels/ciede_exec.h) into libvmaf v3.2.0's
+ * fold of an executor's buffer (kernels/ciede/ciede_exec.h) into libvmaf v3.2.0's
  * score 45 - 20 log10(sum / (w h)), sum = the double running sum of the
  * float dE00 of every pixel in raster order.
  */
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ciede_exec.h"
+#include "ciede/ciede_exec.h"
 
 #ifdef __cplusplus
 extern "C" {

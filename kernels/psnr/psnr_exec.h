@@ -1,6 +1,6 @@
 /*
  * psnr_exec.h - the psnr executors (CPU loops and CUDA kernels around
- * kernels/psnr.h).
+ * kernels/psnr/psnr.h).
  *
  * Output: rows[l->off[p] + i] = the exact sum of squared errors of row i
  * of plane p, for p < nplanes; plane 0 has l->w x l->h samples, planes 1

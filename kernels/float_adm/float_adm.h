@@ -19,7 +19,7 @@
  *      a (threshold from r's csf); p = 3: cubes, else powf (the device:
  *      glibc_powf.h's, checked against the host's).
  *      Added per row in float, left to right, as the reference: the row
- *      sums (float bits) go to the row buffer; hostmath/float_adm_fold.cpp
+ *      sums (float bits) go to the row buffer; hostmath/float_adm/float_adm_fold.cpp
  *      adds the rows in order and takes the powf(x, 1/p).
  */
 #ifndef VQ_FLOAT_ADM_H

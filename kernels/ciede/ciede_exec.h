@@ -4,7 +4,7 @@
  * libvmaf adds the per-pixel float dE00 into one double, pixel by pixel in
  * raster order.  The executors give the host, per row, an exact fixed-point
  * sum of the row's decided values and the lowest set bit among them; the
- * host (hostmath/ciede_fold.cpp, docs/ciede.md section 5) proves per row
+ * host (hostmath/ciede/ciede_fold.cpp, docs/ciede.md section 5) proves per row
  * that the reference's sequential adds do not round and takes the exact sum,
  * or else adds that row's values one by one from the per-pixel words, which
  * stay with the executor (host memory of the CPU executor, a per-slot device
@@ -101,7 +101,7 @@ typedef struct VqCiedeFoldData {
     const int64_t *extra;
 } VqCiedeFoldData;
 
-/* The geometry of the reference's sample reads (kernels/ciede.h,
+/* The geometry of the reference's sample reads (kernels/ciede/ciede.h,
  * vq_ciede_chroma_sample). */
 typedef struct VqCiedeGeom {
     int32_t w, h;        /* luma size */
@@ -140,7 +140,7 @@ void vq_ciede_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], const 
 void vq_ciede_cpu_run_rows(const VqPlaneView ref[3], const VqPlaneView dis[3], const VqCiedeGeom *g,
                            int64_t *buf, int64_t *px, int row0, int row1);
 
-/* The device stage (kernels/ciede.h, vq_ciede_dev_pixel) run by a CPU loop:
+/* The device stage (kernels/ciede/ciede.h, vq_ciede_dev_pixel) run by a CPU loop:
  * the same buffer and pixel words the CUDA kernel writes (list entries in
  * raster order; the kernel's order and so its list positions may differ).
  * For tests and for checking the GPU.  extra: room for the entries past

@@ -3,7 +3,7 @@
  * _mm_rcp_ss (RCPSS) of every float as this CPU computes it:
  *     AuthenticAMD "AMD EPYC" (family 0x19, model 0x11, stepping 1)
  * verified there on all 2^32 inputs.  Format: scripts/rcp_table_gen.c;
- * lookup: kernels/rcp_table.h; docs/float-adm.md.
+ * lookup: kernels/float_adm/rcp_table.h; docs/float-adm.md.
  */
 #define VQ_RCP_AMD_CPU "AuthenticAMD AMD EPYC (family 0x19, model 0x11, stepping 1)"
 #define VQ_RCP_AMD_NRUNS 3382

@@ -1,11 +1,11 @@
 /*
  * ssim_exec.h - the float_ssim / float_ms_ssim executors (CPU:
  * cpu_ssim.cpp, CUDA: cuda_ssim.cu) and the geometry they share with
- * hostmath/ssim_fold.h.
+ * hostmath/ssim/ssim_fold.h.
  *
  * Output: VQ_SSIM_NWORDS 8-byte words per frame pair, each the bit pattern
  * (memcpy) of one double: the reference's sums, added term by term in
- * raster order, of the per-pixel terms of kernels/ssim.h:
+ * raster order, of the per-pixel terms of kernels/ssim/ssim.h:
  *     words[VQ_SSIM_SUM_SSIM + k], k = 0..3: float_ssim's sum of l*c*s,
  *         l, c, s over its (decimated) image;
  *     words[VQ_MS_SSIM_SUM0 + 3 * i + k], k = 0..2: float_ms_ssim's sums
@@ -51,7 +51,7 @@ typedef struct VqSsimGeom {
  * than 8/10/12/16 (picture_copy), scale_option outside 0..10 (float_ssim's
  * "scale"), a float_ssim image below 11x11 (the Gaussian window), a frame
  * below 176x176 for float_ms_ssim (ms_ssim.c's "scale below 1x1").
- * hostmath/ssim_fold.h has the same checks with messages.
+ * hostmath/ssim/ssim_fold.h has the same checks with messages.
  */
 static inline int vq_ssim_geom_init(VqSsimGeom *g, int w, int h, int bpc, int features,
                                     int scale_option)

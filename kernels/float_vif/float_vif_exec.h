@@ -1,5 +1,5 @@
 /*
- * float_vif_exec.h - the float_vif executors around kernels/float_vif.h.
+ * float_vif_exec.h - the float_vif executors around kernels/float_vif/float_vif.h.
  * A frame is a short list of steps; the rows of one step's operations may
  * run concurrently (row bands), the steps in order:
  *   0  CONVERT   the luma of both pictures to float (picture_copy), w x h

@@ -9,7 +9,7 @@
 #include <map>
 #include <mutex>
 
-#include "glibc_powf.h"
+#include "float_adm/glibc_powf.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "psnr_hvs.h"
+#include "psnr_hvs/psnr_hvs.h"
 #include "psnr_hvs_fold.h"
 #include "vqcuda.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "float_vif.h"
+#include "float_vif/float_vif.h"
 
 namespace vq {
 namespace fvif {

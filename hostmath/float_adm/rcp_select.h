@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "rcp_table.h"
+#include "float_adm/rcp_table.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,7 +16,7 @@
  * the same double and the same float.  Nothing else of libm is called.
  *
  * That this is the host's powf is a claim about the host's libm, not a
- * theorem: vq_glibc_powf_agrees() (hostmath/glibc_powf_check.cpp) compares
+ * theorem: vq_glibc_powf_agrees() (hostmath/float_adm/glibc_powf_check.cpp) compares
  * it with the host's powf before a CUDA session takes such a float_adm;
  * test_float_adm's GlibcPowf.* over millions of inputs, and glibc_powf_gpu
  * (tests/glibc_powf_gpu.cu) on all 2^31 non-negative floats against the

@@ -146,7 +146,7 @@ extern "C" const VqRcpTable *vq_rcp_select(const char *which, char *err, size_t 
         if (const VqRcpTable *t = table_intel())
             return t;
         std::snprintf(err, errlen, "rcp=%s%s: vqcuda has no table of Intel's RCPSS yet "
-                      "(hostmath/rcp_table_intel.h is a placeholder until scripts/rcp_table_gen.c has run "
+                      "(hostmath/float_adm/rcp_table_intel.h is a placeholder until scripts/rcp_table_gen.c has run "
                       "on an Intel CPU), so libvmaf's float_adm as it runs on Intel cannot be reproduced; "
                       "rcp=amd reproduces it on AMD CPUs",
                       which, is_auto ? " (a GenuineIntel CPU)" : "");

@@ -1,12 +1,12 @@
 /*
  * psnr_hvs_exec.h - the psnr_hvs executors (CPU: cpu_psnr_hvs.cpp, CUDA:
- * cuda_psnr_hvs.cu), loops around kernels/psnr_hvs.h.
+ * cuda_psnr_hvs.cu), loops around kernels/psnr_hvs/psnr_hvs.h.
  *
  * Output per frame pair: VQ_PSNR_HVS_WORDS (3) int64 words; word p holds,
  * in its low 32 bits (zero-extended), the bits of plane p's float sum
  * `ret` as the reference has it after its block loop (before the division
  * by the pixel count).  Both executors write all three words and nothing
- * else; hostmath/psnr_hvs_fold.h turns them into the four scores.
+ * else; hostmath/psnr_hvs/psnr_hvs_fold.h turns them into the four scores.
  *
  * ref[p], dis[p]: the three planes (8-bit, or 16-bit LSB- or MSB-aligned
  * through the view's shift; interleaved chroma through step 2).  The plane

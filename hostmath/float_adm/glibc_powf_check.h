@@ -1,6 +1,6 @@
 /*
  * glibc_powf_check.h - whether this host's powf is the one
- * kernels/glibc_powf.h reproduces (glibc 2.28+, its x86-64 FMA build), for
+ * kernels/float_adm/glibc_powf.h reproduces (glibc 2.28+, its x86-64 FMA build), for
  * a given exponent: the CUDA executor runs float_adm's adm_p_norm other
  * than 3 only where it is, since the reference calls the host's powf.
  */

@@ -1,6 +1,6 @@
 /*
  * psnr_hvs_fold.h - psnr_hvs on the host: the input check and the fold of
- * the executors' three plane sums (kernels/psnr_hvs_exec.h) into libvmaf
+ * the executors' three plane sums (kernels/psnr_hvs/psnr_hvs_exec.h) into libvmaf
  * v3.2.0's four per-frame scores.  The extractor has no options.
  */
 #ifndef VQ_PSNR_HVS_FOLD_H

@@ -19,7 +19,7 @@
  *   - per row a float sum of num and of den, columns left to right.
  * Nothing here calls a math library function: the Gaussian taps (exp,
  * sqrt), sigma_max_inv (powf) and the lanczos4 weights (sin) come from
- * the host (hostmath/float_vif_fold.cpp).
+ * the host (hostmath/float_vif/float_vif_fold.cpp).
  */
 #ifndef VQ_FLOAT_VIF_H
 #define VQ_FLOAT_VIF_H
@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /* What one float_vif option set needs at one picture size; the host fills
- * it (vq::fvif::geom, hostmath/float_vif_fold.cpp). */
+ * it (vq::fvif::geom, hostmath/float_vif/float_vif_fold.cpp). */
 typedef struct VqFloatVifGeom {
     int w, h;                   /* the luma picture */
     int sw, sh;                 /* after the prescale: scale 0's image */

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "psnr_exec.h"
+#include "psnr/psnr_exec.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * arithmetic between its math-library calls, written once.
  *
  * Every step is a template over the number types: D is double or VqIvD (an
- * interval of doubles), F is float or VqIvF.  hostmath/ciede_fold.cpp runs
+ * interval of doubles), F is float or VqIvF.  hostmath/ciede/ciede_fold.cpp runs
  * them on plain doubles/floats around glibc's pow/powf/atan2/sin/cos/exp: that
  * is the reference, bit for bit (docs/ciede.md lists every type and order).
  * The device stage (the second half of this file) runs the same steps on intervals
@@ -503,7 +503,7 @@ VQ_HD void vq_ciede_two_entry(uint64_t word, uint32_t index, uint64_t e[2])
     e[1] = word;
 }
 
-/* ---- the row words (kernels/ciede_exec.h, docs/ciede.md section 5) ----
+/* ---- the row words (kernels/ciede/ciede_exec.h, docs/ciede.md section 5) ----
  * A float x > 0 is m 2^e (m < 2^24 an integer); tz(x), the exponent of its
  * lowest set bit, is e + ctz(m).  With tz >= -FIX_FRAC and x < 2^FIX_EXP,
  * x 2^FIX_FRAC is an integer below 2^96: three 32-bit limbs.  Each limb is

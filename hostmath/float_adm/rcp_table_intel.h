@@ -3,7 +3,7 @@
  * _mm_rcp_ss (RCPSS) of every float as this CPU computes it:
  *     GenuineIntel "Intel(R) Xeon(R) Processor" (family 0x6, model 0xcf, stepping 2)
  * verified there on all 2^32 inputs.  Format: scripts/rcp_table_gen.c;
- * lookup: kernels/rcp_table.h; docs/float-adm.md.
+ * lookup: kernels/float_adm/rcp_table.h; docs/float-adm.md.
  */
 #define VQ_RCP_INTEL_CPU "GenuineIntel Intel(R) Xeon(R) Processor (family 0x6, model 0xcf, stepping 2)"
 #define VQ_RCP_INTEL_NRUNS 2048

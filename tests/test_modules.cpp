@@ -132,6 +132,48 @@ TEST(Modules, ThePlanGivesAnInstanceItsSection)
                                                       "psnr_cb", "psnr_cr" }));
 }
 
+// every extractor at once beside two models (vmaf and vmaf_neg: two VIF and
+// two ADM row works, one motion): more module instances than the 16 the
+// plan once held, each with its section, one after another
+TEST(Modules, EveryExtractorBesideTwoModels)
+{
+    VqFormat f = {};
+    f.width = 1920;
+    f.height = 1080;
+    f.bitdepth = 8;
+    f.bytes_per_sample = 1;
+    f.chroma_shift_w = f.chroma_shift_h = 1;
+    f.layout = VQ_LAYOUT_PLANAR;
+    std::string features;
+    int others = 0;
+    for (const vq::FeatureSpec &s : vq::feature_specs()) {
+        const std::string n = s.name;
+        if (n == "vif" || n == "adm" || n == "motion")
+            continue;
+        features += (features.empty() ? "" : "|") + ("name=" + n);
+        others++;
+    }
+    vq::FeaturePlan p(f, "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg:name=vmaf_neg", features, false);
+    const VqExecPlan &e = p.exec();
+    int vif = 0, adm = 0, motion = 0;
+    size_t off = 0;
+    for (int k = 0; k < e.n_modules; k++) {
+        vif += !std::strcmp(e.module[k].name, "vif");
+        adm += !std::strcmp(e.module[k].name, "adm");
+        motion += !std::strcmp(e.module[k].name, "motion");
+        EXPECT_EQ(e.module[k].off, off) << e.module[k].name;
+        off += e.module[k].words;
+    }
+    EXPECT_EQ(off, e.total);
+    EXPECT_EQ(vif, 2);
+    EXPECT_EQ(adm, 2);
+    EXPECT_EQ(motion, 1);
+    // float_ssim and float_ms_ssim run one row work
+    EXPECT_EQ(e.n_modules, 5 + others - 1);
+    EXPECT_GT(e.n_modules, 16);
+    EXPECT_LE(e.n_modules, VQ_EXEC_MAX_MODULES);
+}
+
 // psnr: its outputs follow its options and the format; without chroma it
 // reads none; a second psnr would repeat its names (refused, as libvmaf
 // would overwrite them)

@@ -1,5 +1,5 @@
 /*
- * adm_fold.c - integer ADM's host side: row sums -> per-scale num/den ->
+ * adm_fold.cpp - integer ADM's host side: row sums -> per-scale num/den ->
  * adm2, aim, adm3, adm_scale0..3, with the reference's types at every step
  * (libvmaf v3.2.0 integer_adm.c: adm_csf_den_scale, adm_csf_den_s123,
  * adm_cm, i4_adm_cm, integer_compute_adm, extract).  Built with

@@ -54,4 +54,27 @@ static inline void vq_row_layout_init(VqRowLayout *l, int w, int h, int cw, int 
     l->total = off;
 }
 
+/* The layout of a module's section that holds VIF's sections alone
+ * (VQ_ROWS_VIF) or ADM's (VQ_ROWS_ADM), from the section's start: the
+ * other feature's offsets are 0; returns its words (l->total). */
+enum { VQ_ROWS_VIF, VQ_ROWS_ADM };
+static inline size_t vq_row_layout_one(VqRowLayout *l, int w, int h, int which)
+{
+    size_t off = 0;
+    int s;
+    vq_row_layout_init(l, w, h, 0, 0);
+    for (s = 0; s < VQ_VIF_SCALES; s++) {
+        l->vif_off[s] = which == VQ_ROWS_VIF ? off : 0;
+        if (which == VQ_ROWS_VIF)
+            off += (size_t)l->vif_h[s] * VQ_VIF_NSUMS;
+    }
+    for (s = 0; s < VQ_ADM_SCALES; s++) {
+        l->adm_off[s] = which == VQ_ROWS_ADM ? off : 0;
+        if (which == VQ_ROWS_ADM)
+            off += (size_t)l->adm_h[s] * VQ_ADM_NSUMS;
+    }
+    l->total = off;
+    return off;
+}
+
 #endif /* VQ_ROWS_H */

@@ -74,18 +74,8 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
         vq_adm_params_init(&s->geom.ref_part_params, fmt.width, fmt.height, fmt.bitdepth, nullptr) < 0)
         return "adm cannot score " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + " " +
                std::to_string(fmt.bitdepth) + "-bit frames with these options (" + o.suffix() + ")";
-    /* the layout's ADM sections, from the section's start */
-    VqRowLayout &l = s->geom.l;
-    vq_row_layout_init(&l, fmt.width, fmt.height, 0, 0);
-    const size_t base = l.adm_off[0];
-    words = 0;
-    for (int k = 0; k < VQ_ADM_SCALES; k++) {
-        l.adm_off[k] -= base;
-        words += (size_t)l.adm_h[k] * VQ_ADM_NSUMS;
-    }
-    for (int k = 0; k < VQ_VIF_SCALES; k++)
-        l.vif_off[k] = 0;   /* not ADM's */
-    l.total = words;
+    /* the layout's ADM sections alone, from the section's start */
+    words = vq_row_layout_one(&s->geom.l, fmt.width, fmt.height, VQ_ROWS_ADM);
     s->skip = (o.get("adm_skip_aim") ? (unsigned)VQ_ADM_SKIP_AIM : 0u) |
               (o.get("adm_skip_scale0") ? (unsigned)VQ_ADM_SKIP_SCALE0 : 0u);
     s->debug = o.get("debug") != 0;

@@ -47,18 +47,8 @@ std::string plan(const FeatureOptions &o, const VqFormat &fmt, VqModuleGeom &g, 
 {
     auto s = std::make_shared<Setup>();
     std::memset(&s->geom, 0, sizeof(s->geom));
-    /* the layout's VIF sections, from the section's start */
-    VqRowLayout &l = s->geom.l;
-    vq_row_layout_init(&l, fmt.width, fmt.height, 0, 0);
-    const size_t base = l.vif_off[0];
-    words = 0;
-    for (int k = 0; k < VQ_VIF_SCALES; k++) {
-        l.vif_off[k] -= base;
-        words += (size_t)l.vif_h[k] * VQ_VIF_NSUMS;
-    }
-    for (int k = 0; k < VQ_ADM_SCALES; k++)
-        l.adm_off[k] = 0;   /* not VIF's */
-    l.total = words;
+    /* the layout's VIF sections alone, from the section's start */
+    words = vq_row_layout_one(&s->geom.l, fmt.width, fmt.height, VQ_ROWS_VIF);
     s->geom.egl = o.get("vif_enhn_gain_limit");
     s->geom.log2_table = log2_table();
     /* vif_skip_scale0: integer_vif.c write_scores() gives scale 0 the

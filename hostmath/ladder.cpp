@@ -1,25 +1,38 @@
 /*
- * ladder.cpp - an encode ladder as one object (include/vqcuda.h, vq_ladder_*):
- * renditions 1..n of a title against the same reference frames.  Rendition
- * k is a session opened from the ladder's configuration with its own size;
- * renditions 2.. take the reference's work from rendition 1's session
- * (VqConfig.share_reference), so the ladder gives every reference frame to
- * rendition 1 first.  Built on the session API alone: what the ladder adds
- * is the order of the calls, which rendition has ended, the logs' paths and
- * the errors' names.
+ * ladder.cpp - one reference and its renditions as one object (include/vqcuda.h,
+ * vq_ladder_*): renditions 1..n of a title scored against the same reference
+ * frames; n = 1 is a plain pair.
+ *
+ * Each rendition is a session of the ladder's configuration with its own
+ * distorted size (session.cpp: its plan, executor, folds, pools, logs).  The
+ * reference's own work is done once, for all of them, and the ladder alone
+ * ties them together; no rendition knows another:
+ *   - the ref_only modules' row work (integer motion): rendition 1 runs it
+ *     and puts each frame's sections into the ladder's RefShare
+ *     (ref_share.hpp), the others fold them from there;
+ *   - on the GPU, the reference's part of VIF and ADM (their scale images
+ *     and moments, bands and denominators): rendition 1's executor makes it
+ *     once per frame and every rendition's executor reads it (VqCudaRef,
+ *     kernels/cuda_exec_ref.cuh), set up here before the first frame.
+ * What keeps that exact is the order, which is the ladder's: every reference
+ * frame goes to rendition 1 first, then to the others; rendition 1 folds
+ * what it has in flight before another rendition ends, and is flushed first.
  */
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
-#include "vqcuda.h"
+#include "session_impl.hpp"
 
 struct VqLadder {
     std::vector<VqSession *> s;
     std::vector<int64_t> submitted;
     std::vector<char> ended, flushed;
+    std::unique_ptr<vq::RefShare> ref;  /* the ref_only modules' sections (none: n = 1, or no such module) */
+    bool started = false;               /* the executors are set up (the first frame) */
     std::string err;
 };
 
@@ -36,6 +49,54 @@ int session_failed(VqLadder *l, int k, int ret)
     if (ret < 0)
         l->err = who(l, k) + vq_session_error(l->s[(size_t)k]);
     return ret;
+}
+
+/* fn on rendition k's session; a vq::Error into a return code and l->err */
+template <typename F> int guarded(VqLadder *l, int k, F &&fn)
+{
+    try {
+        fn(l->s[(size_t)k]);
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        l->err = who(l, k) + e.what();
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        l->err = who(l, k) + "out of memory";
+        return VQ_ENOMEM;
+    } catch (const std::exception &e) {
+        l->err = who(l, k) + e.what();
+        return VQ_EINVAL;
+    }
+}
+
+/* Before the first frame: every rendition's executor for these pictures;
+ * on the GPU rendition 1's executor makes the reference's part of VIF and
+ * ADM for every rendition's (where one runs on the CPU, it does its own). */
+int start(VqLadder *l, const VqPicture *ref)
+{
+    l->started = true;
+    for (size_t k = 0; k < l->s.size(); k++) {
+        const int ret = guarded(l, (int)k, [&](VqSession *s) { s->prepare(ref->on_device != 0); });
+        if (ret < 0)
+            return ret;
+    }
+    VqSession *first = l->s[0];
+    if (l->s.size() < 2 || !first->use_cuda || !first->cuda)
+        return VQ_OK;
+    char e[512] = "";
+    const int ret = vq_cuda_exec_lead(first->cuda, e, sizeof(e));
+    if (ret < 0) {
+        l->err = who(l, 0) + "cuda executor: " + e;
+        return ret;
+    }
+    VqCudaRef *r = vq_cuda_exec_ref(first->cuda);
+    if (!r)
+        return VQ_OK;
+    for (size_t k = 1; k < l->s.size(); k++)
+        if (l->s[k]->use_cuda && l->s[k]->cuda)
+            vq_cuda_exec_share(l->s[k]->cuda, r);
+    vq_cuda_ref_release(r);
+    return VQ_OK;
 }
 
 bool valid(const VqLadder *l, int k)
@@ -97,9 +158,6 @@ int vq_ladder_open(VqLadder **out, const VqConfig *cfg, int n, const int *dis_w,
         c.dis_height = dis_h ? dis_h[k] : cfg->dis_height;
         if (n > 1)
             c.stream_rendition = k + 1;
-        /* renditions 2..: the reference's work (motion; on the GPU also
-         * VIF's and ADM's reference part) is done once, by rendition 1's */
-        c.share_reference = k ? l->s[0] : nullptr;
         const int ret = vq_session_open(&l->s[(size_t)k], &c, e, sizeof(e));
         if (ret < 0) {
             if (errbuf && errlen)
@@ -107,6 +165,29 @@ int vq_ladder_open(VqLadder **out, const VqConfig *cfg, int n, const int *dis_w,
             vq_ladder_close(&l);
             return ret;
         }
+    }
+    /* the ref_only modules' row work: rendition 1's, once for all */
+    int ret = VQ_OK;
+    if (n > 1) {
+        for (int k = 0; k < n && ret == VQ_OK; k++)
+            ret = guarded(l, k, [&](VqSession *s) {
+                s->in_ladder = true;
+                if (!k) {
+                    std::vector<VqModuleExec> parts = s->ref_parts();
+                    if (parts.empty())
+                        return;
+                    l->ref = std::make_unique<vq::RefShare>(std::move(parts));
+                    s->lead_reference(l->ref.get());
+                } else if (l->ref) {
+                    s->follow_reference(l->ref.get());
+                }
+            });
+    }
+    if (ret < 0) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", l->err.c_str());
+        vq_ladder_close(&l);
+        return ret;
     }
     *out = l;
     return VQ_OK;
@@ -136,6 +217,11 @@ int vq_ladder_submit(VqLadder *l, const VqPicture *ref, const VqPicture *const *
         l->err = "rendition 1 drives the ladder: it is given every reference frame";
         return VQ_EINVAL;
     }
+    if (!l->started && ref && ref->data[0]) {
+        const int ret = start(l, ref);
+        if (ret < 0)
+            return ret;
+    }
     for (size_t k = 0; k < l->s.size(); k++) {
         if (l->ended[k])
             continue;
@@ -158,8 +244,18 @@ int vq_ladder_end(VqLadder *l, int k)
     if (!valid(l, k) || k == 0)
         return VQ_EINVAL;
     l->ended[(size_t)k] = 1;
-    /* its results come now; the reference's shared work need not wait for it */
-    return flush_one(l, k);
+    /* its results come now; the reference's work need not wait for it.
+     * Its frames in flight fold the reference's sections of their frames:
+     * rendition 1 folds those first */
+    const int ret = guarded(l, 0, [](VqSession *s) {
+        try {
+            s->drain();
+        } catch (...) {
+            s->failed = true;   /* as a failed submit: no module's commit at flush */
+            throw;
+        }
+    });
+    return ret < 0 ? ret : flush_one(l, k);
 }
 
 int vq_ladder_ended(const VqLadder *l, int k)
@@ -263,9 +359,8 @@ void vq_ladder_close(VqLadder **pl)
     if (!pl || !*pl)
         return;
     VqLadder *l = *pl;
-    /* rendition 1 first: it folds what it has in flight, so that the
-     * others' last frames find the reference's rows */
-    for (size_t k = 0; k < l->s.size(); k++)
+    /* rendition 1 last: the others' executors read its reference work */
+    for (size_t k = l->s.size(); k-- > 0;)
         vq_session_close(&l->s[k]);
     delete l;
     *pl = nullptr;

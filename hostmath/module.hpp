@@ -130,9 +130,9 @@ struct Module {
      * written (the files stay as they were). */
     void (*commit)(void *state) = nullptr;
     /* its row work reads the reference's pictures alone (integer motion):
-     * the sessions of a ladder run it once, in the leader, and the others
-     * fold the leader's section of the frame (their instance of the same
-     * table and settings: share() takes it in as it is) */
+     * a ladder runs it once, in rendition 1, and the other renditions fold
+     * rendition 1's section of the frame (their instance of the same table
+     * and settings: share() takes it in as it is; hostmath/ladder.cpp) */
     bool ref_only = false;
     /* Optional (nullptr: 1): the frames before a piece's first scored frame
      * that its values there read (integer motion's motion2, its window and

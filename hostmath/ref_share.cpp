@@ -3,15 +3,22 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 #include "vq_error.h"
 
 namespace vq {
 
+RefShare::RefShare(std::vector<VqModuleExec> parts) : parts_(std::move(parts))
+{
+    for (const VqModuleExec &x : parts_)
+        words_ += x.words;
+}
+
 int RefShare::join()
 {
     if (frames_put())
-        fail(VQ_EINVAL, "a session can share the reference only from the first frame on");
+        fail(VQ_EINVAL, "a rendition joins the reference's work before its first frame");
     upto_.push_back(0);
     return (int)upto_.size() - 1;
 }
@@ -26,7 +33,7 @@ void RefShare::leave(int member)
 void RefShare::put(int64_t frame, const int64_t *words)
 {
     if (frame != frames_put())
-        fail(VQ_EINVAL, "shared reference: frame %lld put out of order (expected %lld)", (long long)frame,
+        fail(VQ_EINVAL, "the reference's work: frame %lld put out of order (expected %lld)", (long long)frame,
              (long long)frames_put());
     /* no member left to read it: nothing to keep */
     if (std::all_of(upto_.begin(), upto_.end(), [](int64_t u) { return u == INT64_MAX; })) {

@@ -1,57 +1,52 @@
 /*
- * ref_share.hpp - the reference's work shared by the sessions of a ladder.
+ * ref_share.hpp - the reference's own work in a ladder (ladder.cpp), once for
+ * every rendition.
  *
  * A module whose row work reads the reference alone (Module::ref_only:
- * integer motion) gives the same section for every rendition, so sessions
- * that score several renditions against the same reference frames compute
- * it once: the first session (the leader) runs it and puts each frame's
- * sections here as it folds the frame; the others (members) skip that row
- * work and fold the same frame's sections from here.  A frame's words are
- * kept until every member still joined has folded the frame.
- *
- * All of a ladder's sessions are used from one thread.  A member that needs
- * a frame the leader has in flight asks the leader to collect it (pump).
- * On the GPU the leader also makes the reference's VIF images and moments and
- * ADM bands and denominators once per frame for all of them (device_work:
- * kernels/cuda_exec.h).
+ * integer motion) gives the same section for every rendition of a ladder.
+ * The ladder owns one RefShare: rendition 1 runs that row work and puts each
+ * frame's sections here as it folds the frame (its module instances `parts`,
+ * in order); the other renditions skip the row work of each instance that
+ * one of the parts gives as it is and fold the part's words of the same
+ * frame.  A frame's words are kept until every rendition still joined has
+ * folded it.  The ladder gives every reference frame to rendition 1 first
+ * and has it fold what it has in flight before another rendition ends, so a
+ * rendition never waits here for a frame.  Used from the ladder's thread.
  */
 #ifndef VQ_REF_SHARE_HPP
 #define VQ_REF_SHARE_HPP
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <vector>
+
+#include "module.h"
 
 namespace vq {
 
 class RefShare {
 public:
-    explicit RefShare(size_t words_per_frame) : words_(words_per_frame) {}
+    /* rendition 1's module instances whose sections it puts, in order */
+    explicit RefShare(std::vector<VqModuleExec> parts);
+    const std::vector<VqModuleExec> &parts() const { return parts_; }
 
-    /* a member joins before any frame; returns its number */
+    /* a rendition joins before any frame; returns its number */
     int join();
-    /* the member is done (flushed or closed): its frames need not be kept */
+    /* the rendition is done (flushed or closed): its frames need not be kept */
     void leave(int member);
-    /* the leader: frame `frame` (the next one, in order) has these words
-     * (words_per_frame of them) */
+    /* rendition 1: frame `frame` (the next one, in order) has these words
+     * (the parts' words, in order) */
     void put(int64_t frame, const int64_t *words);
-    /* frame's words, or nullptr if the leader has not folded it (yet) */
+    /* frame's words, or nullptr if rendition 1 has not folded it */
     const int64_t *get(int64_t frame) const;
-    /* member `member` has folded every frame below `upto` */
+    /* rendition `member` has folded every frame below `upto` */
     void consumed(int member, int64_t upto);
     int64_t frames_put() const { return base_ + (int64_t)rows_.size(); }
 
-    /* set while the leader lives (empty once it closed): collect one frame
-     * in flight; false when it has none */
-    std::function<bool()> pump;
-    /* likewise: the leader's device-side reference work (the GPU
-     * executor's, held once more for the caller), or nullptr */
-    std::function<void *()> device_work;
-
 private:
     void trim();
-    size_t words_;
+    std::vector<VqModuleExec> parts_;
+    size_t words_ = 0;
     std::deque<std::vector<int64_t>> rows_;
     int64_t base_ = 0;                /* frame number of rows_.front() */
     std::vector<int64_t> upto_;       /* per member; INT64_MAX once it left */

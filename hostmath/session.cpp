@@ -110,63 +110,49 @@ void VqSession::open()
     set_kinds();
     pool.resize(names.size());
     seg.pool.resize(names.size());
-    if (cfg.share_reference)
-        join_share(cfg.share_reference);
     if (cfg.executor != VQ_EXECUTOR_AUTO)
         init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
 }
 
-/* A ladder's member: the sections of the reference's own work (its ref_only
- * module instances: integer motion's) come from the leader's folds, where
- * the leader has an instance of the same table and settings. */
-void VqSession::join_share(VqSession *leader)
+/* the plan's ref_only module instances (integer motion's), for a ladder's RefShare */
+std::vector<VqModuleExec> VqSession::ref_parts() const
 {
-    if (leader == this)
-        fail(VQ_EINVAL, "share_reference: a session cannot share with itself");
-    if (leader->share_member != -1)
-        fail(VQ_EINVAL, "share_reference: that session takes its reference's work from another one; "
-             "give that one");
-    if (std::memcmp(&leader->fmt, &fmt, sizeof(fmt)) != 0)
-        fail(VQ_EINVAL, "share_reference: the sessions' reference formats differ (%dx%d %d-bit against %dx%d "
-             "%d-bit, or the layout)", fmt.width, fmt.height, fmt.bitdepth, leader->fmt.width, leader->fmt.height,
-             leader->fmt.bitdepth);
-    if (leader->cfg.first_frame != cfg.first_frame)
-        fail(VQ_EINVAL, "share_reference: the sessions start at different title frames");
-    if (leader->n_submitted || leader->flushed)
-        fail(VQ_EINVAL, "share_reference: that session was already given frames");
+    std::vector<VqModuleExec> v;
+    for (int k : ref_only_modules(*plan))
+        v.push_back(plan->exec().module[k]);
+    return v;
+}
+
+/* A ladder's rendition 1: it puts the sections of its ref_only module
+ * instances of each frame it folds into rs. */
+void VqSession::lead_reference(vq::RefShare *rs)
+{
+    if (n_submitted || share)
+        fail(VQ_EINVAL, "a ladder's reference work is set up once, before the first frame");
+    share = rs;
+    share_leader = true;
+    share_out = ref_only_modules(*plan);
+}
+
+/* Another rendition: each of its ref_only module instances that one of rs's
+ * parts gives as it is (the same table; share() takes it in without
+ * widening the part's settings, or else the same settings) folds that
+ * part's words and runs no row work. */
+void VqSession::follow_reference(vq::RefShare *rs)
+{
+    if (n_submitted || share)
+        fail(VQ_EINVAL, "a ladder's reference work is set up once, before the first frame");
     const std::vector<int> mine = ref_only_modules(*plan);
     if (mine.empty())
-        return;     /* nothing here that the leader could compute */
-    const VqExecPlan &lp = leader->plan->exec();
-    if (!leader->share) {
-        size_t words = 0;
-        leader->share_out = ref_only_modules(*leader->plan);
-        for (int k : leader->share_out)
-            words += lp.module[k].words;
-        leader->share = std::make_shared<vq::RefShare>(words);
-        leader->share_leader = true;
-        leader->share->pump = [leader] {
-            if (!leader->use_cuda || !leader->cuda || vq_cuda_exec_in_flight(leader->cuda) <= 0)
-                return false;
-            leader->collect_cuda();
-            return true;
-        };
-        leader->share->device_work = [leader]() -> void * {
-            return leader->use_cuda && leader->cuda ? vq_cuda_exec_ref(leader->cuda) : nullptr;
-        };
-    }
-    share = leader->share;
+        return;     /* nothing here that rendition 1 computes */
+    share = rs;
     share_member = share->join();
-    /* each of ours that one of the leader's gives as it is: skipped here */
     share_in.assign((size_t)exec_plan.n_modules, -1);
     for (int k : mine) {
         VqModuleExec &x = exec_plan.module[k];
         const vq::Module *m = module_of(*plan, k);
         int64_t off = 0;
-        for (int j : leader->share_out) {
-            const VqModuleExec &y = lp.module[j];
-            /* y's row work gives x's as it is: share() takes x in without
-             * widening y's settings (without share(): the same settings) */
+        for (const VqModuleExec &y : rs->parts()) {
             VqModuleGeom g = y.g;
             const bool same = y.cpu == x.cpu && y.words == x.words && (!m->share || m->share(g, x.g)) &&
                               std::memcmp(g.opt, (m->share ? y.g.opt : x.g.opt), sizeof(g.opt)) == 0;
@@ -234,8 +220,7 @@ void VqSession::make_plan()
  * end of a title. */
 void VqSession::end_section()
 {
-    while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
-        collect_cuda();
+    drain();
     settle(true);
     rest_late(sections.back().first_frame);
     motion_final = n_folded;
@@ -247,8 +232,8 @@ void VqSession::new_section(const VqFormat &f)
 {
     if (flushed)
         fail(VQ_EINVAL, "new section after flush");
-    if (share)
-        fail(VQ_EINVAL, "the sessions of a ladder (share_reference) cannot change size");
+    if (in_ladder)
+        fail(VQ_EINVAL, "the renditions of a ladder cannot change size");
     if (n_submitted == sections.back().first_frame) {   /* nothing in this one yet */
         sections.pop_back();
     } else {
@@ -328,23 +313,10 @@ void VqSession::views(const VqPicture *p, VqPlaneView v[3], int width, int heigh
     }
 }
 
-/* A ladder on the GPU, before the first frame: the leader makes the
- * reference's VIF and ADM work for all; a member reads the leader's (when
- * the leader runs on the GPU too: else it does its own). */
-void VqSession::share_device_work()
+void VqSession::drain()
 {
-    char e[512] = "";
-    int ret;
-    if (share_leader) {
-        if ((ret = vq_cuda_exec_lead(cuda, e, sizeof(e))) < 0)
-            fail(ret, "cuda executor: %s", e);
-    } else if (share_member >= 0 && share->device_work) {
-        VqCudaRef *r = static_cast<VqCudaRef *>(share->device_work());
-        if (r) {
-            vq_cuda_exec_share(cuda, r);
-            vq_cuda_ref_release(r);
-        }
-    }
+    while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
+        collect_cuda();
 }
 
 void VqSession::collect_cuda()
@@ -382,10 +354,7 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
         fail(VQ_EINVAL, "missing picture");
     if (ref->on_device != dis->on_device)
         fail(VQ_EINVAL, "one picture is in device memory, the other in host memory");
-    if (!executor_ready)
-        init_executor(ref->on_device != 0);
-    if (ref->on_device && !use_cuda)
-        fail(VQ_EINVAL, "device pictures need the cuda executor (device=cpu was asked for)");
+    prepare(ref->on_device != 0);
     if (!n_submitted)
         t_start = std::chrono::steady_clock::now();
     /* room for this frame; drop received frames unless they are kept */
@@ -416,8 +385,6 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
         }
         fold(rows, score);
     } else {
-        if (!n_submitted && share)
-            share_device_work();
         if ((ret = vq_cuda_exec_submit(cuda, r, d, ref->on_device, score, e, sizeof(e))) < 0) {
             frames.pop_back();
             fail(ret, "cuda executor: %s", e);
@@ -429,6 +396,14 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
             collect_cuda();
     }
     n_submitted++;
+}
+
+void VqSession::prepare(bool on_device)
+{
+    if (!executor_ready)
+        init_executor(on_device);
+    if (on_device && !use_cuda)
+        fail(VQ_EINVAL, "device pictures need the cuda executor (device=cpu was asked for)");
 }
 
 void VqSession::flush()

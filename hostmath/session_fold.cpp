@@ -21,15 +21,11 @@ void VqSession::fold(const int64_t *rows, bool scored)
     const std::vector<vq::Instance> &inst = plan->instances();
     const int64_t first = sections.back().first_frame;
     /* a ladder: the sections of the reference's own work (ref_only
-     * modules), which the leader puts and its members fold */
+     * modules), which rendition 1 puts and the others fold */
     if (share_member >= 0 && std::any_of(share_in.begin(), share_in.end(), [](int64_t o) { return o >= 0; })) {
-        while (!(shared_rows = share->get(n_folded))) {
-            if (!share->pump || !share->pump())
-                fail(VQ_EINVAL, "frame %lld of the shared reference is unknown: the session this one shares "
-                     "it with (share_reference) %s", (long long)n_folded,
-                     share->pump ? "was not given it (give each frame to that one first)"
-                                         : "was closed before it");
-        }
+        if (!(shared_rows = share->get(n_folded)))  /* the ladder's order makes this impossible */
+            fail(VQ_EINVAL, "frame %lld of the reference's work is not known: rendition 1 of the ladder has not "
+                 "folded it", (long long)n_folded);
     } else if (share_leader) {
         share_buf.clear();
         for (int k : share_out)
@@ -266,7 +262,7 @@ void VqSession::fold_instance(size_t ii, const int64_t *rows, int64_t k, int64_t
     const VqExecPlan &ep = plan->exec();
     const vq::Instance &in = plan->instances()[ii];
     const VqModuleExec &x = ep.module[in.exec_index];
-    /* a ladder's member: the leader's section of a module it skips */
+    /* a ladder's rendition after the first: rendition 1's section of a module it skips */
     const int64_t *section = exec_plan.module[in.exec_index].skip
                                  ? shared_rows + share_in[(size_t)in.exec_index] : rows + x.off;
     const vq::Module &m = *in.opts.spec().module;

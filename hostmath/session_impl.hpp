@@ -101,19 +101,21 @@ struct VqSession {
     VqCudaExec *cuda = nullptr;
     VqCpuExec *cpu = nullptr;
     VqScalePlan *scale = nullptr;           /* renditions smaller than the reference */
-    /* a ladder (cfg.share_reference): the leader computes the reference's
-     * own work (the sections of its ref_only modules: integer motion's),
-     * the members take it from `share` */
-    std::shared_ptr<vq::RefShare> share;
+    /* a ladder's (ladder.cpp): the reference's own work (the sections of
+     * the ref_only modules: integer motion's), which rendition 1 computes
+     * and puts into `share` (share_leader) and the other renditions fold
+     * from it (share_member >= 0); the ladder owns it */
+    vq::RefShare *share = nullptr;
+    bool in_ladder = false;                 /* one of a ladder's renditions (n > 1) */
     bool share_leader = false;
-    int share_member = -1;                  /* >= 0: a member */
-    std::vector<int> share_out;             /* the leader: the module instances it puts, in order */
-    std::vector<int64_t> share_buf;         /* the leader: a frame's words, gathered */
-    /* a member: per module instance of its plan, where its section starts
-     * in the leader's words of a frame (-1: it runs its own) */
+    int share_member = -1;                  /* >= 0: a rendition after the first */
+    std::vector<int> share_out;             /* rendition 1: the module instances it puts, in order */
+    std::vector<int64_t> share_buf;         /* rendition 1: a frame's words, gathered */
+    /* another rendition: per module instance of its plan, where its section
+     * starts in a frame's words of `share` (-1: it runs its own) */
     std::vector<int64_t> share_in;
-    const int64_t *shared_rows = nullptr;   /* a member, while it folds a frame: the leader's words */
-    VqExecPlan exec_plan;                   /* plan->exec(), less what a member takes from the leader */
+    const int64_t *shared_rows = nullptr;   /* another rendition, while it folds a frame: the words */
+    VqExecPlan exec_plan;                   /* plan->exec(), less what a later rendition folds from `share` */
     int dis_w = 0, dis_h = 0;               /* distorted picture size */
 
     /* frames[i - base] for base <= i < n_submitted; without keep_frames the
@@ -182,16 +184,6 @@ struct VqSession {
         stop_fold_workers();
         if (timing.on)
             print_timing();
-        if (share && share_leader) {
-            /* what is in flight is folded, so that the members find its rows */
-            try {
-                while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
-                    collect_cuda();
-            } catch (...) {
-            }
-            share->pump = nullptr;
-            share->device_work = nullptr;
-        }
         if (share && share_member >= 0)
             share->leave(share_member);
         vq_cuda_exec_close(&cuda);
@@ -201,14 +193,23 @@ struct VqSession {
     FrameRec &frame(int64_t i) { return frames[(size_t)(i - base)]; }
 
     void open();
-    void join_share(VqSession *leader);
+    /* the ladder's, before the first frame: rendition 1 puts its ref_only
+     * modules' sections into rs; another rendition folds rs's instead of
+     * running the row work of each of its own that rs gives as it is;
+     * ref_parts: rendition 1's instances that it puts, for rs */
+    std::vector<VqModuleExec> ref_parts() const;
+    void lead_reference(vq::RefShare *rs);
+    void follow_reference(vq::RefShare *rs);
+    /* the executor for these pictures (host or device memory), once */
+    void prepare(bool on_device);
+    /* every frame in flight on the GPU folded */
+    void drain();
     /* late outputs (vq::LateOutputs): the values made final since the last
      * frame into their frames; those still to come, as at the end of the
      * title (the instances' states unchanged) */
     void take_late(int64_t first);
     void rest_late(int64_t first);
     void put_late(size_t ii, int64_t first, const std::vector<vq::LateValue> &v);
-    void share_device_work();
     void make_plan();
     void end_section();
     void new_section(const VqFormat &f);

@@ -111,15 +111,6 @@ typedef struct VqConfig {
      * line flushed; stream_rendition > 0 adds "rendition": N to each. */
     void *stream_file;
     int stream_rendition;
-    /* An encode ladder: another session, opened before this one and given
-     * nothing yet, that scores other pictures against the same reference
-     * frames.  The reference's own work (integer motion; on the GPU also
-     * VIF's reference images and moments and ADM's reference bands and
-     * denominators) is then
-     * done once, by that session, for both: give each reference frame to
-     * that session first, from the same thread, and open both with the same
-     * format and first_frame.  Results are identical either way. */
-    struct VqSession *share_reference;
 } VqConfig;
 
 void vq_config_default(VqConfig *cfg);
@@ -225,13 +216,15 @@ int vq_session_note_unpaired(VqSession *s, double time, double ref_time);
 /*
  * An encode ladder as one object: renditions 1..n (n <= VQ_LADDER_MAX) of a
  * title scored against the same reference frames; n = 1 is a plain pair.
- * Rendition k is a session (vq_ladder_session) opened from cfg with its own
- * distorted size (dis_w[k] x dis_h[k]; NULL: cfg's) and, when n > 1,
- * stream_rendition k + 1; the reference's own work is done once, by
- * rendition 1's (cfg's share_reference is the ladder's to set).  Rendition 1
- * is given every reference frame; the others may end earlier.  Paths may
- * hold one %d: the rendition's number, from 1.  Messages name the rendition
- * when n > 1 (vq_ladder_error).
+ * Rendition k is scored as a session (vq_ladder_session) opened from cfg
+ * with its own distorted size (dis_w[k] x dis_h[k]; NULL: cfg's) and, when
+ * n > 1, stream_rendition k + 1.  The reference's own work (integer motion;
+ * on the GPU also VIF's reference images and moments and ADM's reference
+ * bands and denominators) is done once per frame for all of them; results
+ * are identical to sessions of their own.  Rendition 1 is given every
+ * reference frame; the others may end earlier.  The renditions of a ladder
+ * (n > 1) cannot change size.  Paths may hold one %d: the rendition's
+ * number, from 1.  Messages name the rendition when n > 1 (vq_ladder_error).
  */
 #define VQ_LADDER_MAX 16
 typedef struct VqLadder VqLadder;

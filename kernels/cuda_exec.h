@@ -50,10 +50,11 @@ const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k);
 int  vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen);
 void vq_cuda_exec_close(VqCudaExec **e);
 /*
- * A ladder (see VqCudaRef in cuda_exec.cu): the leader's executor makes the
- * reference's VIF images and moments and ADM bands and denominators once per
- * frame, and the renditions' executors read them; the rows are the same
- * either way.  All from one thread, before the executors' first frames:
+ * A ladder (see VqCudaRef in cuda_exec.cu; hostmath/ladder.cpp sets it up):
+ * the leader's executor (rendition 1's) makes the reference's VIF images and
+ * moments and ADM bands and denominators once per frame, and the renditions'
+ * executors read them; the rows are the same either way.  All from one
+ * thread, before the executors' first frames:
  *   vq_cuda_exec_lead(leader): from now on it makes them (0 or VQ_E*);
  *   vq_cuda_exec_ref(leader): that work, held once more for the caller
  *     (NULL: none); given back with vq_cuda_ref_release; it outlives the

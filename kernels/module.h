@@ -170,7 +170,8 @@ typedef struct VqModuleExec {
      * enqueue) runs on every frame, scored or not (n_subsample) */
     int temporal;
     /* its row work does not run here (nothing allocated, no steps, no
-     * enqueue): a ladder's member folds the section its leader computed */
+     * enqueue): a ladder's later rendition folds the section rendition 1
+     * computed (hostmath/ladder.cpp) */
     int skip;
     size_t words;                   /* its section's int64 words per frame */
     size_t off;                     /* where the section starts (vq_exec_plan_layout) */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "feature_plan.hpp"
+#include "session_impl.hpp"
 #include "ssim/ssim_exec.h"
 #include "vqcuda.h"
 
@@ -197,6 +198,37 @@ std::vector<std::vector<double>> all_results(VqSession *s, std::vector<std::stri
     return out;
 }
 
+/* every result of every rendition of ladder l, by rendition (flushes l) */
+std::vector<std::vector<std::vector<double>>> ladder_results(VqLadder *l)
+{
+    std::vector<std::vector<std::vector<double>>> out((size_t)vq_ladder_renditions(l));
+    EXPECT_EQ(vq_ladder_flush(l), VQ_OK) << vq_ladder_error(l);
+    VqFrameResult r;
+    int k, ret;
+    while ((ret = vq_ladder_receive(l, &k, &r)) == VQ_OK)
+        out[(size_t)k].emplace_back(r.value, r.value + r.n);
+    EXPECT_EQ(ret, VQ_EOF) << vq_ladder_error(l);
+    return out;
+}
+
+/* rendition k's module instances whose row work it does not run: it folds
+ * the ladder's reference work (rendition 1's sections) instead */
+int takes_reference(const VqLadder *l, int k)
+{
+    const VqSession *s = vq_ladder_session(l, k);
+    int n = 0;
+    for (int i = 0; s && i < s->exec_plan.n_modules; i++)
+        n += s->exec_plan.module[i].skip != 0;
+    return n;
+}
+
+/* rendition k's module instances whose row work reads the reference alone */
+int ref_only_instances(const VqLadder *l, int k)
+{
+    const VqSession *s = vq_ladder_session(l, k);
+    return s ? (int)s->ref_parts().size() : -1;
+}
+
 int column(const std::vector<std::string> &names, const char *name)
 {
     for (size_t k = 0; k < names.size(); k++)
@@ -207,84 +239,63 @@ int column(const std::vector<std::string> &names, const char *name)
 
 }  // namespace
 
-// A ladder: renditions scored against one reference by sessions that share
-// it (share_reference).  A member computes no motion of its own; its results
-// equal those of a session on its own.
-TEST(Session, LadderMemberMatchesASessionOfItsOwn)
+// A ladder's later renditions run no motion of their own: they fold
+// rendition 1's (its row work reads the reference alone), and their results
+// equal those of sessions of their own, with every frame kept or none.
+TEST(Ladder, LaterRenditionsFoldTheFirstOnesMotion)
 {
     const int w = 64, h = 48, n = 40;
     char err[256];
-    VqConfig cl = config(w, h, 1), ca = config(w, h, 1);
-    VqSession *lead = nullptr, *alone = nullptr, *m1 = nullptr, *m2 = nullptr;
-    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
-    VqConfig cm = config(w, h, 1);
-    cm.share_reference = lead;
-    ASSERT_EQ(vq_session_open(&m1, &cm, err, sizeof(err)), VQ_OK) << err;
-    cm.keep_frames = 0;   // a member that keeps nothing: the same values
-    ASSERT_EQ(vq_session_open(&m2, &cm, err, sizeof(err)), VQ_OK) << err;
-    ASSERT_EQ(vq_session_open(&alone, &ca, err, sizeof(err)), VQ_OK) << err;
     std::mt19937 rng(99);
     Yuv ref0(w, h, rng, nullptr, 0);
+    std::vector<Yuv> refs, d1, d2;
+    refs.reserve(n);
+    d1.reserve(n);
+    d2.reserve(n);
     for (int i = 0; i < n; i++) {
-        Yuv ref(w, h, rng, &ref0, 1 + i % 6);
-        Yuv d1(w, h, rng, &ref, 2), d2(w, h, rng, &ref, 5 + i % 3);
-        ASSERT_EQ(vq_session_submit(lead, &ref.pic, &d1.pic), VQ_OK) << vq_session_error(lead);
-        ASSERT_EQ(vq_session_submit(m1, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(m1);
-        ASSERT_EQ(vq_session_submit(m2, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(m2);
-        ASSERT_EQ(vq_session_submit(alone, &ref.pic, &d2.pic), VQ_OK) << vq_session_error(alone);
+        refs.emplace_back(w, h, rng, &ref0, 1 + i % 6);
+        d1.emplace_back(w, h, rng, &refs.back(), 2);
+        d2.emplace_back(w, h, rng, &refs.back(), 5 + i % 3);
     }
+    auto alone = [&](std::vector<Yuv> &d, std::vector<std::string> *names) {
+        VqConfig c = config(w, h, 1);
+        VqSession *s = nullptr;
+        EXPECT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK) << err;
+        for (int i = 0; s && i < n; i++)
+            EXPECT_EQ(vq_session_submit(s, &refs[(size_t)i].pic, &d[(size_t)i].pic), VQ_OK);
+        auto v = all_results(s, names);
+        vq_session_close(&s);
+        return v;
+    };
     std::vector<std::string> names;
-    const auto a = all_results(alone, &names);
-    const auto r1 = all_results(m1), r2 = all_results(m2);
-    ASSERT_EQ(a.size(), (size_t)n);
-    EXPECT_EQ(r1, a);
-    EXPECT_EQ(r2, a);
-    // the leader scores its own rendition: another VMAF, the same motion
-    const auto l = all_results(lead);
+    const auto a1 = alone(d1, &names), a2 = alone(d2, nullptr);
+    ASSERT_EQ(a2.size(), (size_t)n);
+    for (int keep = 1; keep >= 0; keep--) {
+        VqConfig c = config(w, h, keep);
+        VqLadder *l = nullptr;
+        ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+        EXPECT_EQ(takes_reference(l, 0), 0);
+        ASSERT_GE(ref_only_instances(l, 1), 1);
+        EXPECT_EQ(takes_reference(l, 1), ref_only_instances(l, 1));
+        for (int i = 0; i < n; i++) {
+            const VqPicture *dis[2] = { &d1[(size_t)i].pic, &d2[(size_t)i].pic };
+            ASSERT_EQ(vq_ladder_submit(l, &refs[(size_t)i].pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
+        }
+        const auto got = ladder_results(l);
+        EXPECT_EQ(got[0], a1) << "keep_frames " << keep;
+        EXPECT_EQ(got[1], a2) << "keep_frames " << keep;
+        vq_ladder_close(&l);
+    }
+    // the renditions share motion and differ in VMAF: a test that can fail
     const int mo = column(names, "integer_motion2"), vm = column(names, "vmaf");
     ASSERT_GE(mo, 0);
     ASSERT_GE(vm, 0);
     bool vmaf_differs = false;
     for (int i = 0; i < n; i++) {
-        EXPECT_EQ(l[(size_t)i][(size_t)mo], a[(size_t)i][(size_t)mo]) << "frame " << i;
-        vmaf_differs |= l[(size_t)i][(size_t)vm] != a[(size_t)i][(size_t)vm];
+        EXPECT_EQ(a1[(size_t)i][(size_t)mo], a2[(size_t)i][(size_t)mo]) << "frame " << i;
+        vmaf_differs |= a1[(size_t)i][(size_t)vm] != a2[(size_t)i][(size_t)vm];
     }
     EXPECT_TRUE(vmaf_differs);
-    for (VqSession **s : { &m1, &m2, &lead, &alone })
-        vq_session_close(s);
-}
-
-// The member really takes the leader's motion: given other reference frames
-// than the leader (which the API forbids), its motion is the leader's.
-TEST(Session, LadderMemberTakesTheLeadersMotion)
-{
-    const int w = 64, h = 48, n = 12;
-    char err[256];
-    VqConfig cl = config(w, h, 1), cm = config(w, h, 1), ca = config(w, h, 1);
-    VqSession *lead = nullptr, *mem = nullptr, *alone = nullptr;
-    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
-    cm.share_reference = lead;
-    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
-    ASSERT_EQ(vq_session_open(&alone, &ca, err, sizeof(err)), VQ_OK) << err;
-    std::mt19937 rng(5);
-    Yuv x0(w, h, rng, nullptr, 0), y0(w, h, rng, nullptr, 0);
-    for (int i = 0; i < n; i++) {
-        Yuv x(w, h, rng, &x0, 1), y(w, h, rng, &y0, 12);   // little motion in x, much in y
-        Yuv dy(w, h, rng, &y, 3);
-        ASSERT_EQ(vq_session_submit(lead, &x.pic, &x.pic), VQ_OK);
-        ASSERT_EQ(vq_session_submit(mem, &y.pic, &dy.pic), VQ_OK);
-        ASSERT_EQ(vq_session_submit(alone, &y.pic, &dy.pic), VQ_OK);
-    }
-    std::vector<std::string> names;
-    const auto l = all_results(lead, &names), m = all_results(mem), a = all_results(alone);
-    const int mo = column(names, "integer_motion2");
-    ASSERT_GE(mo, 0);
-    for (int i = 1; i < n; i++) {
-        EXPECT_EQ(m[(size_t)i][(size_t)mo], l[(size_t)i][(size_t)mo]) << "frame " << i;
-        EXPECT_NE(m[(size_t)i][(size_t)mo], a[(size_t)i][(size_t)mo]) << "frame " << i;
-    }
-    for (VqSession **s : { &mem, &lead, &alone })
-        vq_session_close(s);
 }
 
 // vq_ladder_*: one object for the renditions; each rendition's results
@@ -431,48 +442,32 @@ TEST(Ladder, LogsPerRendition)
     rmdir(dir);
 }
 
-TEST(Session, LadderMisuseIsAnError)
+// The renditions of a ladder are one title's: none of them changes size
+// alone (vq_session_new_section on one is refused).
+TEST(Ladder, RenditionsCannotChangeSize)
 {
     const int w = 64, h = 48;
     char err[256];
     std::mt19937 rng(3);
     Yuv a(w, h, rng, nullptr, 0), b(w, h, rng, &a, 3);
-    VqConfig cl = config(w, h, 1);
-    VqSession *lead = nullptr, *mem = nullptr, *x = nullptr;
-    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
-    VqConfig cm = config(w, h, 1);
-    cm.share_reference = lead;
-    cm.format.width = 66;   // another reference format
-    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
-    EXPECT_NE(std::strstr(err, "formats differ"), nullptr) << err;
-    cm = config(w, h, 1);
-    cm.share_reference = lead;
-    cm.first_frame = 5;
-    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
-    cm.first_frame = 0;
-    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
-    cm.share_reference = mem;   // a member is no leader
-    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
-    EXPECT_NE(std::strstr(err, "give that one"), nullptr) << err;
-    // the member first: the leader has not seen that reference frame
-    EXPECT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_EINVAL);
-    EXPECT_NE(std::strstr(vq_session_error(mem), "give each frame to that one first"), nullptr)
-        << vq_session_error(mem);
-    VqFormat f = cl.format;
-    EXPECT_EQ(vq_session_new_section(mem, &f), VQ_EINVAL);
-    ASSERT_EQ(vq_session_submit(lead, &a.pic, &b.pic), VQ_OK);
-    // too late to join
-    cm.share_reference = lead;
-    EXPECT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_EINVAL);
-    EXPECT_NE(std::strstr(err, "already given frames"), nullptr) << err;
-    ASSERT_EQ(vq_session_submit(lead, &b.pic, &a.pic), VQ_OK);
-    // the leader closed: the frames it folded are still there, no later ones
-    vq_session_close(&lead);
-    ASSERT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_OK) << vq_session_error(mem);
-    ASSERT_EQ(vq_session_submit(mem, &b.pic, &a.pic), VQ_OK) << vq_session_error(mem);
-    EXPECT_EQ(vq_session_submit(mem, &a.pic, &b.pic), VQ_EINVAL);
-    EXPECT_NE(std::strstr(vq_session_error(mem), "was closed before it"), nullptr) << vq_session_error(mem);
-    vq_session_close(&mem);
+    VqConfig c = config(w, h, 1);
+    VqLadder *l = nullptr;
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    const VqPicture *dis[2] = { &b.pic, &b.pic };
+    ASSERT_EQ(vq_ladder_submit(l, &a.pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
+    VqFormat f = c.format;
+    f.width = 66;
+    for (int k = 0; k < 2; k++) {
+        VqSession *s = vq_ladder_session(l, k);
+        EXPECT_EQ(vq_session_new_section(s, &f), VQ_EINVAL);
+        EXPECT_NE(std::strstr(vq_session_error(s), "cannot change size"), nullptr) << vq_session_error(s);
+    }
+    vq_ladder_close(&l);
+    // a ladder of one is a plain pair: it may
+    ASSERT_EQ(vq_ladder_open(&l, &c, 1, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_ladder_submit(l, &a.pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
+    EXPECT_EQ(vq_session_new_section(vq_ladder_session(l, 0), &f), VQ_OK);
+    vq_ladder_close(&l);
 }
 
 namespace {
@@ -514,57 +509,39 @@ std::vector<std::vector<double>> run_features(const VqConfig &c, const std::stri
 
 }  // namespace
 
-// A ladder whose sessions use the five-frame window (and the default
-// model's motion against frame n-1 beside it): the members take both SADs
-// from the leader and equal sessions of their own; a member that needs the
-// window beside a leader without it computes its motion itself.
-TEST(Session, LadderWithTheFiveFrameWindow)
+// A ladder with the five-frame window (and the default model's motion
+// against frame n-1 beside it, which shares the window's row work: one
+// module instance): the later rendition folds rendition 1's SADs for both
+// and equals a session of its own.
+TEST(Ladder, WithTheFiveFrameWindow)
 {
     const int w = 64, h = 48, n = 20;
     char err[256];
     Title t(w, h, n, 41);
-    VqConfig cl = config(w, h, 1);
-    cl.feature = kWindow;
-    VqSession *lead = nullptr, *mem = nullptr, *alone = nullptr, *x = nullptr;
-    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
-    VqConfig cm = cl;
-    cm.share_reference = lead;
-    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
-    ASSERT_EQ(vq_session_open(&alone, &cl, err, sizeof(err)), VQ_OK) << err;
+    VqConfig c = config(w, h, 1);
+    c.feature = kWindow;
+    VqSession *alone = nullptr;
+    ASSERT_EQ(vq_session_open(&alone, &c, err, sizeof(err)), VQ_OK) << err;
+    VqLadder *l = nullptr;
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    EXPECT_EQ(ref_only_instances(l, 1), 1);
+    EXPECT_EQ(takes_reference(l, 1), 1);
     for (int i = 0; i < n; i++) {
-        Yuv &d = t.dis[(size_t)((i + 3) % n)];   /* the member's rendition: other distorted frames */
-        ASSERT_EQ(vq_session_submit(lead, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
-        ASSERT_EQ(vq_session_submit(mem, &t.ref[(size_t)i].pic, &d.pic), VQ_OK) << vq_session_error(mem);
+        Yuv &d = t.dis[(size_t)((i + 3) % n)];   /* rendition 2: other distorted frames */
+        const VqPicture *dis[2] = { &t.dis[(size_t)i].pic, &d.pic };
+        ASSERT_EQ(vq_ladder_submit(l, &t.ref[(size_t)i].pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
         ASSERT_EQ(vq_session_submit(alone, &t.ref[(size_t)i].pic, &d.pic), VQ_OK);
     }
     std::vector<std::string> names;
-    const auto a = all_results(alone, &names), m = all_results(mem);
+    const auto a = all_results(alone, &names);
+    const auto got = ladder_results(l);
     ASSERT_EQ(a.size(), (size_t)n);
-    EXPECT_EQ(m, a);
+    EXPECT_EQ(got[1], a);
     const int m3 = column(names, "integer_motion3_mffw_mmxv_18_mma");
     ASSERT_GE(m3, 0);
     EXPECT_NE(a[5][(size_t)m3], 0.0);
-    for (VqSession **s : { &mem, &lead, &alone })
-        vq_session_close(s);
-    // a leader without the window cannot give a member the SAD against
-    // frame n-2: the member runs its own motion, and equals a session of its own
-    VqConfig c0 = config(w, h, 1);
-    ASSERT_EQ(vq_session_open(&lead, &c0, err, sizeof(err)), VQ_OK) << err;
-    ASSERT_EQ(vq_session_open(&alone, &cl, err, sizeof(err)), VQ_OK) << err;
-    cm.share_reference = lead;
-    ASSERT_EQ(vq_session_open(&x, &cm, err, sizeof(err)), VQ_OK) << err;
-    for (int i = 0; i < n; i++) {
-        Yuv &d = t.dis[(size_t)((i + 3) % n)];
-        ASSERT_EQ(vq_session_submit(lead, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
-        ASSERT_EQ(vq_session_submit(x, &t.ref[(size_t)i].pic, &d.pic), VQ_OK) << vq_session_error(x);
-        ASSERT_EQ(vq_session_submit(alone, &t.ref[(size_t)i].pic, &d.pic), VQ_OK);
-    }
-    const auto a2 = all_results(alone), x2 = all_results(x);
-    ASSERT_EQ(a2.size(), (size_t)n);
-    EXPECT_EQ(x2, a2);
-    EXPECT_NE(a2[5][(size_t)m3], 0.0);
-    for (VqSession **s : { &x, &lead, &alone })
-        vq_session_close(s);
+    vq_ladder_close(&l);
+    vq_session_close(&alone);
 }
 
 // Pieces (score_frames=A-B) of a title with the window: a piece given frames
@@ -678,23 +655,16 @@ TEST(Session, FloatMotionInPiecesAndLadders)
         EXPECT_EQ(scored, b - a);
         vq_session_close(&p);
     }
-    // a ladder: the member's float_motion is its own, from the same reference frames
-    VqSession *lead = nullptr, *mem = nullptr;
-    VqConfig cl = c;
-    cl.feature = "name=float_vif";
-    ASSERT_EQ(vq_session_open(&lead, &cl, err, sizeof(err)), VQ_OK) << err;
-    VqConfig cm = c;
-    cm.share_reference = lead;
-    ASSERT_EQ(vq_session_open(&mem, &cm, err, sizeof(err)), VQ_OK) << err;
+    // a ladder: float_motion is each rendition's own (not ref_only), from the same reference frames
+    VqLadder *l = nullptr;
+    ASSERT_EQ(vq_ladder_open(&l, &c, 2, nullptr, nullptr, err, sizeof(err)), VQ_OK) << err;
+    EXPECT_EQ(takes_reference(l, 1), 0);
     for (int i = 0; i < n; i++) {
-        ASSERT_EQ(vq_session_submit(lead, &t.ref[(size_t)i].pic, &t.ref[(size_t)i].pic), VQ_OK);
-        ASSERT_EQ(vq_session_submit(mem, &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK)
-            << vq_session_error(mem);
+        const VqPicture *dis[2] = { &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic };
+        ASSERT_EQ(vq_ladder_submit(l, &t.ref[(size_t)i].pic, dis, NAN, 0), VQ_OK) << vq_ladder_error(l);
     }
-    EXPECT_EQ(all_results(mem), want);
-    all_results(lead);
-    vq_session_close(&mem);
-    vq_session_close(&lead);
+    EXPECT_EQ(ladder_results(l)[1], want);
+    vq_ladder_close(&l);
 }
 
 // Folds on fold workers (VQ_FOLD_THREADS; hostmath/session.cpp deferred()):

@@ -383,12 +383,11 @@ static VqConfig session_config(const Layout &L, int w, int h)
     return c;
 }
 
-/* The library as a user runs it: sessions on the CUDA executor (graphs,
- * side streams, staging copies, the copy back, the folds), the same device
- * pair submitted again and again.  With two frames in flight the wall time
- * per frame is the GPU's time per frame when the host keeps up (its CPU
- * time per frame is printed beside it).  nrend sessions: a ladder, the
- * later ones sharing the first one's reference (motion computed once). */
+/* The library as a user runs it: a ladder of nrend renditions (1: a plain
+ * pair) on the CUDA executor (graphs, side streams, staging copies, the copy
+ * back, the folds), the same device pair submitted again and again.  With
+ * two frames in flight the wall time per frame is the GPU's time per frame
+ * when the host keeps up (its CPU time per frame is printed beside it). */
 static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
 {
     Frame ref, dis;
@@ -398,16 +397,14 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
     VqConfig c = session_config(L, w, h);
     c.executor = VQ_EXECUTOR_CUDA;
     c.keep_frames = 0;
-    std::vector<VqSession *> s((size_t)nrend, nullptr);
+    VqLadder *l = nullptr;
     char err[256] = "";
-    for (int k = 0; k < nrend; k++) {
-        c.share_reference = k ? s[0] : nullptr;
-        if (vq_session_open(&s[(size_t)k], &c, err, sizeof(err)) < 0) {
-            printf("bench sessions: %s\n", err);
-            return;
-        }
+    if (vq_ladder_open(&l, &c, nrend, nullptr, nullptr, err, sizeof(err)) < 0) {
+        printf("bench sessions: %s\n", err);
+        return;
     }
     const VqPicture pr = picture(ref, L, 1), pd = picture(dis, L, 1);
+    const std::vector<const VqPicture *> pds((size_t)nrend, &pd);
     auto now = [](clockid_t id) {
         struct timespec t;
         clock_gettime(id, &t);
@@ -420,44 +417,43 @@ static void bench_sessions(const Layout &L, int w, int h, int nrend, int graphs)
             t0 = now(CLOCK_MONOTONIC);
             c0 = now(CLOCK_THREAD_CPUTIME_ID);
         }
-        for (int k = 0; k < nrend; k++) {
-            VqFrameResult r;
-            if (vq_session_submit(s[(size_t)k], &pr, &pd) < 0) {
-                printf("bench sessions: %s\n", vq_session_error(s[(size_t)k]));
-                return;
-            }
-            while (vq_session_receive(s[(size_t)k], &r) == VQ_OK) {
-            }
+        VqFrameResult r;
+        int k;
+        if (vq_ladder_submit(l, &pr, pds.data(), NAN, 0) < 0) {
+            printf("bench sessions: %s\n", vq_ladder_error(l));
+            vq_ladder_close(&l);
+            return;
+        }
+        while (vq_ladder_receive(l, &k, &r) == VQ_OK) {
         }
     }
-    for (int k = 0; k < nrend; k++)
-        vq_session_flush(s[(size_t)k]);
+    vq_ladder_flush(l);
     const double wall = now(CLOCK_MONOTONIC) - t0, cpu = now(CLOCK_THREAD_CPUTIME_ID) - c0;
     printf("bench sessions %s %dx%d, %d rendition%s, graphs %s: %.1f us per frame (wall), host CPU %.1f us "
            "per frame\n", L.name, w, h, nrend, nrend > 1 ? "s" : "", graphs ? "on" : "off",
            wall / n * 1e6, cpu / n * 1e6);
-    for (int k = nrend - 1; k >= 0; k--)
-        vq_session_close(&s[(size_t)k]);
+    vq_ladder_close(&l);
     free_frame(ref);
     free_frame(dis);
 }
 
 /*
  * A ladder through the public API: one reference, renditions of its size and
- * smaller (upscaled), scored as a ladder on the GPU (device pictures, the
- * later sessions sharing the first one's reference: motion, VIF's images
- * and moments, ADM's bands and denominators) and each alone on the CPU (host
- * pictures).  Every frame's values must be identical.  order 0: each frame
- * to every session in turn (as the filter does); order 1: every frame to the
- * leader first, then to the others (their reference work is then their own:
- * the leader's slots have moved on); order 2: the leader one frame ahead.
+ * smaller (upscaled), scored as one ladder on the GPU (device pictures; the
+ * reference's work done once: motion, VIF's images and moments, ADM's bands
+ * and denominators) and each as a session of its own on the CPU (host
+ * pictures).  Every frame's values must be identical.  ends 0: every
+ * rendition to the last frame; 1: rendition 3 ends two frames early; 2:
+ * rendition 2 after the second frame and rendition 3 one frame early (an
+ * ended rendition's frames in flight fold rendition 1's motion).
  */
-static int check_ladder(const Layout &L, int w, int h, const char *model, int order,
+static int check_ladder(const Layout &L, int w, int h, const char *model, int ends,
                         const char *feature = nullptr)
 {
     const int nframes = 6;
-    struct Rend { int w, h; };
-    std::vector<Rend> rend = { { w, h }, { w, h }, { (w * 2 / 3) & ~1, (h * 2 / 3) & ~1 } };
+    struct Rend { int w, h, last; };
+    std::vector<Rend> rend = { { w, h, nframes }, { w, h, ends == 2 ? 2 : nframes },
+                               { (w * 2 / 3) & ~1, (h * 2 / 3) & ~1, nframes - (ends == 1 ? 2 : ends == 2 ? 1 : 0) } };
     std::vector<Frame> ref((size_t)nframes);
     std::vector<std::vector<Frame>> dis(rend.size(), std::vector<Frame>((size_t)nframes));
     for (int i = 0; i < nframes; i++) {
@@ -471,73 +467,87 @@ static int check_ladder(const Layout &L, int w, int h, const char *model, int or
     std::vector<std::vector<std::vector<double>>> got(2, std::vector<std::vector<double>>(rend.size()));
     int fails = 0;
     char err[512] = "";
-    for (int gpu = 0; gpu < 2; gpu++) {
-        std::vector<VqSession *> s(rend.size(), nullptr);
-        for (size_t k = 0; k < rend.size(); k++) {
-            VqConfig c = session_config(L, w, h);
-            c.executor = gpu ? VQ_EXECUTOR_CUDA : VQ_EXECUTOR_CPU;
-            c.model = model;
-            c.feature = feature;
-            c.enable_psnr = 1;
-            c.dis_width = rend[k].w;
-            c.dis_height = rend[k].h;
-            c.share_reference = gpu && k ? s[0] : nullptr;
-            if (vq_session_open(&s[k], &c, err, sizeof(err)) < 0) {
-                printf("FAIL ladder %s %dx%d: open: %s\n", L.name, w, h, err);
-                return 1;
+    VqConfig c = session_config(L, w, h);
+    c.model = model;
+    c.feature = feature;
+    c.enable_psnr = 1;
+    /* the CPU: each rendition alone */
+    c.executor = VQ_EXECUTOR_CPU;
+    for (size_t k = 0; k < rend.size() && !fails; k++) {
+        VqSession *s = nullptr;
+        c.dis_width = rend[k].w;
+        c.dis_height = rend[k].h;
+        if (vq_session_open(&s, &c, err, sizeof(err)) < 0) {
+            printf("FAIL ladder %s %dx%d: open: %s\n", L.name, w, h, err);
+            return 1;
+        }
+        for (int i = 0; i < rend[k].last && !fails; i++) {
+            const VqPicture pr = picture(ref[(size_t)i], L, 0), pd = picture(dis[k][(size_t)i], L, 0);
+            if (vq_session_submit(s, &pr, &pd) < 0) {
+                printf("FAIL ladder %s %dx%d: submit: %s\n", L.name, w, h, vq_session_error(s));
+                fails++;
             }
         }
-        auto give = [&](size_t k, int i) {
-            const VqPicture pr = picture(ref[(size_t)i], L, gpu), pd = picture(dis[k][(size_t)i], L, gpu);
-            if (vq_session_submit(s[k], &pr, &pd) < 0) {
-                printf("FAIL ladder %s %dx%d: submit: %s\n", L.name, w, h, vq_session_error(s[k]));
-                return false;
-            }
-            return true;
-        };
-        bool ok = true;
-        if (!gpu || order == 0) {
-            for (int i = 0; i < nframes && ok; i++)
-                for (size_t k = 0; k < rend.size() && ok; k++)
-                    ok = give(k, i);
-        } else if (order == 1) {
-            for (size_t k = 0; k < rend.size() && ok; k++)
-                for (int i = 0; i < nframes && ok; i++)
-                    ok = give(k, i);
-        } else {
-            for (int i = 0; i <= nframes && ok; i++)
-                for (size_t k = 0; k < rend.size() && ok; k++) {
-                    if (k == 0 && i < nframes)
-                        ok = give(0, i);
-                    else if (k > 0 && i > 0)
-                        ok = give(k, i - 1);
-                }
-        }
-        for (size_t k = 0; k < rend.size(); k++) {
-            if (ok)
-                vq_session_flush(s[k]);
-            VqFrameResult r;
-            while (ok && vq_session_receive(s[k], &r) == VQ_OK)
-                for (int j = 0; j < r.n; j++)
-                    got[(size_t)gpu][k].push_back(r.value[j]);
-        }
-        for (size_t k = 0; k < rend.size(); k++)
-            vq_session_close(&s[k]);
-        if (!ok)
-            fails++;
+        VqFrameResult r;
+        if (!fails && vq_session_flush(s) == VQ_OK)
+            while (vq_session_receive(s, &r) == VQ_OK)
+                got[0][k].insert(got[0][k].end(), r.value, r.value + r.n);
+        vq_session_close(&s);
     }
+    /* the GPU: one ladder */
+    c.executor = VQ_EXECUTOR_CUDA;
+    c.dis_width = c.dis_height = 0;
+    std::vector<int> dw, dh;
+    for (const Rend &r : rend) {
+        dw.push_back(r.w);
+        dh.push_back(r.h);
+    }
+    VqLadder *l = nullptr;
+    if (!fails && vq_ladder_open(&l, &c, (int)rend.size(), dw.data(), dh.data(), err, sizeof(err)) < 0) {
+        printf("FAIL ladder %s %dx%d: open: %s\n", L.name, w, h, err);
+        fails++;
+    }
+    for (int i = 0; i < nframes && l && !fails; i++) {
+        std::vector<VqPicture> pd(rend.size());
+        std::vector<const VqPicture *> pp(rend.size(), nullptr);
+        for (size_t k = 0; k < rend.size(); k++)
+            if (i < rend[k].last) {
+                pd[k] = picture(dis[k][(size_t)i], L, 1);
+                pp[k] = &pd[k];
+            }
+        const VqPicture pr = picture(ref[(size_t)i], L, 1);
+        if (vq_ladder_submit(l, &pr, pp.data(), NAN, 0) < 0) {
+            printf("FAIL ladder %s %dx%d: submit: %s\n", L.name, w, h, vq_ladder_error(l));
+            fails++;
+        }
+    }
+    if (l && !fails) {
+        int k, ret = VQ_EOF;
+        VqFrameResult r;
+        if (vq_ladder_flush(l) < 0) {
+            printf("FAIL ladder %s %dx%d: flush: %s\n", L.name, w, h, vq_ladder_error(l));
+            fails++;
+        }
+        while (!fails && (ret = vq_ladder_receive(l, &k, &r)) == VQ_OK)
+            got[1][(size_t)k].insert(got[1][(size_t)k].end(), r.value, r.value + r.n);
+        if (!fails && ret != VQ_EOF) {
+            printf("FAIL ladder %s %dx%d: receive: %d %s\n", L.name, w, h, ret, vq_ladder_error(l));
+            fails++;
+        }
+    }
+    vq_ladder_close(&l);
     for (size_t k = 0; k < rend.size() && !fails; k++) {
         const std::vector<double> &a = got[0][k], &b = got[1][k];
         if (a.empty() || a.size() != b.size()) {
-            printf("FAIL ladder %s %dx%d order %d rendition %zu: %zu values on the CPU, %zu on the GPU\n",
-                   L.name, w, h, order, k + 1, a.size(), b.size());
+            printf("FAIL ladder %s %dx%d ends %d rendition %zu: %zu values on the CPU, %zu on the GPU\n",
+                   L.name, w, h, ends, k + 1, a.size(), b.size());
             fails++;
             continue;
         }
         for (size_t j = 0; j < a.size(); j++)
             if (memcmp(&a[j], &b[j], sizeof(double))) {
-                printf("FAIL ladder %s %dx%d order %d rendition %zu: value %zu: %.17g (CPU) vs %.17g (GPU)\n",
-                       L.name, w, h, order, k + 1, j, a[j], b[j]);
+                printf("FAIL ladder %s %dx%d ends %d rendition %zu: value %zu: %.17g (CPU) vs %.17g (GPU)\n",
+                       L.name, w, h, ends, k + 1, j, a[j], b[j]);
                 fails++;
                 break;
             }
@@ -653,26 +663,33 @@ int parity_vmaf(const ParityArgs &args)
             fflush(stdout);
         }
     }
-    /* ladders: the reference's work shared across sessions (kernels/cuda_exec.cu) */
+    /* ladders: the reference's work done once for the renditions (hostmath/ladder.cpp, kernels/cuda_exec_ref.cuh) */
     {
         const char *models[2] = { nullptr, "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg:name=vmaf_neg" };
         const std::pair<int, int> lsizes[3] = { { 1920, 1080 }, { 97, 71 },
                                                 { 64 + (int)(rnd() % 900), 64 + (int)(rnd() % 500) } };
         for (int li : { 1, 4, 0, 7 })
             for (const auto &sz : lsizes)
-                for (int order = 0; order < 3; order++) {
-                    const int m = (li + order) % 2;
-                    if (sz.first >= 1920 && order && li != 1)
+                for (int ends = 0; ends < 3; ends++) {
+                    const int m = (li + ends) % 2;
+                    if (sz.first >= 1920 && ends && li != 1)
                         continue;
-                    fails += check_ladder(layouts[li], sz.first, sz.second, models[m], order);
+                    fails += check_ladder(layouts[li], sz.first, sz.second, models[m], ends);
                     runs++;
                 }
         /* the five-frame window's motion (against frame n-2) shared too, beside the model's */
         const char *mffw = "name=motion:motion_five_frame_window=true:motion_moving_average=true:"
                            "motion_max_val=18";
         for (int li : { 1, 4 })
-            for (int order = 0; order < 3; order++) {
-                fails += check_ladder(layouts[li], lsizes[1].first, lsizes[1].second, models[0], order, mffw);
+            for (int ends = 0; ends < 3; ends++) {
+                fails += check_ladder(layouts[li], lsizes[1].first, lsizes[1].second, models[0], ends, mffw);
+                runs++;
+            }
+        /* no ref_only module (no motion): the GPU's VIF and ADM reference part is still made once */
+        for (int li : { 1, 4 })
+            for (int ends = 0; ends < 2; ends++) {
+                fails += check_ladder(layouts[li], lsizes[1].first, lsizes[1].second, "none", ends,
+                                      "name=vif|name=adm|name=adm:adm_enhn_gain_limit=1.2");
                 runs++;
             }
         printf("  ladders: done (%d failures so far)\n", fails);

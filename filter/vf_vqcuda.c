@@ -316,7 +316,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         p->waiting &= ~(1u << k);
         for (int j = 0; res && j < res->n && !s->closing; j++) {
             int ret, numbered, plain;
-            if (meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain) &&
+            if (meta_keys(s, k, res->kind[j] != VQ_OUTPUT_FEATURE, &numbered, &plain) &&
                 (ret = set_meta(&p->dist->metadata, k, numbered, plain, res->name[j], res->value[j])) < 0)
                 return ret;
         }
@@ -324,7 +324,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
         for (int j = 0; res && res->segment_end && j < res->n && !s->closing; j++) {
             static const char *const pools[4] = { "min", "max", "mean", "harmonic_mean" };
             int numbered, plain;
-            if (!meta_keys(s, k, res->kind[j] == VQ_OUTPUT_MODEL, &numbered, &plain))
+            if (!meta_keys(s, k, res->kind[j] != VQ_OUTPUT_FEATURE, &numbered, &plain))
                 continue;
             for (int q = 0; q < 4; q++) {
                 char suffix[192];

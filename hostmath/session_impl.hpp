@@ -216,13 +216,18 @@ struct VqSession {
     void init_executor(bool on_device);
     void views(const VqPicture *p, VqPlaneView v[3], int w, int h) const;
     void make_scaler();
-    /* kinds from the plan: a model's outputs are its consecutive columns */
+    /* kinds from the plan: a model's outputs are its consecutive columns,
+     * its score first; a collection's (Model::output_names) then its
+     * members' scores and the four of its interval */
     void set_kinds()
     {
         kinds.assign(names.size(), (unsigned char)VQ_OUTPUT_FEATURE);
         for (const vq::ModelUse &m : plan->models())
             for (int k = 0; k < m.n_outputs; k++)
-                kinds[(size_t)(m.first_col + k)] = (unsigned char)VQ_OUTPUT_MODEL;
+                kinds[(size_t)(m.first_col + k)] =
+                    (unsigned char)(!k || !m.model->is_collection() ? VQ_OUTPUT_MODEL
+                                    : k < m.n_outputs - 4           ? VQ_OUTPUT_MEMBER
+                                                                    : VQ_OUTPUT_INTERVAL);
     }
     void fold(const int64_t *rows, bool scored);
     bool complete(int64_t i);

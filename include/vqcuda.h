@@ -134,14 +134,16 @@ typedef struct VqFrameResult {
     int segment_end;
     int64_t segment_first;               /* the segment's first frame */
     const double *segment_pooled;
-    /* what each entry is: VQ_OUTPUT_FEATURE (an extractor's output) or
-     * VQ_OUTPUT_MODEL (a model's score, its bootstrap members, their
-     * stddev and interval), n entries (decided by the plan, never by the
-     * name) */
+    /* what each entry is, n entries (decided by the plan, never by the
+     * name): VQ_OUTPUT_FEATURE (an extractor's output), VQ_OUTPUT_MODEL (a
+     * model's score), VQ_OUTPUT_MEMBER (a bootstrap collection's member's
+     * score: name_0001 ...), VQ_OUTPUT_INTERVAL (the collection's bagged
+     * score, its stddev and 95% interval: name_bagging, _stddev,
+     * _ci_p95_lo, _ci_p95_hi); the last three are a model's outputs */
     const unsigned char *kind;
 } VqFrameResult;
 
-enum { VQ_OUTPUT_FEATURE = 0, VQ_OUTPUT_MODEL = 1 };
+enum { VQ_OUTPUT_FEATURE = 0, VQ_OUTPUT_MODEL = 1, VQ_OUTPUT_MEMBER = 2, VQ_OUTPUT_INTERVAL = 3 };
 
 typedef struct VqSession VqSession;
 

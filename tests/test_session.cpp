@@ -239,6 +239,43 @@ int column(const std::vector<std::string> &names, const char *name)
 
 }  // namespace
 
+// Each result says what each of its outputs is, from the plan, never from
+// the name: a feature, a model's score, a bootstrap collection's member or
+// its interval (a model named "v" does not make vif_scale0 a score).
+TEST(Session, ResultsSayWhatEachOutputIs)
+{
+    const int w = 64, h = 48;
+    char err[256];
+    std::mt19937 rng(7);
+    Yuv a(w, h, rng, nullptr, 0), b(w, h, rng, &a, 3);
+    VqConfig c = config(w, h, 1);
+    c.model = "version=vmaf_b_v0.6.3|version=vmaf_v0.6.1:name=v";
+    VqSession *s = nullptr;
+    ASSERT_EQ(vq_session_open(&s, &c, err, sizeof(err)), VQ_OK) << err;
+    ASSERT_EQ(vq_session_submit(s, &a.pic, &b.pic), VQ_OK) << vq_session_error(s);
+    ASSERT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
+    VqFrameResult r;
+    ASSERT_EQ(vq_session_receive(s, &r), VQ_OK);
+    int count[4] = { 0, 0, 0, 0 };
+    for (int j = 0; j < r.n; j++) {
+        const std::string n = r.name[j];
+        ASSERT_LT(r.kind[j], 4) << n;
+        count[r.kind[j]]++;
+        // the collection is named vmaf (no name= given), its members vmaf_0001 ..
+        const int want = n == "vmaf" || n == "v" ? VQ_OUTPUT_MODEL
+                       : n.size() == 9 && n.rfind("vmaf_00", 0) == 0 ? VQ_OUTPUT_MEMBER
+                       : n == "vmaf_bagging" || n == "vmaf_stddev" || n == "vmaf_ci_p95_lo" || n == "vmaf_ci_p95_hi"
+                           ? VQ_OUTPUT_INTERVAL
+                           : VQ_OUTPUT_FEATURE;
+        EXPECT_EQ(r.kind[j], want) << n;
+    }
+    EXPECT_EQ(count[VQ_OUTPUT_MODEL], 2);
+    EXPECT_EQ(count[VQ_OUTPUT_MEMBER], 20);
+    EXPECT_EQ(count[VQ_OUTPUT_INTERVAL], 4);
+    EXPECT_GE(count[VQ_OUTPUT_FEATURE], 8);  // vif_scale0..3, adm2, motion2, psnr_y ...
+    vq_session_close(&s);
+}
+
 // A ladder's later renditions run no motion of their own: they fold
 // rendition 1's (its row work reads the reference alone), and their results
 // equal those of sessions of their own, with every frame kept or none.

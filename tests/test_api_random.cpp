@@ -6,6 +6,8 @@
 // every column, pooled values for every column.  Seeded: VQ_API_SEED.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -230,4 +232,114 @@ TEST(ApiRandom, NewSectionsMidway)
     bad.width = 8;
     EXPECT_EQ(vq_session_new_section(s, &bad), VQ_EINVAL);     /* after flush, and too small */
     vq_session_close(&s);
+}
+
+// Random ladders (1 to 4 renditions of the reference's size or smaller,
+// upscaled; random models, features, n_subsample, kept frames or none):
+// each rendition ends at a random frame, by a NULL picture or by
+// vq_ladder_end, results are received at random points, and every
+// rendition's values equal a session of its own on its pictures.
+TEST(ApiRandom, LaddersEqualSessionsOfTheirOwn)
+{
+    std::mt19937_64 rng(seed_from_env() + 2);
+    int ladders = 0, renditions = 0;
+    for (int it = 0; it < 16; it++) {
+        VqConfig c;
+        vq_config_default(&c);
+        c.format = random_format(rng, true);
+        c.format.width = std::max(c.format.width, 48);
+        c.format.height = std::max(c.format.height, 48);
+        c.executor = VQ_EXECUTOR_CPU;
+        c.model = kModels[rng() % 8];   /* the first eight: every one opens */
+        c.feature = rng() % 2 ? nullptr : "name=float_ssim|name=float_motion|name=motion:motion_five_frame_window=true";
+        c.n_subsample = 1 + (int)(rng() % 2);
+        c.keep_frames = (int)(rng() % 2);
+        const int n = 1 + (int)(rng() % 4), nframes = 2 + (int)(rng() % 5);
+        std::vector<int> dw, dh, last;
+        for (int k = 0; k < n; k++) {
+            const bool smaller = k && rng() % 2;
+            dw.push_back(smaller ? std::max(33, c.format.width * 2 / 3) : c.format.width);
+            dh.push_back(smaller ? std::max(33, c.format.height * 3 / 4) : c.format.height);
+            last.push_back(k ? 1 + (int)(rng() % nframes) : nframes);
+        }
+        SCOPED_TRACE(std::to_string(it) + ": " + std::to_string(c.format.width) + "x" +
+                     std::to_string(c.format.height) + " " + std::to_string(c.format.bitdepth) + "-bit layout " +
+                     std::to_string((int)c.format.layout) + ", " + std::to_string(n) + " renditions, model " +
+                     (c.model ? c.model : "-") + " feature " + (c.feature ? c.feature : "-"));
+        std::vector<Pic> ref((size_t)nframes);
+        std::vector<std::vector<Pic>> dis((size_t)n, std::vector<Pic>((size_t)nframes));
+        for (int i = 0; i < nframes; i++) {
+            make_pic(c.format, c.format.width, c.format.height, rng, ref[(size_t)i]);
+            for (int k = 0; k < n; k++)
+                make_pic(c.format, dw[(size_t)k], dh[(size_t)k], rng, dis[(size_t)k][(size_t)i]);
+        }
+        /* each rendition alone */
+        std::vector<std::vector<std::vector<double>>> want((size_t)n);
+        bool refused = false;
+        for (int k = 0; k < n && !refused; k++) {
+            VqConfig ck = c;
+            ck.dis_width = dw[(size_t)k];
+            ck.dis_height = dh[(size_t)k];
+            char err[512] = "";
+            VqSession *s = nullptr;
+            if (vq_session_open(&s, &ck, err, sizeof(err)) < 0) {
+                refused = true;     /* e.g. a size the upscaler refuses: the ladder must refuse too */
+                break;
+            }
+            for (int i = 0; i < last[(size_t)k]; i++)
+                ASSERT_EQ(vq_session_submit(s, &ref[(size_t)i].pic, &dis[(size_t)k][(size_t)i].pic), VQ_OK)
+                    << vq_session_error(s);
+            ASSERT_EQ(vq_session_flush(s), VQ_OK) << vq_session_error(s);
+            VqFrameResult r;
+            while (vq_session_receive(s, &r) == VQ_OK)
+                want[(size_t)k].emplace_back(r.value, r.value + r.n);
+            vq_session_close(&s);
+        }
+        char err[512] = "";
+        VqLadder *l = nullptr;
+        const int lr = vq_ladder_open(&l, &c, n, dw.data(), dh.data(), err, sizeof(err));
+        if (refused) {
+            EXPECT_LT(lr, 0);
+            EXPECT_GT(strlen(err), 0u);
+            continue;
+        }
+        ASSERT_EQ(lr, VQ_OK) << err;
+        ladders++;
+        renditions += n;
+        std::vector<std::vector<std::vector<double>>> got((size_t)n);
+        auto take = [&] {
+            VqFrameResult r;
+            int k, ret;
+            while ((ret = vq_ladder_receive(l, &k, &r)) == VQ_OK) {
+                ASSERT_TRUE(k >= 0 && k < n);
+                EXPECT_EQ(r.index, (int64_t)got[(size_t)k].size());
+                got[(size_t)k].emplace_back(r.value, r.value + r.n);
+            }
+            EXPECT_TRUE(ret == VQ_EAGAIN || ret == VQ_EOF) << ret << " " << vq_ladder_error(l);
+        };
+        for (int i = 0; i < nframes; i++) {
+            std::vector<const VqPicture *> pd((size_t)n, nullptr);
+            for (int k = 0; k < n; k++) {
+                if (i < last[(size_t)k])
+                    pd[(size_t)k] = &dis[(size_t)k][(size_t)i].pic;
+                else if (k && !vq_ladder_ended(l, k) && rng() % 2)
+                    ASSERT_EQ(vq_ladder_end(l, k), VQ_OK) << vq_ladder_error(l);
+            }
+            ASSERT_EQ(vq_ladder_submit(l, &ref[(size_t)i].pic, pd.data(), NAN, 0), VQ_OK) << vq_ladder_error(l);
+            for (int k = 0; k < n; k++)
+                EXPECT_EQ(vq_ladder_ended(l, k), i + 1 > last[(size_t)k] ? 1 : 0) << "rendition " << k + 1;
+            if (rng() % 2)
+                take();
+        }
+        ASSERT_EQ(vq_ladder_flush(l), VQ_OK) << vq_ladder_error(l);
+        take();
+        for (int k = 0; k < n; k++) {
+            EXPECT_EQ(vq_ladder_submitted(l, k), last[(size_t)k]);
+            EXPECT_EQ(got[(size_t)k], want[(size_t)k]) << "rendition " << k + 1;
+        }
+        vq_ladder_close(&l);
+        EXPECT_EQ(l, nullptr);
+    }
+    printf("%d ladders, %d renditions\n", ladders, renditions);
+    EXPECT_GT(ladders, 8);
 }

@@ -62,10 +62,25 @@ private:
     locale_t c_, old_;
 };
 
-/* The log's text, built in memory and written with one fwrite (a log is
- * written in one go; stdio calls per token cost more than the formatting) */
+/* The log's text, built in memory and written a chunk at a time (stdio
+ * calls per token cost more than the formatting; a day-long title's log is
+ * gigabytes of text, which is never held whole): each number first writes
+ * out what is there once it reaches kChunk bytes. */
 struct Out {
+    static constexpr size_t kChunk = (size_t)1 << 20;
     std::string b;
+    FILE *f = nullptr;      /* where the chunks go (the write's errors: ferror at the end) */
+    void spill()
+    {
+        if (f && !b.empty())
+            std::fwrite(b.data(), 1, b.size(), f);
+        b.clear();
+    }
+    void chunk()
+    {
+        if (f && b.size() >= kChunk)
+            spill();
+    }
     void put(const char *s) { b.append(s); }
     void putc(char c) { b.push_back(c); }
     void putf(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
@@ -89,11 +104,16 @@ struct Out {
     }
     void num(double v)
     {
+        chunk();
         char t[32];
         const int n = vq::format_17g(t, sizeof(t), v);
         b.append(t, (size_t)n);
     }
-    void json_num(double v) { append_json_number(b, v); }
+    void json_num(double v)
+    {
+        chunk();
+        append_json_number(b, v);
+    }
     void json_str(const std::string &s)
     {
         putc('"');
@@ -407,12 +427,13 @@ void write_file(const std::string &path, const LogTable &t, void (*body)(Out &, 
         io_fail(path, e);
     }
     Out o;
+    o.f = f;
+    errno = 0;
     {
         CLocale c;
         body(o, t);
     }
-    errno = 0;
-    std::fwrite(o.b.data(), 1, o.b.size(), f);
+    o.spill();
     int err = 0;
     if (std::fflush(f) != 0 || std::ferror(f))
         err = errno ? errno : EIO;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <cstdio>
 #include <clocale>
 #include <cstdlib>
@@ -927,6 +928,87 @@ TEST(Output, FailedWritesKeepTheOldLog)
         EXPECT_EQ(e.code(), VQ_EIO);
         EXPECT_NE(strstr(e.what(), "/nonexistent/dir/log.json"), nullptr) << e.what();
     }
+}
+
+/* A long title's log is written a chunk at a time (hostmath/log_writer.cpp:
+ * Out::kChunk, 1 MiB): logs of many megabytes in every format hold every
+ * frame, every number read back the same double, across the chunks' seams. */
+TEST(Output, LongLogsWrittenInChunks)
+{
+    const size_t nf = 40000, nc = 5;
+    vq::LogTable t;
+    t.version = "test";
+    for (size_t k = 0; k < nc; k++)
+        t.names.push_back("c" + std::to_string(k));
+    std::mt19937_64 rng(11);
+    std::vector<vq::PoolAcc> acc(nc);
+    for (size_t i = 0; i < nf; i++) {
+        t.frame_num.push_back((int64_t)i);
+        for (size_t k = 0; k < nc; k++) {
+            double v;
+            do {
+                const uint64_t b = rng();
+                memcpy(&v, &b, sizeof(v));
+            } while (!std::isfinite(v));
+            t.values.push_back(k ? v : (double)(rng() % 100000) / 7.0);
+            acc[k].add(t.values.back());
+        }
+    }
+    for (const vq::PoolAcc &a : acc)
+        t.pooled.push_back(a.get());
+    char tmpl[] = "/tmp/vq_test_longlog_XXXXXX";
+    const int fd = mkstemp(tmpl);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::string text;
+
+    vq::write_log(tmpl, VQ_LOG_JSON, t);
+    ASSERT_TRUE(read_file(tmpl, &text));
+    EXPECT_GT(text.size(), (size_t)8 << 20);
+    nlohmann::json root = nlohmann::json::parse(text);
+    ASSERT_EQ(root["frames"].size(), nf);
+    for (size_t i = 0; i < nf; i++) {
+        const auto &f = root["frames"][i];
+        ASSERT_EQ(f["frameNum"].get<int64_t>(), (int64_t)i);
+        for (size_t k = 0; k < nc; k++)
+            ASSERT_TRUE(same_double(f["metrics"][t.names[k]].get<double>(), t.values[i * nc + k])) << i << " " << k;
+    }
+    EXPECT_TRUE(same_double(root["pooled_metrics"]["c0"]["mean"].get<double>(), t.pooled[0].mean));
+
+    vq::write_log(tmpl, VQ_LOG_CSV, t);
+    ASSERT_TRUE(read_file(tmpl, &text));
+    EXPECT_GT(text.size(), (size_t)4 << 20);
+    size_t pos = text.find('\n') + 1, row = 0;
+    while (pos < text.size()) {
+        const size_t eol = text.find('\n', pos);
+        ASSERT_NE(eol, std::string::npos);
+        std::string line = text.substr(pos, eol - pos);
+        char *p = &line[0];
+        ASSERT_EQ(strtol(p, &p, 10), (long)row);
+        for (size_t k = 0; k < nc; k++) {
+            ASSERT_EQ(*p, ',') << row;
+            p++;
+            ASSERT_TRUE(same_double(strtod(p, &p), t.values[row * nc + k])) << row << " " << k;
+        }
+        pos = eol + 1;
+        row++;
+    }
+    EXPECT_EQ(row, nf);
+
+    auto count = [](const std::string &s, const char *what) {
+        size_t n = 0;
+        for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+            n++;
+        return n;
+    };
+    vq::write_log(tmpl, VQ_LOG_XML, t);
+    ASSERT_TRUE(read_file(tmpl, &text));
+    EXPECT_EQ(count(text, "<frame frameNum="), nf);
+    EXPECT_NE(text.find("</VMAF>"), std::string::npos);
+    vq::write_log(tmpl, VQ_LOG_SUB, t);
+    ASSERT_TRUE(read_file(tmpl, &text));
+    EXPECT_EQ(count(text, "frame: "), nf);
+    remove(tmpl);
 }
 
 /* Numbers read the same whatever LC_NUMERIC the program set (libvmaf runs in "C"). */

@@ -1094,7 +1094,7 @@ static int open_ladder(AVFilterContext *ctx)
     cfg.n_subsample   = s->n_subsample;
     cfg.enable_psnr   = s->psnr;
     cfg.threads       = s->n_threads;
-    cfg.keep_frames   = !!s->log_path;   /* else memory stays flat on long jobs */
+    cfg.keep_frames   = !!s->log_path;   /* on disk beyond a few MB: memory stays flat either way */
     cfg.scaler        = s->scaler;
     cfg.segment_frames    = s->segment_frames;
     cfg.segment_duration  = s->segment_duration;

@@ -141,6 +141,16 @@ struct Out {
     }
 };
 
+/* fn(i, frame number, values) for every frame of the log, in order */
+template <typename F> void each_frame(const LogTable &t, F &&fn)
+{
+    size_t i = 0;
+    if (t.kept)
+        t.kept->each([&](int64_t num, const double *v) { fn(i++, num, v); });
+    for (size_t j = 0; j < t.frame_num.size(); j++)
+        fn(i++, t.frame_num[j], t.values.data() + j * t.names.size());
+}
+
 void write_json(Out &o, const LogTable &t)
 {
     const size_t nc = t.names.size();
@@ -163,18 +173,17 @@ void write_json(Out &o, const LogTable &t)
         o.put(" },\n");
     }
     o.put("  \"frames\": [");
-    for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.putf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n",
-               (long long)t.frame_num[i]);
+    each_frame(t, [&](size_t i, int64_t num, const double *v) {
+        o.putf("%s    {\n      \"frameNum\": %lld,\n      \"metrics\": {\n", i ? ",\n" : "\n", (long long)num);
         for (size_t k = 0; k < nc; k++) {
             o.put("        ");
             o.json_str(t.names[k]);
             o.put(": ");
-            o.json_num(t.values[i * nc + k]);
+            o.json_num(v[k]);
             o.put(k + 1 < nc ? ",\n" : "\n");
         }
         o.put("      }\n    }");
-    }
+    });
     o.put("\n  ],\n  \"pooled_metrics\": {");
     for (size_t k = 0; k < t.pooled.size() && k < nc; k++) {
         o.put(k ? ",\n    " : "\n    ");
@@ -242,16 +251,16 @@ void write_xml(Out &o, const LogTable &t)
     o.put("\">\n");
     o.putf("  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", t.width, t.height);
     o.putf("  <fyi fps=\"%.2f\" />\n  <frames>\n", std::isfinite(t.fps) ? t.fps : 0.0);
-    for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.putf("    <frame frameNum=\"%lld\" ", (long long)t.frame_num[i]);
+    each_frame(t, [&](size_t, int64_t num, const double *v) {
+        o.putf("    <frame frameNum=\"%lld\" ", (long long)num);
         for (size_t k = 0; k < nc; k++) {
             o.xml(t.names[k]);
             o.put("=\"");
-            o.num(t.values[i * nc + k]);
+            o.num(v[k]);
             o.put("\" ");
         }
         o.put("/>\n");
-    }
+    });
     o.put("  </frames>\n");
     if (t.sections.size() > 1) {
         o.put("  <sections>\n");
@@ -328,31 +337,31 @@ void write_csv(Out &o, const LogTable &t)
         o.put(",");
     }
     o.put("\n");
-    for (size_t i = 0; i < t.frame_num.size(); i++) {
-        o.putf("%lld,", (long long)t.frame_num[i]);
+    each_frame(t, [&](size_t, int64_t num, const double *v) {
+        o.putf("%lld,", (long long)num);
         for (size_t k = 0; k < nc; k++) {
-            o.num(t.values[i * nc + k]);
+            o.num(v[k]);
             o.put(",");
         }
         o.put("\n");
-    }
+    });
 }
 
 /* libvmaf's subtitle-like lines: {i}{i+1}frame: i|name: value|... */
 void write_sub(Out &o, const LogTable &t)
 {
     const size_t nc = t.names.size();
-    for (size_t i = 0; i < t.frame_num.size(); i++) {
-        const long long n = (long long)t.frame_num[i];
+    each_frame(t, [&](size_t, int64_t num, const double *v) {
+        const long long n = (long long)num;
         o.putf("{%lld}{%lld}frame: %lld|", n, n + 1, n);
         for (size_t k = 0; k < nc; k++) {
             o.put(t.names[k].c_str());
             o.put(": ");
-            o.num(t.values[i * nc + k]);
+            o.num(v[k]);
             o.put("|");
         }
         o.put("\n");
-    }
+    });
 }
 
 [[noreturn]] void io_fail(const std::string &path, int err)

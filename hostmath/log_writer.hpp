@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "frame_log.hpp"
 #include "pool.hpp"
 #include "vqcuda.h"
 
@@ -39,8 +40,11 @@ struct LogTable {
     double fps = 0;
     int width = 0, height = 0;
     std::vector<std::string> names;         /* columns, in log order */
+    /* the frames: kept's records (may be null), then frame_num/values' */
+    const FrameLog *kept = nullptr;
     std::vector<int64_t> frame_num;         /* one per frame */
     std::vector<double> values;             /* frames x columns, row-major */
+    size_t frames() const { return (kept ? kept->size() : 0) + frame_num.size(); }
     std::vector<Pooled> pooled;             /* one per column, or empty */
     /* libvmaf's aggregate_metrics (JSON, XML): name, value (psnr's apsnr_*) */
     std::vector<std::pair<std::string, double>> aggregate;

@@ -110,6 +110,12 @@ void VqSession::open()
     set_kinds();
     pool.resize(names.size());
     seg.pool.resize(names.size());
+    if (cfg.keep_frames) {
+        /* VQ_FRAMES_SPILL: the bytes gathered before they go to disk (default 4 MiB) */
+        const char *sp = std::getenv("VQ_FRAMES_SPILL");
+        const long long spill = sp && *sp ? std::atoll(sp) : 4ll << 20;
+        kept = std::make_unique<vq::FrameLog>(names.size(), (size_t)std::max(1ll, spill));
+    }
     if (cfg.executor != VQ_EXECUTOR_AUTO)
         init_executor(cfg.executor == VQ_EXECUTOR_CUDA);
 }
@@ -357,12 +363,11 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
     prepare(ref->on_device != 0);
     if (!n_submitted)
         t_start = std::chrono::steady_clock::now();
-    /* room for this frame; drop received frames unless they are kept */
-    if (!cfg.keep_frames)
-        while (base < n_received && base < n_folded - 1 && base < motion_final) {
-            frames.pop_front();
-            base++;
-        }
+    /* room for this frame; drop received frames (their values for the log are in `kept`) */
+    while (base < n_received && base < n_folded - 1 && base < motion_final) {
+        frames.pop_front();
+        base++;
+    }
     /* n_subsample counts title frames; a piece scores its own range only */
     const bool score = title(n_submitted) % cfg.n_subsample == 0 && in_range(n_submitted);
     FrameRec fr;
@@ -447,6 +452,10 @@ int VqSession::receive(VqFrameResult *out)
     out->segment_end = seg_end;
     out->segment_first = seg_end ? seg_closed_first : 0;
     out->segment_pooled = seg_end ? seg_values.data() : nullptr;
+    /* libvmaf's writers skip a frame with no value written: every frame
+     * where nothing has outputs (the null extractor alone) */
+    if (kept && fr.scored && !names.empty())
+        kept->add(title(i), fr.v.data());
     n_received++;
     if (flushed && n_received == n_folded)
         stream_pooled();

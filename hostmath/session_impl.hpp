@@ -118,9 +118,11 @@ struct VqSession {
     VqExecPlan exec_plan;                   /* plan->exec(), less what a later rendition folds from `share` */
     int dis_w = 0, dis_h = 0;               /* distorted picture size */
 
-    /* frames[i - base] for base <= i < n_submitted; without keep_frames the
-     * received ones are dropped, so a long job holds a few frames only */
+    /* frames[i - base] for base <= i < n_submitted; the received ones are
+     * dropped, so a long job holds a few frames only: with keep_frames
+     * their values go to `kept` (on disk beyond a few MB) for the log */
     std::deque<FrameRec> frames;
+    std::unique_ptr<vq::FrameLog> kept;
     int64_t base = 0, n_submitted = 0, n_folded = 0, n_received = 0;
     std::vector<vq::PoolAcc> pool;          /* libvmaf's pooling, per column */
     Segment seg;                            /* the open segment */

@@ -230,10 +230,11 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
     t.width = fmt.width;
     t.height = fmt.height;
     t.names = plan->columns();
-    for (int64_t i = base; i < n_received; i++) {
+    /* the frames given out before this call (kept), then those made final
+     * here, as at the end of the input (receive() skips the same ones) */
+    t.kept = kept.get();
+    for (int64_t i = live_received; i < n_received; i++) {
         const FrameRec &fr = frame(i);
-        /* libvmaf's writers skip a frame with no value written: every frame
-         * where nothing has outputs (the null extractor alone) */
         if (!fr.scored || t.names.empty())
             continue;
         t.frame_num.push_back(title(i));
@@ -255,7 +256,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
                       std::to_string((int)cfg.scaler) + "|segments=" + std::to_string(cfg.segment_frames) +
                       "," + std::to_string(cfg.segment_duration) + "," + std::to_string(cfg.segment_keyframes);
     }
-    if (!t.frame_num.empty())
+    if (t.frames())
         for (const vq::PoolAcc &p : pool)
             t.pooled.push_back(p.get());
     t.aggregate = aggregates();

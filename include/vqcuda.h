@@ -85,8 +85,9 @@ typedef struct VqConfig {
     int n_subsample;         /* score every n-th frame (motion still sees all); 1 = all */
     int enable_psnr;         /* also compute psnr_y/cb/cr (when feature= has no psnr) */
     int threads;             /* CPU executor threads; 0 = 1 */
-    int keep_frames;         /* keep every frame's values for vq_session_write_log (default 1);
-                                0: only the running pools, so memory stays flat on long jobs */
+    int keep_frames;         /* keep every frame's values for vq_session_write_log (default 1:
+                                beyond a few MB in an unnamed file in $TMPDIR, else /tmp, so
+                                memory stays flat on long jobs); 0: only the running pools */
     void *cuda_stream;       /* CUstream to run on; the caller's CUcontext must be current */
     /* A distorted picture smaller than the reference (an encode ladder's
      * rendition): its size (0: the reference's), upscaled to the reference's

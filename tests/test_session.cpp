@@ -907,3 +907,137 @@ TEST(Logs, SameFileHoweverNamed)
     EXPECT_EQ(vq_log_same_file("/dev/null", "/dev/null"), 0);   /* nothing there to replace */
     std::system(("rm -rf '" + d + "'").c_str());
 }
+
+// The frames' values kept for the log (keep_frames) go to an unnamed
+// temporary file beyond VQ_FRAMES_SPILL bytes and are read back in order;
+// where no such file can be made they stay in memory.
+TEST(FrameLog, SpillsToDiskAndReadsBack)
+{
+    std::mt19937_64 rng(5);
+    std::vector<double> want;
+    std::vector<int64_t> nums;
+    for (int i = 0; i < 1000; i++) {
+        nums.push_back(3 * i + 7);
+        for (int k = 0; k < 3; k++)
+            want.push_back((double)(rng() % 1000003) / 977.0);
+    }
+    const char *old = getenv("TMPDIR");
+    const std::string saved = old ? old : "";
+    for (int nodisk = 0; nodisk < 2; nodisk++) {
+        if (nodisk)
+            setenv("TMPDIR", "/nonexistent/vq-dir", 1);
+        vq::FrameLog f(3, 100);
+        for (int i = 0; i < 1000; i++)
+            f.add(nums[(size_t)i], &want[(size_t)i * 3]);
+        EXPECT_EQ(f.size(), 1000u);
+        if (nodisk) {
+            EXPECT_EQ(f.on_disk(), 0u);
+            EXPECT_FALSE(f.disk_error().empty());
+        } else {
+            EXPECT_GE(f.on_disk(), 990u);
+            EXPECT_TRUE(f.disk_error().empty()) << f.disk_error();
+        }
+        size_t i = 0;
+        f.each([&](int64_t num, const double *v) {
+            ASSERT_LT(i, 1000u);
+            EXPECT_EQ(num, nums[i]);
+            EXPECT_EQ(std::vector<double>(v, v + 3), std::vector<double>(&want[i * 3], &want[i * 3] + 3)) << i;
+            i++;
+        });
+        EXPECT_EQ(i, 1000u);
+    }
+    if (old)
+        setenv("TMPDIR", saved.c_str(), 1);
+    else
+        unsetenv("TMPDIR");
+}
+
+namespace {
+
+std::string slurp(const char *path)
+{
+    std::string s;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return s;
+    char b[65536];
+    size_t n;
+    while ((n = fread(b, 1, sizeof(b), f)) > 0)
+        s.append(b, n);
+    fclose(f);
+    return s;
+}
+
+/* a JSON or XML log without its fps (the run's speed): the rest of that line */
+std::string without_fps(std::string s)
+{
+    size_t a = s.find("\"fps\":");
+    if (a == std::string::npos)
+        a = s.find("fps=\"");
+    if (a != std::string::npos)
+        s.erase(a, s.find('\n', a) - a);
+    return s;
+}
+
+}  // namespace
+
+// A session whose kept frames went to disk (VQ_FRAMES_SPILL=100: nearly
+// every frame) writes the same logs, mid-stream and at the end, as one that
+// kept them in memory; its memory holds a few frames only.
+TEST(Session, KeptFramesOnDiskGiveTheSameLogs)
+{
+    const int w = 64, h = 48, n = 30;
+    char err[256];
+    Title t(w, h, n, 23);
+    VqConfig c = config(w, h, 1);
+    c.segment_frames = 7;
+    VqSession *s[2] = { nullptr, nullptr };
+    setenv("VQ_FRAMES_SPILL", "100", 1);
+    ASSERT_EQ(vq_session_open(&s[0], &c, err, sizeof(err)), VQ_OK) << err;
+    unsetenv("VQ_FRAMES_SPILL");
+    ASSERT_EQ(vq_session_open(&s[1], &c, err, sizeof(err)), VQ_OK) << err;
+    char dir[] = "/tmp/vq_kept_XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    std::string logs[2][4];
+    for (int k = 0; k < 2; k++) {
+        VqFrameResult r;
+        for (int i = 0; i < n; i++) {
+            ASSERT_EQ(vq_session_submit(s[k], &t.ref[(size_t)i].pic, &t.dis[(size_t)i].pic), VQ_OK);
+            while (vq_session_receive(s[k], &r) == VQ_OK) {
+            }
+            if (i == n / 2) {   /* mid-stream: as if the input ended here */
+                const std::string p = std::string(dir) + "/mid.json", q = std::string(dir) + "/mid.csv";
+                ASSERT_EQ(vq_session_write_log(s[k], p.c_str(), VQ_LOG_JSON), VQ_OK) << vq_session_error(s[k]);
+                ASSERT_EQ(vq_session_write_log(s[k], q.c_str(), VQ_LOG_CSV), VQ_OK) << vq_session_error(s[k]);
+                logs[k][0] = without_fps(slurp(p.c_str()));
+                logs[k][1] = slurp(q.c_str());
+            }
+        }
+        EXPECT_LE(s[k]->frames.size(), 4u);
+        ASSERT_EQ(vq_session_flush(s[k]), VQ_OK);
+        while (vq_session_receive(s[k], &r) == VQ_OK) {
+        }
+        const std::string p = std::string(dir) + "/end.json", q = std::string(dir) + "/end.xml";
+        ASSERT_EQ(vq_session_write_log(s[k], p.c_str(), VQ_LOG_JSON), VQ_OK) << vq_session_error(s[k]);
+        ASSERT_EQ(vq_session_write_log(s[k], q.c_str(), VQ_LOG_XML), VQ_OK) << vq_session_error(s[k]);
+        logs[k][2] = without_fps(slurp(p.c_str()));
+        logs[k][3] = without_fps(slurp(q.c_str()));
+        remove(p.c_str());
+        remove(q.c_str());
+    }
+    EXPECT_GE(s[0]->kept->on_disk(), (size_t)n - 1);
+    EXPECT_EQ(s[1]->kept->on_disk(), 0u);
+    EXPECT_EQ(s[0]->kept->size(), (size_t)n);
+    for (int j = 0; j < 4; j++) {
+        EXPECT_GT(logs[0][j].size(), 1000u) << j;
+        EXPECT_EQ(logs[0][j], logs[1][j]) << j;
+    }
+    EXPECT_NE(logs[0][2].find("\"frameNum\": 29"), std::string::npos);
+    EXPECT_NE(logs[0][0].find("\"frameNum\": 15"), std::string::npos);
+    EXPECT_EQ(logs[0][0].find("\"frameNum\": 16"), std::string::npos);
+    for (const char *f : { "/mid.json", "/mid.csv" })
+        remove((std::string(dir) + f).c_str());
+    rmdir(dir);
+    vq_session_close(&s[0]);
+    vq_session_close(&s[1]);
+}

@@ -43,7 +43,7 @@ void FrameLog::spill()
     if (fd_ < 0) {
         const char *dir = std::getenv("TMPDIR");
         std::string path = std::string(dir && *dir ? dir : "/tmp") + "/vqcuda-frames-XXXXXX";
-        fd_ = mkstemp(&path[0]);
+        fd_ = mkostemp(&path[0], O_CLOEXEC);    /* not inherited by a child process */
         if (fd_ < 0) {
             disk_error_ = path + ": " + std::strerror(errno);
             return;

@@ -204,8 +204,7 @@ void VqSession::write_log(const char *path, VqLogFormat fmt_)
         fail(VQ_EINVAL, "the session was opened without keep_frames: no per-frame log");
     if (!path)
         fail(VQ_EINVAL, "no log path");
-    while (use_cuda && cuda && vq_cuda_exec_in_flight(cuda) > 0)
-        collect_cuda();
+    drain();
     settle(true);
     std::deque<FrameRec> live;
     std::vector<vq::PoolAcc> live_pool;

@@ -320,10 +320,11 @@ TEST(ApiRandom, LaddersEqualSessionsOfTheirOwn)
         for (int i = 0; i < nframes; i++) {
             std::vector<const VqPicture *> pd((size_t)n, nullptr);
             for (int k = 0; k < n; k++) {
-                if (i < last[(size_t)k])
+                if (i < last[(size_t)k]) {
                     pd[(size_t)k] = &dis[(size_t)k][(size_t)i].pic;
-                else if (k && !vq_ladder_ended(l, k) && rng() % 2)
+                } else if (k && !vq_ladder_ended(l, k) && rng() % 2) {
                     ASSERT_EQ(vq_ladder_end(l, k), VQ_OK) << vq_ladder_error(l);
+                }
             }
             ASSERT_EQ(vq_ladder_submit(l, &ref[(size_t)i].pic, pd.data(), NAN, 0), VQ_OK) << vq_ladder_error(l);
             for (int k = 0; k < n; k++)

@@ -51,22 +51,10 @@ int session_failed(VqLadder *l, int k, int ret)
     return ret;
 }
 
-/* fn on rendition k's session; a vq::Error into a return code and l->err */
+/* fn on rendition k's session; what it throws into a return code and l->err */
 template <typename F> int guarded(VqLadder *l, int k, F &&fn)
 {
-    try {
-        fn(l->s[(size_t)k]);
-        return VQ_OK;
-    } catch (const vq::Error &e) {
-        l->err = who(l, k) + e.what();
-        return e.code();
-    } catch (const std::bad_alloc &) {
-        l->err = who(l, k) + "out of memory";
-        return VQ_ENOMEM;
-    } catch (const std::exception &e) {
-        l->err = who(l, k) + e.what();
-        return VQ_EINVAL;
-    }
+    return vq::guard(l->err, who(l, k), [&] { fn(l->s[(size_t)k]); });
 }
 
 /* Before the first frame: every rendition's executor for these pictures;

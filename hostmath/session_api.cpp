@@ -11,21 +11,7 @@ namespace {
 
 template <typename F> int guarded(VqSession *s, F &&fn)
 {
-    if (!s)
-        return VQ_EINVAL;
-    try {
-        fn();
-        return VQ_OK;
-    } catch (const vq::Error &e) {
-        s->err = e.what();
-        return e.code();
-    } catch (const std::bad_alloc &) {
-        s->err = "out of memory";
-        return VQ_ENOMEM;
-    } catch (const std::exception &e) {
-        s->err = e.what();
-        return VQ_EINVAL;
-    }
+    return s ? vq::guard(s->err, "", fn) : VQ_EINVAL;
 }
 
 /* A failed submit, new section or flush: the run failed, and no module's

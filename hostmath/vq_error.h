@@ -11,6 +11,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -40,6 +41,25 @@ inline void fail(int code, const char *fmt, ...)
     std::vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
     throw Error(code, buf);
+}
+
+/* The extern "C" functions' guard: fn(), and what it throws as a VQ_E* code,
+ * its message kept in err after prefix (a ladder's "rendition k: "). */
+template <typename F> int guard(std::string &err, const std::string &prefix, F &&fn)
+{
+    try {
+        fn();
+        return VQ_OK;
+    } catch (const Error &e) {
+        err = prefix + e.what();
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        err = prefix + "out of memory";
+        return VQ_ENOMEM;
+    } catch (const std::exception &e) {
+        err = prefix + e.what();
+        return VQ_EINVAL;
+    }
 }
 
 }  // namespace vq

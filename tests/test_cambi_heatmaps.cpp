@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -20,9 +19,12 @@
 #include <unistd.h>
 
 #include "cambi/cambi_heatmaps.h"
+#include "test_util.h"
 #include "vqcuda.h"
 
 namespace {
+
+using vq_test::slurp;
 
 const int W = 240, H = 136;
 
@@ -39,12 +41,6 @@ struct TmpDir {
             std::system(("rm -rf '" + path + "'").c_str());
     }
 };
-
-std::string slurp(const std::string &f)
-{
-    std::ifstream in(f, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void put(const std::string &f, const std::string &text)
 {

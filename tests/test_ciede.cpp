@@ -38,8 +38,11 @@
 #include "ciede/ciede_fold.h"
 #include "clip_table.h"
 #include "golden.h"
+#include "test_util.h"
 
 namespace {
+
+using vq_test::env_dir;
 
 struct Pair {
     const char *name, *ref, *dis;
@@ -59,12 +62,6 @@ const std::vector<Pair> &pairs()
         return out;
     }();
     return v;
-}
-
-std::string env_dir(const char *var)
-{
-    const char *v = getenv(var);
-    return v && *v ? std::string(v) : std::string();
 }
 
 bool env_flag(const char *var)

@@ -35,6 +35,7 @@
 #include "motion/motion_fold.h"
 #include "pool.hpp"
 #include "registry.hpp"
+#include "test_util.h"
 #include "adm/adm_exec.h"
 #include "vif/vif_exec.h"
 #include "vq_error.h"
@@ -47,25 +48,8 @@ using vq::model_detail::Sub;
 
 namespace {
 
-std::string env_dir(const char *var)
-{
-    const char *v = getenv(var);
-    return v && *v ? std::string(v) : std::string();
-}
-
-bool read_file(const std::string &path, std::string *text)
-{
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
-        return false;
-    char buf[65536];
-    size_t n;
-    text->clear();
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        text->append(buf, n);
-    fclose(f);
-    return true;
-}
+using vq_test::env_dir;
+using vq_test::read_file;
 
 /* one model a golden log was made with (libvmaf tool's -m) */
 struct GoldenModel {

@@ -30,6 +30,7 @@
 
 #include "json.h"
 #include "registry.hpp"
+#include "test_util.h"
 #include "model.hpp"
 #include "vq_error.h"
 #include "vqcuda.h"
@@ -37,6 +38,8 @@
 using ojson = nlohmann::ordered_json;
 
 namespace {
+
+using vq_test::read_file;
 
 const char *kSvm =
     "svm_type nu_svr\nkernel_type rbf\ngamma 0.04\nnr_class 2\ntotal_sv 3\nrho -1.5\nSV\n"
@@ -76,20 +79,6 @@ std::string tiny_collection()
         root[std::to_string(i)] = ojson::parse(tiny_model("BOOTSTRAP_LIBSVMNUSVR", rho[i], i == 1));
     }
     return root.dump();
-}
-
-bool read_file(const std::string &path, std::string *text)
-{
-    FILE *f = fopen(path.c_str(), "rb");
-    if (!f)
-        return false;
-    char buf[65536];
-    size_t n;
-    text->clear();
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        text->append(buf, n);
-    fclose(f);
-    return true;
 }
 
 struct Fuzzer {

@@ -23,6 +23,7 @@
 
 #include "clip_table.h"
 #include "golden.h"
+#include "test_util.h"
 #include "motion/motion.h"
 #include "motion/motion_exec.h"
 #include "motion/motion_fold.h"
@@ -31,6 +32,9 @@
 #include "vq_rows.h"
 
 namespace {
+
+using vq_test::env_dir;
+using vq_test::file_exists;
 
 struct Pair {
     const char *name, *ref, *dis;
@@ -50,20 +54,6 @@ const std::vector<Pair> &pairs()
         return out;
     }();
     return v;
-}
-
-std::string env_dir(const char *var)
-{
-    const char *v = getenv(var);
-    return v && *v ? std::string(v) : std::string();
-}
-
-bool file_exists(const std::string &p)
-{
-    FILE *f = fopen(p.c_str(), "rb");
-    if (f)
-        fclose(f);
-    return f != nullptr;
 }
 
 /* golden per-frame values: frames[i][name] */

@@ -18,9 +18,12 @@
 #include "feature_plan.hpp"
 #include "session_impl.hpp"
 #include "ssim/ssim_exec.h"
+#include "test_util.h"
 #include "vqcuda.h"
 
 namespace {
+
+using vq_test::slurp;
 
 VqConfig config(int w, int h, int keep)
 {
@@ -953,20 +956,6 @@ TEST(FrameLog, SpillsToDiskAndReadsBack)
 }
 
 namespace {
-
-std::string slurp(const char *path)
-{
-    std::string s;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return s;
-    char b[65536];
-    size_t n;
-    while ((n = fread(b, 1, sizeof(b), f)) > 0)
-        s.append(b, n);
-    fclose(f);
-    return s;
-}
 
 /* a JSON or XML log without its fps (the run's speed): the rest of that line */
 std::string without_fps(std::string s)

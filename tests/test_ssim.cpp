@@ -19,10 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -36,8 +34,11 @@
 #include "ssim/ssim.h"
 #include "ssim/ssim_exec.h"
 #include "ssim/ssim_fold.h"
+#include "test_util.h"
 
 namespace {
+
+using vq_test::slurp;
 
 /* the float a C literal with six decimals gives */
 float six_decimals(double x)
@@ -45,14 +46,6 @@ float six_decimals(double x)
     char buf[64];
     snprintf(buf, sizeof(buf), "%.6f", x);
     return strtof(buf, nullptr);
-}
-
-std::string read_text(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
 }
 
 /* the float literals of the C array `name` in src, in order */
@@ -107,8 +100,8 @@ TEST(SsimTaps, EqualTheReferenceTables)
     const char *dir = getenv("VQ_LIBVMAF_SRC");
     if (!dir)
         GTEST_SKIP() << "VQ_LIBVMAF_SRC not set";
-    const std::string tools = read_text(std::string(dir) + "/src/feature/iqa/ssim_tools.h");
-    const std::string ms = read_text(std::string(dir) + "/src/feature/ms_ssim.c");
+    const std::string tools = slurp(std::string(dir) + "/src/feature/iqa/ssim_tools.h");
+    const std::string ms = slurp(std::string(dir) + "/src/feature/ms_ssim.c");
     const std::vector<float> gh = c_array(tools, "g_gaussian_window_h[");
     const std::vector<float> lpf = c_array(ms, "g_lpf[LPF_LEN][LPF_LEN]");
     const std::vector<float> lh = c_array(ms, "g_lpf_h[");

@@ -22,6 +22,19 @@
  * others (cooperative kernel nodes).  VQ_CUDA_GRAPHS=0 turns graphs off.  The kernels and their
  * arguments are the same either way.
  *
+ * Lanes: a frame's graph does not wait for the previous frame's to end.
+ * Frame n runs on lane n % 2 (a stream per pipeline slot) with its own
+ * instance of each module (allocated twice: one per slot), so that the
+ * latency-bound ends of one frame's work (ordered sums, selections, a
+ * cooperative pooling) overlap the next frame's full-GPU kernels.  A module
+ * that carries state from frame to frame (module.h's phase, enqueue_every,
+ * temporal: the motions) keeps one instance, and the next frame's graph
+ * starts only once that instance's work of this frame is done (an event
+ * recorded inside the graph).  Off (one lane, one instance) in a ladder that
+ * shares the reference's work, with an upscaler, on the caller's stream,
+ * without graphs, with VQ_CUDA_LANES=1, or where the second instances find
+ * no memory.
+ *
  * Ladders: the leader's executor also makes the reference's part of the
  * modules that have one (VIF's scale images and moments, ADM's bands and
  * denominators: the tables' ref_* hooks) once per frame, and every
@@ -118,6 +131,14 @@ struct VqCudaExec {
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
+    /* lanes (the header comment): lane[slot] is the slot's stream (lane[0]
+     * is `stream`; one lane: both are); step[slot][k], recorded once a
+     * carrying module instance k's work of the slot's frame is done */
+    int lanes;                  /* 0: not decided yet (before the first frame), 1 or 2 */
+    cudaStream_t lane[VQ_CUDA_PIPELINE_DEPTH];
+    unsigned char carries[VQ_EXEC_MAX_MODULES];
+    cudaEvent_t step[VQ_CUDA_PIPELINE_DEPTH][VQ_EXEC_MAX_MODULES];
+    int last_slot;              /* the slot collected last (fold_data) */
     Graph graph[VQ_CUDA_PIPELINE_DEPTH][N_GRAPHS];
     int n_graphs[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
@@ -134,8 +155,16 @@ struct VqCudaExec {
     /* inside a frame, the leader's: each part of the reference's work done */
     cudaEvent_t ref_mod[VQ_EXEC_MAX_MODULES];
     VqScaleCuda *scale;         /* distorted pictures of another size */
-    void *module_scratch[VQ_EXEC_MAX_MODULES];  /* each module instance's, from its table */
+    /* each module instance's, from its table: [k][0], and with two lanes
+     * [k][1] for an instance that carries nothing from frame to frame */
+    void *module_scratch[VQ_EXEC_MAX_MODULES][VQ_CUDA_PIPELINE_DEPTH];
 };
+
+/* module instance k's scratch for the frame in `slot` */
+static inline void *scratch_of(const VqCudaExec *e, int k, int slot)
+{
+    return e->module_scratch[k][slot] ? e->module_scratch[k][slot] : e->module_scratch[k][0];
+}
 
 /* a ladder's shared reference work (a part of this file) */
 /* The flags of the events the caller's thread waits on (a slot's frame
@@ -217,6 +246,8 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         e->own_stream = 1;
         e->legacy_mode = !blocking;
     }
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
+        e->lane[k] = e->stream;
     CHECK(cudaEventCreateWithFlags(&e->legacy, cudaEventDisableTiming));
     CHECK(cudaEventCreateWithFlags(&e->fork, cudaEventDisableTiming));
     for (int k = 0; k < N_SIDE; k++) {
@@ -247,10 +278,63 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         return ret;
     for (int k = 0; k < p->n_modules; k++)
         if (!p->module[k].skip &&   /* a ladder's member: the leader runs it */
-            (ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k], &p->module[k].g), p->module[k].name, err,
+            (ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k][0], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
             return ret;
     return VQ_OK;
+}
+
+static void lanes_free(VqCudaExec *e)
+{
+    const VqExecPlan *p = &e->cfg.plan;
+    for (int s = 1; s < VQ_CUDA_PIPELINE_DEPTH; s++) {
+        for (int k = 0; k < p->n_modules; k++)
+            if (e->module_scratch[k][s]) {
+                p->module[k].cuda->free(e->module_scratch[k][s]);
+                e->module_scratch[k][s] = NULL;
+            }
+        if (e->lane[s] != e->stream)
+            cudaStreamDestroy(e->lane[s]);
+        e->lane[s] = e->stream;
+    }
+    for (int s = 0; s < VQ_CUDA_PIPELINE_DEPTH; s++)
+        for (int k = 0; k < VQ_EXEC_MAX_MODULES; k++)
+            if (e->step[s][k]) {
+                cudaEventDestroy(e->step[s][k]);
+                e->step[s][k] = NULL;
+            }
+}
+
+/* Before the first frame (a ladder's sharing is set up by then): two lanes
+ * where they apply (the header comment), else one. */
+static void lanes_setup(VqCudaExec *e)
+{
+    const VqExecPlan *p = &e->cfg.plan;
+    const char *env = getenv("VQ_CUDA_LANES");
+    e->lanes = 1;
+    if ((env && !strcmp(env, "1")) || !e->use_graphs || !e->own_stream || !e->legacy_mode || e->scale ||
+        e->ref)
+        return;
+    cudaError_t ce = cudaSuccess;
+    for (int k = 0; k < p->n_modules; k++) {
+        const VqModuleExec &m = p->module[k];
+        e->carries[k] = !m.skip && (m.temporal || m.cuda->phase || m.cuda->enqueue_every || m.cuda->replayed);
+        for (int s = 0; s < VQ_CUDA_PIPELINE_DEPTH && e->carries[k] && ce == cudaSuccess; s++)
+            ce = cudaEventCreateWithFlags(&e->step[s][k], cudaEventDisableTiming);
+        for (int s = 1; s < VQ_CUDA_PIPELINE_DEPTH && !m.skip && !e->carries[k] && ce == cudaSuccess; s++)
+            ce = (cudaError_t)m.cuda->alloc(&e->module_scratch[k][s], &m.g);
+    }
+    for (int s = 1; s < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; s++) {
+        cudaStream_t st;
+        if ((ce = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking)) == cudaSuccess)
+            e->lane[s] = st;
+    }
+    if (ce != cudaSuccess) {   /* no room for the second instances: one lane, as before */
+        cudaGetLastError();
+        lanes_free(e);
+        return;
+    }
+    e->lanes = 2;
 }
 
 /* The chroma planes a picture's copy needs: modules that read them (psnr's
@@ -357,9 +441,10 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         const void *part = shared && e->ref_part[k] >= 0 ? e->ref->part[e->ref_part[k]][slot_index] : NULL;
         if (part && e->ref_owner && e->ref_part[k] != k)
             CHECK(cudaStreamWaitEvent(side[si], e->ref_mod[e->ref_part[k]], 0));
-        if ((ret = wrap(part ? m.cuda->enqueue_shared(e->module_scratch[k], &m.g, part, ref, dis, s->d_rows + m.off,
-                                                      side[si], slot_index)
-                             : m.cuda->enqueue(e->module_scratch[k], &m.g, ref, dis, s->d_rows + m.off, side[si],
+        void *sc = scratch_of(e, k, slot_index);
+        if ((ret = wrap(part ? m.cuda->enqueue_shared(sc, &m.g, part, ref, dis, s->d_rows + m.off, side[si],
+                                                      slot_index)
+                             : m.cuda->enqueue(sc, &m.g, ref, dis, s->d_rows + m.off, side[si],
                                                slot_index), m.name, err, errlen)) < 0)
             return ret;
     }
@@ -369,10 +454,16 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
         const VqModuleExec &m = c->module[k];
         const int si = module_stream(k);
         if (!m.skip && m.cuda->enqueue_every &&
-            (ret = wrap(m.cuda->enqueue_every(e->module_scratch[k], &m.g, ref, dis, side[si]), m.name, err,
-                        errlen)) < 0)
+            (ret = wrap(m.cuda->enqueue_every(scratch_of(e, k, slot_index), &m.g, ref, dis, side[si]), m.name,
+                        err, errlen)) < 0)
             return ret;
     }
+    /* two lanes, in a graph: each carrying instance's work of this frame
+     * done (the next frame's graph waits for it; a frame enqueued directly
+     * records them at its end, in submit) */
+    for (int k = 0; capturing && e->lanes == 2 && k < c->n_modules; k++)
+        if (e->carries[k])
+            CHECK(cudaEventRecordWithFlags(e->step[slot_index][k], side[module_stream(k)], cudaEventRecordExternal));
     /* join: the copy waits for the side streams (and the next frame's
      * upscaling, queued on the main stream, for their reads) */
     for (int k = 0; k < N_SIDE; k++) {
@@ -395,7 +486,7 @@ static int module_phases(const VqCudaExec *e, uint64_t *key)
     for (int k = 0; k < c->n_modules; k++) {
         if (c->module[k].skip || !c->module[k].cuda->phase)
             continue;
-        const int ph = c->module[k].cuda->phase(e->module_scratch[k]);
+        const int ph = c->module[k].cuda->phase(scratch_of(e, k, 0));
         if (ph < 0 || ph > 3)
             return 0;
         *key |= (uint64_t)ph << (2 * k);
@@ -444,6 +535,24 @@ static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     return VQ_OK;
 }
 
+/* A frame enqueued directly (no graph) on its lane and the executor's side
+ * streams: with two lanes, after the whole frame before, and its carrying
+ * instances' step events recorded at its end. */
+static int enqueue_direct(VqCudaExec *e, Slot *s, int slot_index, int prev_slot, VqPlaneView ref[3],
+                          VqPlaneView dis[3], int score, int shared, char *err, size_t errlen)
+{
+    cudaStream_t ls = e->lane[slot_index];
+    int ret;
+    if (e->lanes == 2)
+        CHECK(cudaStreamWaitEvent(ls, e->slot[prev_slot].done, 0));
+    if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, ls, e->side, err, errlen)) < 0)
+        return ret;
+    for (int k = 0; e->lanes == 2 && k < e->cfg.plan.n_modules; k++)
+        if (e->carries[k])
+            CHECK(cudaEventRecord(e->step[slot_index][k], ls));
+    return VQ_OK;
+}
+
 extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], const VqPlaneView dis_in[3],
                                    int on_device, int score, char *err, size_t errlen)
 {
@@ -454,8 +563,12 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         snprintf(err, errlen, "pipeline full: collect first");
         return VQ_EINVAL;
     }
+    if (!e->lanes)
+        lanes_setup(e);
     const int slot_index = (e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH;
+    const int prev_slot = (slot_index + VQ_CUDA_PIPELINE_DEPTH - 1) % VQ_CUDA_PIPELINE_DEPTH;
     Slot *s = &e->slot[slot_index];
+    cudaStream_t ls = e->lane[slot_index];   /* the frame's lane (one lane: the main stream) */
     memcpy(ref, ref_in, sizeof(ref));
     memcpy(dis, dis_in, sizeof(dis));
     /* a module's frame of its own (module.h's phase: integer motion's
@@ -464,7 +577,7 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     const int graph = module_phases(e, &mphase) && e->use_graphs;
     /* where the pictures are read or copied from: the main stream, or for a
      * graph the copy stream, once the slot's last graph is done */
-    cudaStream_t in = graph ? e->copy_stream : e->stream;
+    cudaStream_t in = graph ? e->copy_stream : ls;
     if (graph)
         CHECK(cudaStreamWaitEvent(in, s->done, 0));
     if (on_device && (e->legacy_mode || graph)) {
@@ -486,7 +599,7 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         for (VqCudaExec *m : *r->members)
             CHECK(cudaStreamWaitEvent(in, m->slot[slot_index].done, 0));
     } else if (shared) {
-        CHECK(cudaStreamWaitEvent(e->stream, r->ready[slot_index], 0));
+        CHECK(cudaStreamWaitEvent(ls, r->ready[slot_index], 0));
     }
     if (staging) {
         const int ref_chroma = needs_chroma(e, 0, ref);
@@ -513,10 +626,10 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     }
     if (graph) {
         CHECK(cudaEventRecord(e->copied[slot_index], in));
-        CHECK(cudaStreamWaitEvent(e->stream, e->copied[slot_index], 0));
+        CHECK(cudaStreamWaitEvent(ls, e->copied[slot_index], 0));
         Graph *g = find_graph(e, slot_index, mphase, score ? 1 : 0, refmode);
         if (!g) {   /* no room for its key: enqueued directly, on the staging planes */
-            if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err, errlen)) < 0)
+            if ((ret = enqueue_direct(e, s, slot_index, prev_slot, ref, dis, score, shared, err, errlen)) < 0)
                 return ret;
         } else if (!g->exec) {
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, &g->exec, err, errlen)) < 0)
@@ -524,25 +637,24 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
         } else {
             for (int k = 0; k < c->n_modules; k++)
                 if (!c->module[k].skip && c->module[k].cuda->replayed)
-                    c->module[k].cuda->replayed(e->module_scratch[k]);
+                    c->module[k].cuda->replayed(scratch_of(e, k, slot_index));
         }
-        if (g)
-            CHECK(cudaGraphLaunch(g->exec, e->stream));
-    } else if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, e->stream, e->side, err,
-                              errlen)) < 0) {
+        if (g) {
+            /* two lanes: the carrying instances' work of the frame before */
+            for (int k = 0; e->lanes == 2 && k < c->n_modules; k++)
+                if (e->carries[k])
+                    CHECK(cudaStreamWaitEvent(ls, e->step[prev_slot][k], 0));
+            CHECK(cudaGraphLaunch(g->exec, ls));
+        }
+    } else if ((ret = enqueue_direct(e, s, slot_index, prev_slot, ref, dis, score, shared, err, errlen)) < 0) {
         return ret;
     }
-    CHECK(cudaEventRecord(s->done, e->stream));
+    CHECK(cudaEventRecord(s->done, ls));
     e->in_flight++;
     if (e->ref_owner)
         e->ref->slot_frame[slot_index] = shared ? e->frames : -1;
     e->frames++;
     return VQ_OK;
-}
-
-extern "C" void *vq_cuda_exec_stream(const VqCudaExec *e)
-{
-    return e ? (void *)e->stream : NULL;
 }
 
 extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
@@ -555,7 +667,7 @@ extern "C" const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k)
     if (!e || k < 0 || k >= e->cfg.plan.n_modules || e->cfg.plan.module[k].skip ||
         !e->cfg.plan.module[k].cuda->fold_data)
         return NULL;
-    return e->cfg.plan.module[k].cuda->fold_data(e->module_scratch[k]);
+    return e->cfg.plan.module[k].cuda->fold_data(scratch_of(e, k, e->last_slot));
 }
 
 extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *err, size_t errlen)
@@ -591,10 +703,12 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
     for (int k = 0; k < e->cfg.plan.n_modules; k++) {
         const VqModuleExec &m = e->cfg.plan.module[k];
         if (!m.skip && m.cuda->collect &&
-            (ret = wrap(m.cuda->collect(e->module_scratch[k], &m.g, e->head, s->h_rows + m.off, e->stream), m.name,
-                        err, errlen)) < 0)
+            (ret = wrap(m.cuda->collect(scratch_of(e, k, e->head), &m.g, e->head, s->h_rows + m.off,
+                                        e->lane[e->head]),
+                        m.name, err, errlen)) < 0)
             return ret;
     }
+    e->last_slot = e->head;
     e->head = (e->head + 1) % VQ_CUDA_PIPELINE_DEPTH;
     e->in_flight--;
     return VQ_OK;
@@ -605,8 +719,9 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
     VqCudaExec *e = pe ? *pe : NULL;
     if (!e)
         return;
-    if (e->stream)
-        cudaStreamSynchronize(e->stream);
+    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++)
+        if (e->lane[k])
+            cudaStreamSynchronize(e->lane[k]);
     for (int k = 0; k < N_SIDE; k++)
         if (e->side[k])
             cudaStreamSynchronize(e->side[k]);
@@ -626,9 +741,10 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         if (e->ref_mod[k])
             cudaEventDestroy(e->ref_mod[k]);
     if (e->scale) vq_scale_cuda_free(e->scale);
+    lanes_free(e);
     for (int k = 0; k < e->cfg.plan.n_modules; k++)
-        if (e->module_scratch[k])
-            e->cfg.plan.module[k].cuda->free(e->module_scratch[k]);
+        if (e->module_scratch[k][0])
+            e->cfg.plan.module[k].cuda->free(e->module_scratch[k][0]);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
         Slot *s = &e->slot[k];
         cudaFree(s->d_rows);

@@ -40,8 +40,6 @@ int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, s
 int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3],
                          int on_device, int score, char *err, size_t errlen);
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);
-/* the cudaStream_t everything runs on (work of one's own queued there is ordered with it) */
-void *vq_cuda_exec_stream(const VqCudaExec *e);
 /* module instance k's fold data for the frame collected last (its table's
  * fold_data), or NULL; valid until the next submit (which may reuse the
  * frame's pipeline slot) */

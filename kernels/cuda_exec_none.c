@@ -28,7 +28,6 @@ int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneVi
 
 int vq_cuda_exec_in_flight(const VqCudaExec *e) { (void)e; return 0; }
 
-void *vq_cuda_exec_stream(const VqCudaExec *e) { (void)e; return NULL; }
 
 const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k) { (void)e; (void)k; return NULL; }
 

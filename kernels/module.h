@@ -116,7 +116,12 @@ typedef struct VqModuleCpu {
  * asynchronous on stream (a cudaStream_t) and capturable into a graph (no
  * host wait, nothing allocated); 0 or a cudaError_t.  slot: the frame's
  * pipeline slot (0 .. VQ_CUDA_PIPELINE_DEPTH - 1: a frame's slot is reused
- * once that frame was collected), for device memory kept per frame. */
+ * once that frame was collected), for device memory kept per frame.
+ * Consecutive frames may run at once (the executor's lanes): an instance
+ * whose table has none of phase, replayed and enqueue_every (and that is not
+ * temporal) is allocated once per slot and given that slot's frames only;
+ * one that has them is allocated once, and each frame's work on it starts
+ * after the frame before's. */
 typedef struct VqModuleCuda {
     int (*alloc)(void **scratch, const VqModuleGeom *g);
     void (*free)(void *scratch);
@@ -124,7 +129,7 @@ typedef struct VqModuleCuda {
                    int64_t *d_section, void *stream, int slot);
     /* optional (NULL: none): once the frame of `slot` is collected, its
      * section in host memory; may copy, synchronously on stream (the
-     * executor's), what the fold needs beyond the section; 0 or a
+     * frame's), what the fold needs beyond the section; 0 or a
      * cudaError_t */
     int (*collect)(void *scratch, const VqModuleGeom *g, int slot, const int64_t *section, void *stream);
     /* optional: as VqModuleCpu's, for the frame collected last (valid until

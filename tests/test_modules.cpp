@@ -796,3 +796,124 @@ TEST(Modules, CambiHeatmapsState)
     EXPECT_EQ(file_size(s0), (size_t)2 * 240 * 136 * 2);
     std::system(("rm -rf '" + dir + "'").c_str());
 }
+
+namespace {
+
+/* every extractor beside two models, on frames of texture that moves, through
+ * a session (CPU or CUDA, n_subsample); the values of every frame */
+int all_run(VqExecutor exe, int n_subsample, int nframes, CambiRun &out, std::string &err)
+{
+    const int W = 384, H = 216;
+    std::string features;
+    for (const vq::FeatureSpec &s : vq::feature_specs()) {
+        const std::string n = s.name;
+        if (n != "vif" && n != "adm" && n != "motion")
+            features += (features.empty() ? "" : "|") + ("name=" + n);
+    }
+    VqConfig c;
+    vq_config_default(&c);
+    c.format.width = W;
+    c.format.height = H;
+    c.format.bitdepth = 8;
+    c.format.bytes_per_sample = 1;
+    c.format.chroma_shift_w = c.format.chroma_shift_h = 1;
+    c.format.layout = VQ_LAYOUT_PLANAR;
+    c.executor = exe;
+    c.model = "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg:name=vmaf_neg";
+    c.feature = features.c_str();
+    c.n_subsample = n_subsample;
+    VqSession *s = nullptr;
+    char e[1024] = "";
+    int r = vq_session_open(&s, &c, e, sizeof(e));
+    if (r < 0) {
+        err = e;
+        return r;
+    }
+    auto hash = [](uint32_t x) {
+        x ^= x >> 16;
+        x *= 0x7feb352dU;
+        x ^= x >> 15;
+        x *= 0x846ca68bU;
+        return x ^ (x >> 16);
+    };
+    std::vector<uint8_t> p[2][3];
+    for (int i = 0; i < nframes && r >= 0; i++) {
+        VqPicture pic[2];
+        for (int k = 0; k < 2; k++) {   /* ref, dis */
+            std::memset(&pic[k], 0, sizeof(pic[k]));
+            for (int q = 0; q < 3; q++) {
+                const int w = q ? W / 2 : W, h = q ? H / 2 : H;
+                p[k][q].resize((size_t)w * h);
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        /* a ramp in steps (banding), blocks of texture that move by i, and noise on dis */
+                        const uint32_t t = hash((uint32_t)(((y / 6) * 977 + (x + 3 * i) / 5) * 3 + q));
+                        int v = 40 + (x + y / 4) / 6 + (int)(t % (y < h / 2 ? 48u : 6u));
+                        if (k)
+                            v += (int)(hash((uint32_t)((i * H + y) * W + x + q * 7919)) % 9) - 4;
+                        p[k][q][(size_t)y * w + x] = (uint8_t)std::min(255, std::max(0, v));
+                    }
+                pic[k].data[q] = p[k][q].data();
+                pic[k].linesize[q] = w;
+            }
+        }
+        r = vq_session_submit(s, &pic[0], &pic[1]);
+    }
+    if (r < 0)
+        err = vq_session_error(s);
+    const int f = vq_session_flush(s);
+    if (r >= 0 && f < 0) {
+        err = vq_session_error(s);
+        r = f;
+    }
+    VqFrameResult fr;
+    while (vq_session_receive(s, &fr) == VQ_OK) {
+        if (out.names.empty())
+            out.names.assign(fr.name, fr.name + fr.n);
+        out.values.emplace_back(fr.value, fr.value + fr.n);
+    }
+    vq_session_close(&s);
+    return r;
+}
+
+}  // namespace
+
+// the CUDA executor's two lanes (kernels/cuda_exec.cu: consecutive frames
+// at once, a second instance of each module that carries nothing from frame
+// to frame, the motions' work ordered from frame to frame) give the CPU's
+// values, as one lane does, for every extractor beside two models, every
+// frame scored or one in three; skipped without a GPU
+TEST(Modules, EveryExtractorOnTwoLanes)
+{
+    const int n = 14;
+    for (int sub : { 1, 3 }) {
+        std::string err;
+        CambiRun cpu, one, two;
+        ASSERT_EQ(all_run(VQ_EXECUTOR_CPU, sub, n, cpu, err), VQ_OK) << err;
+        ASSERT_GT(cpu.names.size(), 60u);
+        ASSERT_EQ(cpu.values.size(), (size_t)n) << sub;   /* a result per frame, scored or not */
+        ASSERT_NE(cpu.values.front(), cpu.values.back()) << "the frames do not differ: a weak test";
+        ::unsetenv("VQ_CUDA_LANES");
+        const int r = all_run(VQ_EXECUTOR_CUDA, sub, n, two, err);
+        if (r == VQ_ENODEV)
+            GTEST_SKIP() << "no CUDA executor here: " << err;
+        ASSERT_EQ(r, VQ_OK) << err;
+        ::setenv("VQ_CUDA_LANES", "1", 1);
+        const int r1 = all_run(VQ_EXECUTOR_CUDA, sub, n, one, err);
+        ::unsetenv("VQ_CUDA_LANES");
+        ASSERT_EQ(r1, VQ_OK) << err;
+        EXPECT_EQ(two.names, cpu.names);
+        EXPECT_EQ(one.names, cpu.names);
+        ASSERT_EQ(two.values.size(), cpu.values.size());
+        ASSERT_EQ(one.values.size(), cpu.values.size());
+        for (size_t i = 0; i < cpu.values.size(); i++) {
+            /* a frame n_subsample skips has fewer values (its temporal ones) */
+            ASSERT_EQ(two.values[i].size(), cpu.values[i].size()) << "frame " << i;
+            ASSERT_EQ(one.values[i].size(), cpu.values[i].size()) << "frame " << i;
+            for (size_t j = 0; j < cpu.values[i].size(); j++) {
+                EXPECT_EQ(two.values[i][j], cpu.values[i][j]) << "two lanes, frame " << i << ", value " << j;
+                EXPECT_EQ(one.values[i][j], cpu.values[i][j]) << "one lane, frame " << i << ", value " << j;
+            }
+        }
+    }
+}

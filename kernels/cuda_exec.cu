@@ -32,7 +32,8 @@
  * starts only once that instance's work of this frame is done (an event
  * recorded inside the graph).  Off (one lane, one instance) in a ladder that
  * shares the reference's work, with an upscaler, on the caller's stream,
- * without graphs, with VQ_CUDA_LANES=1, or where the second instances find
+ * without graphs, with VQ_CUDA_LANES=1, where the second instances would
+ * leave less than an eighth of the device's memory free, or where they find
  * no memory.
  *
  * Ladders: the leader's executor also makes the reference's part of the
@@ -139,6 +140,7 @@ struct VqCudaExec {
     unsigned char carries[VQ_EXEC_MAX_MODULES];
     cudaEvent_t step[VQ_CUDA_PIPELINE_DEPTH][VQ_EXEC_MAX_MODULES];
     int last_slot;              /* the slot collected last (fold_data) */
+    size_t inst_bytes;          /* device memory the module instances took at open, about */
     Graph graph[VQ_CUDA_PIPELINE_DEPTH][N_GRAPHS];
     int n_graphs[VQ_CUDA_PIPELINE_DEPTH];
     int head, in_flight;
@@ -276,11 +278,17 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (cfg->dis_scale &&
         (ret = wrap(vq_scale_cuda_alloc(&e->scale, cfg->dis_scale), "scale alloc", err, errlen)) < 0)
         return ret;
+    size_t free0 = 0, free1 = 0, total = 0;
+    cudaMemGetInfo(&free0, &total);
     for (int k = 0; k < p->n_modules; k++)
         if (!p->module[k].skip &&   /* a ladder's member: the leader runs it */
             (ret = wrap(p->module[k].cuda->alloc(&e->module_scratch[k][0], &p->module[k].g), p->module[k].name, err,
                         errlen)) < 0)
             return ret;
+    /* what the module instances took (about: other processes allocate too) */
+    if (cudaMemGetInfo(&free1, &total) == cudaSuccess && free1 < free0)
+        e->inst_bytes = free0 - free1;
+    cudaGetLastError();
     return VQ_OK;
 }
 
@@ -315,6 +323,14 @@ static void lanes_setup(VqCudaExec *e)
     if ((env && !strcmp(env, "1")) || !e->use_graphs || !e->own_stream || !e->legacy_mode || e->scale ||
         e->ref)
         return;
+    /* the second instances take about as much again: only where an eighth
+     * of the device stays free after them (other processes on the GPU, a
+     * farm's next one, need room for their first instances) */
+    size_t free_b = 0, total = 0;
+    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess || free_b < e->inst_bytes + total / 8) {
+        cudaGetLastError();
+        return;
+    }
     cudaError_t ce = cudaSuccess;
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleExec &m = p->module[k];

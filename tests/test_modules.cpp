@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <vector>
 #include <string>
@@ -514,28 +515,33 @@ struct CambiFrame {
     }
 };
 
-struct CambiRun {
+struct SessionRun {
     std::vector<std::string> names;
     std::vector<std::vector<double>> values;   /* per frame */
 };
 
-/* frames (ref shift, dis shift) through a CPU (or CUDA) session with these features */
-int cambi_run(const std::string &features, int threads, const std::vector<std::pair<int, int>> &frames,
-              CambiRun &out, std::string &err, int fail_at = -1, VqExecutor exe = VQ_EXECUTOR_CPU)
+/* an 8-bit 4:2:0 planar session's configuration of this size */
+VqConfig planar8(int w, int h, VqExecutor exe)
 {
     VqConfig c;
     vq_config_default(&c);
-    c.format.width = CambiFrame::W;
-    c.format.height = CambiFrame::H;
+    c.format.width = w;
+    c.format.height = h;
     c.format.bitdepth = 8;
     c.format.bytes_per_sample = 1;
     c.format.chroma_shift_w = c.format.chroma_shift_h = 1;
     c.format.layout = VQ_LAYOUT_PLANAR;
     c.executor = exe;
-    c.model = "none";
-    c.feature = features.c_str();
-    c.enable_psnr = 0;
-    c.threads = threads;
+    return c;
+}
+
+/* A session of configuration c over nframes frames, submit(s, i) giving
+ * frame i to it (its vq_session_submit's value); then flushed: every frame's
+ * values (and the first frame's names) in out; VQ_OK or the first error,
+ * its message in err. */
+int run_session(const VqConfig &c, int nframes, const std::function<int(VqSession *, int)> &submit, SessionRun &out,
+                std::string &err)
+{
     VqSession *s = nullptr;
     char e[1024] = "";
     int r = vq_session_open(&s, &c, e, sizeof(e));
@@ -543,13 +549,8 @@ int cambi_run(const std::string &features, int threads, const std::vector<std::p
         err = e;
         return r;
     }
-    for (size_t i = 0; i < frames.size() && r >= 0; i++) {
-        CambiFrame ref(frames[i].first), dis(frames[i].second);
-        VqPicture d = dis.pic;
-        if ((int)i == fail_at)
-            d.data[0] = nullptr;
-        r = vq_session_submit(s, &ref.pic, &d);
-    }
+    for (int i = 0; i < nframes && r >= 0; i++)
+        r = submit(s, i);
     if (r < 0)
         err = vq_session_error(s);
     const int f = vq_session_flush(s);
@@ -565,6 +566,24 @@ int cambi_run(const std::string &features, int threads, const std::vector<std::p
     }
     vq_session_close(&s);
     return r;
+}
+
+/* frames (ref shift, dis shift) through a CPU (or CUDA) session with these features */
+int cambi_run(const std::string &features, int threads, const std::vector<std::pair<int, int>> &frames,
+              SessionRun &out, std::string &err, int fail_at = -1, VqExecutor exe = VQ_EXECUTOR_CPU)
+{
+    VqConfig c = planar8(CambiFrame::W, CambiFrame::H, exe);
+    c.model = "none";
+    c.feature = features.c_str();
+    c.enable_psnr = 0;
+    c.threads = threads;
+    return run_session(c, (int)frames.size(), [&](VqSession *s, int i) {
+        CambiFrame ref(frames[(size_t)i].first), dis(frames[(size_t)i].second);
+        VqPicture d = dis.pic;
+        if (i == fail_at)
+            d.data[0] = nullptr;
+        return vq_session_submit(s, &ref.pic, &d);
+    }, out, err);
 }
 
 std::vector<std::string> files_in(const std::string &dir)
@@ -675,7 +694,7 @@ TEST(Modules, CambiInstancesAndSplits)
 {
     const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 }, { 7, 2 } };
     std::string err;
-    CambiRun one, two, both, fr, banded, fr_banded;
+    SessionRun one, two, both, fr, banded, fr_banded;
     ASSERT_EQ(cambi_run("name=cambi", 1, frames, one, err), VQ_OK) << err;
     ASSERT_EQ(cambi_run("name=cambi:window_size=31", 1, frames, two, err), VQ_OK) << err;
     ASSERT_EQ(cambi_run("name=cambi|name=cambi:window_size=31", 1, frames, both, err), VQ_OK) << err;
@@ -711,7 +730,7 @@ TEST(Modules, CambiInstancesOnCuda)
 {
     const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 }, { 7, 2 }, { 1, 9 } };
     std::string err;
-    CambiRun cpu, gpu, cpu_fr, gpu_fr;
+    SessionRun cpu, gpu, cpu_fr, gpu_fr;
     const char *both = "name=cambi|name=cambi:window_size=31";
     const int r = cambi_run(both, 1, frames, gpu, err, -1, VQ_EXECUTOR_CUDA);
     if (r < 0)
@@ -780,7 +799,7 @@ TEST(Modules, CambiHeatmapsState)
 
     // through a session: frames written at their index, committed at flush
     const std::vector<std::pair<int, int>> frames = { { 0, 5 }, { 3, 11 } };
-    CambiRun with, without;
+    SessionRun with, without;
     std::string err;
     ASSERT_EQ(cambi_run("name=cambi:full_ref=true:heatmaps_path=" + dir, 3, frames, with, err), VQ_OK) << err;
     ASSERT_EQ(cambi_run("name=cambi:full_ref=true", 3, frames, without, err), VQ_OK) << err;
@@ -789,7 +808,7 @@ TEST(Modules, CambiHeatmapsState)
     EXPECT_EQ(file_size(s0), (size_t)2 * 240 * 136 * 2);
     EXPECT_EQ(file_size(dir + "/cambi_heatmap_scale_4_15x9_16b.gray"), (size_t)2 * 15 * 9 * 2);
     // a run that fails leaves them as they were
-    CambiRun failed;
+    SessionRun failed;
     EXPECT_EQ(cambi_run("name=cambi:heatmaps_path=" + dir, 1, { { 0, 5 }, { 3, 11 }, { 7, 2 } }, failed, err, 1),
               VQ_EINVAL);
     EXPECT_EQ(files_in(dir).size(), 5u);
@@ -801,7 +820,7 @@ namespace {
 
 /* every extractor beside two models, on frames of texture that moves, through
  * a session (CPU or CUDA, n_subsample); the values of every frame */
-int all_run(VqExecutor exe, int n_subsample, int nframes, CambiRun &out, std::string &err)
+int all_run(VqExecutor exe, int n_subsample, int nframes, SessionRun &out, std::string &err)
 {
     const int W = 384, H = 216;
     std::string features;
@@ -810,25 +829,10 @@ int all_run(VqExecutor exe, int n_subsample, int nframes, CambiRun &out, std::st
         if (n != "vif" && n != "adm" && n != "motion")
             features += (features.empty() ? "" : "|") + ("name=" + n);
     }
-    VqConfig c;
-    vq_config_default(&c);
-    c.format.width = W;
-    c.format.height = H;
-    c.format.bitdepth = 8;
-    c.format.bytes_per_sample = 1;
-    c.format.chroma_shift_w = c.format.chroma_shift_h = 1;
-    c.format.layout = VQ_LAYOUT_PLANAR;
-    c.executor = exe;
+    VqConfig c = planar8(W, H, exe);
     c.model = "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg:name=vmaf_neg";
     c.feature = features.c_str();
     c.n_subsample = n_subsample;
-    VqSession *s = nullptr;
-    char e[1024] = "";
-    int r = vq_session_open(&s, &c, e, sizeof(e));
-    if (r < 0) {
-        err = e;
-        return r;
-    }
     auto hash = [](uint32_t x) {
         x ^= x >> 16;
         x *= 0x7feb352dU;
@@ -837,7 +841,7 @@ int all_run(VqExecutor exe, int n_subsample, int nframes, CambiRun &out, std::st
         return x ^ (x >> 16);
     };
     std::vector<uint8_t> p[2][3];
-    for (int i = 0; i < nframes && r >= 0; i++) {
+    return run_session(c, nframes, [&](VqSession *s, int i) {
         VqPicture pic[2];
         for (int k = 0; k < 2; k++) {   /* ref, dis */
             std::memset(&pic[k], 0, sizeof(pic[k]));
@@ -857,23 +861,8 @@ int all_run(VqExecutor exe, int n_subsample, int nframes, CambiRun &out, std::st
                 pic[k].linesize[q] = w;
             }
         }
-        r = vq_session_submit(s, &pic[0], &pic[1]);
-    }
-    if (r < 0)
-        err = vq_session_error(s);
-    const int f = vq_session_flush(s);
-    if (r >= 0 && f < 0) {
-        err = vq_session_error(s);
-        r = f;
-    }
-    VqFrameResult fr;
-    while (vq_session_receive(s, &fr) == VQ_OK) {
-        if (out.names.empty())
-            out.names.assign(fr.name, fr.name + fr.n);
-        out.values.emplace_back(fr.value, fr.value + fr.n);
-    }
-    vq_session_close(&s);
-    return r;
+        return vq_session_submit(s, &pic[0], &pic[1]);
+    }, out, err);
 }
 
 }  // namespace
@@ -888,7 +877,7 @@ TEST(Modules, EveryExtractorOnTwoLanes)
     const int n = 14;
     for (int sub : { 1, 3 }) {
         std::string err;
-        CambiRun cpu, one, two;
+        SessionRun cpu, one, two;
         ASSERT_EQ(all_run(VQ_EXECUTOR_CPU, sub, n, cpu, err), VQ_OK) << err;
         ASSERT_GT(cpu.names.size(), 60u);
         ASSERT_EQ(cpu.values.size(), (size_t)n) << sub;   /* a result per frame, scored or not */

@@ -139,7 +139,7 @@ static int64_t piece_first(const VQCUDAContext *s)
 /* output i's path: log_path (i < n), segment_path (n <= i < 2n) of
  * rendition i mod n (%d: its number, from 1), stream_path (i == 2n); 1, 0
  * when not given, AVERROR(EINVAL) when too long */
-int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
+static int output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
 {
     const int n = s->nb_rend;
     const char *tmpl = i < n ? s->log_path : i < 2 * n ? s->segment_path : s->stream_path;
@@ -152,22 +152,40 @@ int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char 
     return 1;
 }
 
-/* Every rendition's log and segments file: fn(ctx, option, path) on each,
- * the first error returned. */
-static int for_each_log(AVFilterContext *ctx, int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
+/* Every rendition's log and segments file (and with_stream, stream_path):
+ * fn(ctx, option, path) on each, the first error returned. */
+static int for_each_log(AVFilterContext *ctx, int with_stream,
+                        int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
 {
     VQCUDAContext *s = ctx->priv;
     char path[4096];
     const char *opt;
     int ret;
 
-    for (int i = 0; i < 2 * s->nb_rend; i++) {
-        if ((ret = ff_vqcuda_output_path(s, i, &opt, path, sizeof(path))) < 0) {
+    for (int i = 0; i < 2 * s->nb_rend + !!with_stream; i++) {
+        if ((ret = output_path(s, i, &opt, path, sizeof(path))) < 0) {
             av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
             return ret;
         }
         if (ret && (ret = fn(ctx, opt, path)) < 0)
             return ret;
+    }
+    return 0;
+}
+
+/* Two outputs, of this filter or of two filters of one process, given one
+ * file would leave only the last written, with exit 0 (and a re-created
+ * graph could carry one filter's session on into the other): each output's
+ * file is claimed in libvqcuda from init to uninit.  FFmpeg frees the old
+ * graph before it builds the new one, so a re-created instance claims what
+ * its predecessor held. */
+static int claim_output(AVFilterContext *ctx, const char *opt, const char *path)
+{
+    char err[1024] = "";
+
+    if (vq_output_claim(ctx, "vqcuda filter", opt, path, err, sizeof(err)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", *err ? err : "cannot claim its file");
+        return AVERROR(EINVAL);
     }
     return 0;
 }
@@ -221,9 +239,12 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if ((ret = for_each_log(ctx, check_log_path)) < 0 ||
-        (ret = ff_vqcuda_outputs_claim(ctx)) < 0)
+    if ((ret = for_each_log(ctx, 0, check_log_path)) < 0)
         return ret;
+    if ((ret = for_each_log(ctx, 1, claim_output)) < 0) {
+        vq_output_release(ctx);
+        return ret;
+    }
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
     for (int k = 0; k < MAX_RENDITIONS; k++)
@@ -556,7 +577,7 @@ static int nothing_scored(AVFilterContext *ctx)
     av_log(ctx, AV_LOG_ERROR, "no frame was scored (%"PRId64" main frames had no reference "
            "frame of their time, %"PRId64" pairs differed in size or format)\n",
            s->nb_unpaired, s->nb_mismatched);
-    for_each_log(ctx, remove_log);
+    for_each_log(ctx, 0, remove_log);
     return AVERROR(EINVAL);
 }
 
@@ -1348,7 +1369,7 @@ static av_cold void uninit(AVFilterContext *ctx)
      * score what was submitted and keep the session for a next instance */
     int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
 
-    ff_vqcuda_outputs_release(ctx);
+    vq_output_release(ctx);
     if (carry)
         ff_vqcuda_collect_leftovers(ctx);
     ff_framesync_uninit(&s->fs);

@@ -131,15 +131,7 @@ typedef struct VQCUDAContext {
 int ff_vqcuda_pass_frame(AVFilterContext *ctx, AVFrame *dist);
 int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
 
-/* vf_vqcuda.c: output i's path (0 <= i <= 2 * nb_rend; see there): 1; 0
- * when that output is not given, AVERROR(EINVAL) when it is too long */
-int ff_vqcuda_output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len);
-
 /* vf_vqcuda_reinit.c */
-/* the outputs' files of every live instance in the process: claim refuses
- * (logging why) a file another instance writes; release at uninit */
-int ff_vqcuda_outputs_claim(AVFilterContext *ctx);
-void ff_vqcuda_outputs_release(AVFilterContext *ctx);
 void ff_vqcuda_list_free(FrameList *l);
 void ff_vqcuda_carry_put(VQCUDAContext *s);
 int ff_vqcuda_carry_take(VQCUDAContext *s);

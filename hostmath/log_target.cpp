@@ -5,6 +5,8 @@
 #include <climits>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
+#include <vector>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -178,6 +180,43 @@ bool log_target_remove(const std::string &path)
     }
     struct stat st;
     return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && unlink(p.c_str()) == 0;
+}
+
+namespace {
+
+struct Claim {
+    const void *owner;
+    std::string what, path;
+};
+
+std::mutex claims_lock;
+std::vector<Claim> claims;
+
+}  // namespace
+
+void output_claim(const void *owner, const std::string &kind, const std::string &what, const std::string &path)
+{
+    std::lock_guard<std::mutex> lock(claims_lock);
+    for (const Claim &c : claims) {
+        if (!log_target_same(c.path, path))
+            continue;
+        if (c.owner == owner)
+            fail(VQ_EINVAL, "%s %s and %s %s name one file: each output needs its own", c.what.c_str(),
+                 c.path.c_str(), what.c_str(), path.c_str());
+        fail(VQ_EINVAL, "%s %s: another %s of this process writes that file (its %s %s): each needs its own",
+             what.c_str(), path.c_str(), kind.c_str(), c.what.c_str(), c.path.c_str());
+    }
+    claims.push_back(Claim{owner, what, path});
+}
+
+void output_release(const void *owner)
+{
+    std::lock_guard<std::mutex> lock(claims_lock);
+    std::vector<Claim> kept;
+    for (Claim &c : claims)
+        if (c.owner != owner)
+            kept.push_back(std::move(c));
+    claims.swap(kept);
 }
 
 }  // namespace vq

@@ -37,6 +37,14 @@ bool log_target_remove(const std::string &path);
  * name.  Not a regular file (/dev/null, a FIFO): false. */
 bool log_target_same(const std::string &a, const std::string &b);
 
+/* The files the process's live outputs write (vq_output_claim): output
+ * `what` of `owner` claims `path`; throws vq::Error(VQ_EINVAL) where an
+ * earlier output of the owner, or another owner's ("another <kind> of this
+ * process"), claimed that file (log_target_same).  release: every claim of
+ * the owner.  Thread-safe. */
+void output_claim(const void *owner, const std::string &kind, const std::string &what, const std::string &path);
+void output_release(const void *owner);
+
 }  // namespace vq
 
 #endif /* VQ_LOG_TARGET_HPP */

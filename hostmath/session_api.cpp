@@ -214,6 +214,30 @@ int vq_log_same_file(const char *a, const char *b)
     }
 }
 
+int vq_output_claim(const void *owner, const char *kind, const char *what, const char *path, char *errbuf,
+                    size_t errlen)
+{
+    try {
+        if (!owner || !path)
+            vq::fail(VQ_EINVAL, "vq_output_claim: no owner or no path");
+        vq::output_claim(owner, kind ? kind : "owner", what ? what : "output", path);
+        return VQ_OK;
+    } catch (const vq::Error &e) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "%s", e.what());
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        if (errbuf && errlen)
+            std::snprintf(errbuf, errlen, "out of memory");
+        return VQ_ENOMEM;
+    }
+}
+
+void vq_output_release(const void *owner)
+{
+    vq::output_release(owner);
+}
+
 int vq_session_write_segments(VqSession *s, const char *path)
 {
     return guarded(s, [&] {

@@ -204,6 +204,17 @@ int vq_log_remove(const char *path);
  * its name), else 0 (also for /dev/null, a FIFO, a terminal): two outputs
  * given one such file would overwrite each other. */
 int vq_log_same_file(const char *a, const char *b);
+/* The files a process's outputs write, claimed while they are live: output
+ * `what` (an option name, for the message) of `owner` (any address that
+ * stays unique while it lives, e.g. a filter instance) will write `path`.
+ * VQ_EINVAL, errbuf saying which, where an earlier claim of the owner or
+ * another owner's names the same file (vq_log_same_file): two outputs given
+ * one file would leave only the last one written, with success.  `kind`
+ * names the other owners in that message ("another <kind> of this process").
+ * vq_output_release drops every claim of the owner. */
+int vq_output_claim(const void *owner, const char *kind, const char *what, const char *path,
+                    char *errbuf, size_t errlen);
+void vq_output_release(const void *owner);
 
 /* Live output (VqConfig.stream_file) given after vq_session_open, before the
  * first frame: so that a caller opens its file only once the session's

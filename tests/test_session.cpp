@@ -911,6 +911,38 @@ TEST(Logs, SameFileHoweverNamed)
     std::system(("rm -rf '" + d + "'").c_str());
 }
 
+/* vq_output_claim: a file is one live output's, whoever names it; released
+ * with its owner; /dev/null is nobody's */
+TEST(Logs, OutputClaimsOneFileOneOutput)
+{
+    char t[] = "/tmp/vq_claim_XXXXXX";
+    ASSERT_NE(mkdtemp(t), nullptr);
+    const std::string d = t, a = d + "/a.json", a2 = d + "/./a.json", b = d + "/b.json";
+    int one, two;   /* two owners: any distinct addresses */
+    char err[512] = "";
+    EXPECT_EQ(vq_output_claim(&one, "tester", "log_path", a.c_str(), err, sizeof(err)), VQ_OK);
+    EXPECT_EQ(vq_output_claim(&one, "tester", "segment_path", b.c_str(), err, sizeof(err)), VQ_OK);
+    /* one owner, two outputs, one file */
+    EXPECT_EQ(vq_output_claim(&one, "tester", "stream_path", a2.c_str(), err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "log_path"), nullptr) << err;
+    EXPECT_NE(std::strstr(err, "stream_path"), nullptr) << err;
+    EXPECT_NE(std::strstr(err, "name one file"), nullptr) << err;
+    /* another owner */
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", a2.c_str(), err, sizeof(err)), VQ_EINVAL);
+    EXPECT_NE(std::strstr(err, "another tester of this process"), nullptr) << err;
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", "/dev/null", err, sizeof(err)), VQ_OK);
+    EXPECT_EQ(vq_output_claim(&two, "tester", "segment_path", "/dev/null", err, sizeof(err)), VQ_OK);
+    /* released with its owner: the file is free again, the other's stay */
+    vq_output_release(&one);
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", a.c_str(), err, sizeof(err)), VQ_OK);
+    EXPECT_EQ(vq_output_claim(&one, "tester", "log_path", a2.c_str(), err, sizeof(err)), VQ_EINVAL);
+    vq_output_release(&two);
+    EXPECT_EQ(vq_output_claim(&one, "tester", "log_path", a2.c_str(), err, sizeof(err)), VQ_OK);
+    vq_output_release(&one);
+    EXPECT_EQ(vq_output_claim(nullptr, "tester", "log_path", a.c_str(), err, sizeof(err)), VQ_EINVAL);
+    std::system(("rm -rf '" + d + "'").c_str());
+}
+
 // The frames' values kept for the log (keep_frames) go to an unnamed
 // temporary file beyond VQ_FRAMES_SPILL bytes and are read back in order;
 // where no such file can be made they stay in memory.

@@ -502,8 +502,6 @@ static void warn_unscored(AVFilterContext *ctx)
                s->nb_submitted);
 }
 
-static enum VqLogFormat log_format(const VQCUDAContext *s);
-
 static int write_log(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
@@ -517,7 +515,7 @@ static int write_log(AVFilterContext *ctx)
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
     /* every rendition's, each written even when another's fails */
-    err = vq_ladder_write_logs(s->ladder, s->log_path, log_format(s), s->segment_path);
+    err = vq_ladder_write_logs(s->ladder, s->log_path, s->log_fmt, s->segment_path);
     cuda_pop(ctx);
     if (err < 0)
         s->log_error = ladder_error(ctx, err, "vq_ladder_write_logs");
@@ -1323,20 +1321,6 @@ static int activate_frames(AVFilterContext *ctx)
     return 0;
 }
 
-static enum VqLogFormat log_format(const VQCUDAContext *s)
-{
-    const char *ext;
-
-    if (s->log_fmt != LOG_FMT_AUTO)
-        return s->log_fmt;
-    ext = strrchr(s->log_path, '.');
-    if (ext && !av_strcasecmp(ext, ".json"))
-        return VQ_LOG_JSON;
-    if (ext && !av_strcasecmp(ext, ".csv"))
-        return VQ_LOG_CSV;
-    return VQ_LOG_XML;
-}
-
 /*
  * "finish": the program's output side stopped before the input ended
  * (ffmpeg: -frames, an output's -t; patches/ tell ffmpeg to send it before
@@ -1427,8 +1411,8 @@ static av_cold void uninit(AVFilterContext *ctx)
 
 static const AVOption vqcuda_options[] = {
     { "log_path", "write libvmaf's per-frame log to this file", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "log format (auto: from log_path's extension, else xml)", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_AUTO }, LOG_FMT_AUTO, VQ_LOG_SUB, FLAGS, .unit = "log_fmt" },
-        { "auto", "from the extension of log_path", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_AUTO }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "log format (auto: from log_path's extension, else xml)", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = VQ_LOG_AUTO }, VQ_LOG_AUTO, VQ_LOG_SUB, FLAGS, .unit = "log_fmt" },
+        { "auto", "from the extension of log_path", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_AUTO }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "json", "libvmaf's JSON log",             0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_JSON },  0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_XML },   0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV log",              0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV },   0, 0, FLAGS, .unit = "log_fmt" },

@@ -24,9 +24,6 @@
 /* pairing: frames of one time only, or libvmaf's (framesync's) pairing */
 enum { PAIRING_TIMESTAMP, PAIRING_FRAMESYNC };
 
-/* log_fmt "auto": from log_path's extension, else libvmaf's default (xml) */
-#define LOG_FMT_AUTO -1
-
 #define MAX_RENDITIONS VQ_LADDER_MAX
 
 /* A distorted frame waiting for its scores.  The reference (and the other

@@ -1,5 +1,6 @@
 /* log_writer.cpp - see log_writer.hpp. */
 #include "log_writer.hpp"
+#include <cctype>
 
 #include <cerrno>
 #include <cstdarg>
@@ -403,6 +404,14 @@ void write_segments_csv(const std::string &path, const LogTable &t)
 
 void write_log(const std::string &path, VqLogFormat fmt, const LogTable &t)
 {
+    if (fmt == VQ_LOG_AUTO) {
+        const size_t dot = path.rfind('.'), slash = path.rfind('/');
+        std::string ext = dot == std::string::npos || (slash != std::string::npos && slash > dot) ? ""
+                                                                                                  : path.substr(dot);
+        for (char &c : ext)
+            c = (char)std::tolower((unsigned char)c);
+        fmt = ext == ".json" ? VQ_LOG_JSON : ext == ".csv" ? VQ_LOG_CSV : VQ_LOG_XML;
+    }
     if (fmt != VQ_LOG_JSON && fmt != VQ_LOG_XML && fmt != VQ_LOG_CSV && fmt != VQ_LOG_SUB)
         fail(VQ_EINVAL, "unknown log format %d", (int)fmt);
     write_file(path, t, fmt == VQ_LOG_JSON ? write_json : fmt == VQ_LOG_XML ? write_xml

@@ -173,7 +173,9 @@ enum VqPool { VQ_POOL_MEAN, VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_HARMONIC_MEAN };
 /* Pooled value of one feature over the received frames (libvmaf's order and formulas). */
 int vq_session_pooled(VqSession *s, const char *name, enum VqPool pool, double *out);
 
-enum VqLogFormat { VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV, VQ_LOG_SUB };
+/* VQ_LOG_AUTO: from the path's extension (.json, .csv, any case), else XML
+ * (libvmaf's default) */
+enum VqLogFormat { VQ_LOG_AUTO = -1, VQ_LOG_JSON, VQ_LOG_XML, VQ_LOG_CSV, VQ_LOG_SUB };
 /* Write libvmaf's log (after flush): every number written so it parses back
  * exact.  Written beside path and renamed into place: an existing log is
  * replaced only by a complete one.  VQ_EIO names the path and the cause. */

@@ -1056,6 +1056,20 @@ TEST(Session, KeptFramesOnDiskGiveTheSameLogs)
     EXPECT_NE(logs[0][2].find("\"frameNum\": 29"), std::string::npos);
     EXPECT_NE(logs[0][0].find("\"frameNum\": 15"), std::string::npos);
     EXPECT_EQ(logs[0][0].find("\"frameNum\": 16"), std::string::npos);
+    /* VQ_LOG_AUTO: the path's extension, in any case, says the format; else XML */
+    const std::pair<const char *, VqLogFormat> autos[] = {
+        { "/auto.JSON", VQ_LOG_JSON }, { "/auto.Csv", VQ_LOG_CSV }, { "/auto.txt", VQ_LOG_XML }, { "/auto", VQ_LOG_XML }
+    };
+    for (const auto &a : autos) {
+        const std::string p = std::string(dir) + a.first, q = std::string(dir) + "/explicit";
+        ASSERT_EQ(vq_session_write_log(s[1], p.c_str(), VQ_LOG_AUTO), VQ_OK) << vq_session_error(s[1]);
+        ASSERT_EQ(vq_session_write_log(s[1], q.c_str(), a.second), VQ_OK) << vq_session_error(s[1]);
+        const std::string got = without_fps(slurp(p.c_str()));
+        EXPECT_GT(got.size(), 1000u) << a.first;
+        EXPECT_EQ(got, without_fps(slurp(q.c_str()))) << a.first;
+        remove(p.c_str());
+        remove(q.c_str());
+    }
     for (const char *f : { "/mid.json", "/mid.csv" })
         remove((std::string(dir) + f).c_str());
     rmdir(dir);

@@ -396,8 +396,8 @@ void VqSession::submit(const VqPicture *ref, const VqPicture *dis, double time, 
         }
         if (timing.on)
             timing.submit += since(t_submit);
-        /* fold the previous frame while this one runs */
-        while (vq_cuda_exec_in_flight(cuda) > 1)
+        /* fold the oldest frame while the later ones run */
+        while (vq_cuda_exec_in_flight(cuda) >= vq_cuda_exec_depth(cuda))
             collect_cuda();
     }
     n_submitted++;

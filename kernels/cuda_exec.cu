@@ -23,8 +23,9 @@
  * arguments are the same either way.
  *
  * Lanes: a frame's graph does not wait for the previous frame's to end.
- * Frame n runs on lane n % 2 (a stream per pipeline slot) with its own
- * instance of each module (allocated twice: one per slot), so that the
+ * Frame n runs on lane n % depth (a stream per pipeline slot; depth 2, or 3
+ * with VQ_CUDA_DEPTH=3) with its own instance of each module (one per
+ * slot), so that the
  * latency-bound ends of one frame's work (ordered sums, selections, a
  * cooperative pooling) overlap the next frame's full-GPU kernels.  A module
  * that carries state from frame to frame (module.h's phase, enqueue_every,
@@ -135,7 +136,8 @@ struct VqCudaExec {
     /* lanes (the header comment): lane[slot] is the slot's stream (lane[0]
      * is `stream`; one lane: both are); step[slot][k], recorded once a
      * carrying module instance k's work of the slot's frame is done */
-    int lanes;                  /* 0: not decided yet (before the first frame), 1 or 2 */
+    int lanes;                  /* 0: not decided yet (before the first frame), 1 or depth */
+    int depth;                  /* pipeline slots used (vq_cuda_pipeline_depth) */
     cudaStream_t lane[VQ_CUDA_PIPELINE_DEPTH];
     unsigned char carries[VQ_EXEC_MAX_MODULES];
     cudaEvent_t step[VQ_CUDA_PIPELINE_DEPTH][VQ_EXEC_MAX_MODULES];
@@ -157,8 +159,8 @@ struct VqCudaExec {
     /* inside a frame, the leader's: each part of the reference's work done */
     cudaEvent_t ref_mod[VQ_EXEC_MAX_MODULES];
     VqScaleCuda *scale;         /* distorted pictures of another size */
-    /* each module instance's, from its table: [k][0], and with two lanes
-     * [k][1] for an instance that carries nothing from frame to frame */
+    /* each module instance's, from its table: [k][0], and with lanes
+     * [k][1 .. depth - 1] for an instance that carries nothing from frame to frame */
     void *module_scratch[VQ_EXEC_MAX_MODULES][VQ_CUDA_PIPELINE_DEPTH];
 };
 
@@ -184,6 +186,14 @@ static inline unsigned vq_cuda_wait_flags(void)
 }
 
 #include "cuda_exec_ref.cuh"
+
+/* 2, or 3 with VQ_CUDA_DEPTH=3: the frames an executor opened now holds in
+ * flight (read at each open: a test compares both in one process) */
+extern "C" int vq_cuda_pipeline_depth(void)
+{
+    const char *d = getenv("VQ_CUDA_DEPTH");
+    return d && !strcmp(d, "3") ? 3 : 2;
+}
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
 {
@@ -224,6 +234,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
     if (!e)
         return VQ_ENOMEM;
     e->cfg = *cfg;
+    e->depth = vq_cuda_pipeline_depth();
     e->group_waited = -1;
     for (int k = 0; k < VQ_EXEC_MAX_MODULES; k++)
         e->ref_part[k] = -1;
@@ -268,7 +279,7 @@ extern "C" int vq_cuda_exec_open(VqCudaExec **out, const VqCudaExecConfig *cfg, 
         for (int k = 0; k < N_SIDE; k++)
             CHECK(cudaStreamCreateWithFlags(&e->cap_side[k], cudaStreamNonBlocking));
     }
-    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
+    for (int k = 0; k < e->depth; k++) {
         Slot *s = &e->slot[k];
         CHECK(cudaMalloc(&s->d_rows, cfg->plan.total * sizeof(int64_t)));
         CHECK(cudaHostAlloc(&s->h_rows, cfg->plan.total * sizeof(int64_t), cudaHostAllocDefault));
@@ -313,8 +324,8 @@ static void lanes_free(VqCudaExec *e)
             }
 }
 
-/* Before the first frame (a ladder's sharing is set up by then): two lanes
- * where they apply (the header comment), else one. */
+/* Before the first frame (a ladder's sharing is set up by then): a lane per
+ * pipeline slot where they apply (the header comment), else one. */
 static void lanes_setup(VqCudaExec *e)
 {
     const VqExecPlan *p = &e->cfg.plan;
@@ -323,11 +334,11 @@ static void lanes_setup(VqCudaExec *e)
     if ((env && !strcmp(env, "1")) || !e->use_graphs || !e->own_stream || !e->legacy_mode || e->scale ||
         e->ref)
         return;
-    /* the second instances take about as much again: only where an eighth
-     * of the device stays free after them (other processes on the GPU, a
+    /* the further instances take about as much again each: only where an
+     * eighth of the device stays free after them (other processes on the GPU, a
      * farm's next one, need room for their first instances) */
     size_t free_b = 0, total = 0;
-    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess || free_b < e->inst_bytes + total / 8) {
+    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess || free_b < (e->depth - 1) * e->inst_bytes + total / 8) {
         cudaGetLastError();
         return;
     }
@@ -335,12 +346,12 @@ static void lanes_setup(VqCudaExec *e)
     for (int k = 0; k < p->n_modules; k++) {
         const VqModuleExec &m = p->module[k];
         e->carries[k] = !m.skip && (m.temporal || m.cuda->phase || m.cuda->enqueue_every || m.cuda->replayed);
-        for (int s = 0; s < VQ_CUDA_PIPELINE_DEPTH && e->carries[k] && ce == cudaSuccess; s++)
+        for (int s = 0; s < e->depth && e->carries[k] && ce == cudaSuccess; s++)
             ce = cudaEventCreateWithFlags(&e->step[s][k], cudaEventDisableTiming);
-        for (int s = 1; s < VQ_CUDA_PIPELINE_DEPTH && !m.skip && !e->carries[k] && ce == cudaSuccess; s++)
+        for (int s = 1; s < e->depth && !m.skip && !e->carries[k] && ce == cudaSuccess; s++)
             ce = (cudaError_t)m.cuda->alloc(&e->module_scratch[k][s], &m.g);
     }
-    for (int s = 1; s < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; s++) {
+    for (int s = 1; s < e->depth && ce == cudaSuccess; s++) {
         cudaStream_t st;
         if ((ce = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking)) == cudaSuccess)
             e->lane[s] = st;
@@ -350,7 +361,7 @@ static void lanes_setup(VqCudaExec *e)
         lanes_free(e);
         return;
     }
-    e->lanes = 2;
+    e->lanes = e->depth;
 }
 
 /* The chroma planes a picture's copy needs: modules that read them (psnr's
@@ -474,10 +485,10 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
                         err, errlen)) < 0)
             return ret;
     }
-    /* two lanes, in a graph: each carrying instance's work of this frame
+    /* lanes, in a graph: each carrying instance's work of this frame
      * done (the next frame's graph waits for it; a frame enqueued directly
      * records them at its end, in submit) */
-    for (int k = 0; capturing && e->lanes == 2 && k < c->n_modules; k++)
+    for (int k = 0; capturing && e->lanes > 1 && k < c->n_modules; k++)
         if (e->carries[k])
             CHECK(cudaEventRecordWithFlags(e->step[slot_index][k], side[module_stream(k)], cudaEventRecordExternal));
     /* join: the copy waits for the side streams (and the next frame's
@@ -552,18 +563,18 @@ static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
 }
 
 /* A frame enqueued directly (no graph) on its lane and the executor's side
- * streams: with two lanes, after the whole frame before, and its carrying
+ * streams: with lanes, after the whole frame before, and its carrying
  * instances' step events recorded at its end. */
 static int enqueue_direct(VqCudaExec *e, Slot *s, int slot_index, int prev_slot, VqPlaneView ref[3],
                           VqPlaneView dis[3], int score, int shared, char *err, size_t errlen)
 {
     cudaStream_t ls = e->lane[slot_index];
     int ret;
-    if (e->lanes == 2)
+    if (e->lanes > 1)
         CHECK(cudaStreamWaitEvent(ls, e->slot[prev_slot].done, 0));
     if ((ret = enqueue(e, s, slot_index, ref, dis, score, shared, 0, ls, e->side, err, errlen)) < 0)
         return ret;
-    for (int k = 0; e->lanes == 2 && k < e->cfg.plan.n_modules; k++)
+    for (int k = 0; e->lanes > 1 && k < e->cfg.plan.n_modules; k++)
         if (e->carries[k])
             CHECK(cudaEventRecord(e->step[slot_index][k], ls));
     return VQ_OK;
@@ -575,14 +586,14 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
     VqPlaneView ref[3], dis[3];
     const VqExecPlan *c = &e->cfg.plan;
     int ret;
-    if (e->in_flight >= VQ_CUDA_PIPELINE_DEPTH) {
+    if (e->in_flight >= e->depth) {
         snprintf(err, errlen, "pipeline full: collect first");
         return VQ_EINVAL;
     }
     if (!e->lanes)
         lanes_setup(e);
-    const int slot_index = (e->head + e->in_flight) % VQ_CUDA_PIPELINE_DEPTH;
-    const int prev_slot = (slot_index + VQ_CUDA_PIPELINE_DEPTH - 1) % VQ_CUDA_PIPELINE_DEPTH;
+    const int slot_index = (e->head + e->in_flight) % e->depth;
+    const int prev_slot = (slot_index + e->depth - 1) % e->depth;
     Slot *s = &e->slot[slot_index];
     cudaStream_t ls = e->lane[slot_index];   /* the frame's lane (one lane: the main stream) */
     memcpy(ref, ref_in, sizeof(ref));
@@ -656,8 +667,8 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
                     c->module[k].cuda->replayed(scratch_of(e, k, slot_index));
         }
         if (g) {
-            /* two lanes: the carrying instances' work of the frame before */
-            for (int k = 0; e->lanes == 2 && k < c->n_modules; k++)
+            /* lanes: the carrying instances' work of the frame before */
+            for (int k = 0; e->lanes > 1 && k < c->n_modules; k++)
                 if (e->carries[k])
                     CHECK(cudaStreamWaitEvent(ls, e->step[prev_slot][k], 0));
             CHECK(cudaGraphLaunch(g->exec, ls));
@@ -676,6 +687,11 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
 extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
 {
     return e ? e->in_flight : 0;
+}
+
+extern "C" int vq_cuda_exec_depth(const VqCudaExec *e)
+{
+    return e ? e->depth : 2;
 }
 
 extern "C" const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k)
@@ -725,7 +741,7 @@ extern "C" int vq_cuda_exec_collect(VqCudaExec *e, const int64_t **rows, char *e
             return ret;
     }
     e->last_slot = e->head;
-    e->head = (e->head + 1) % VQ_CUDA_PIPELINE_DEPTH;
+    e->head = (e->head + 1) % e->depth;
     e->in_flight--;
     return VQ_OK;
 }

@@ -17,7 +17,9 @@
 extern "C" {
 #endif
 
-#define VQ_CUDA_PIPELINE_DEPTH 2
+/* frames in flight at most (the slots' arrays); the executor's own depth,
+ * vq_cuda_exec_depth, is 2 or, with VQ_CUDA_DEPTH=3, 3 */
+#define VQ_CUDA_PIPELINE_DEPTH 3
 
 typedef struct VqCudaExecConfig {
     VqExecPlan plan;
@@ -33,6 +35,8 @@ typedef struct VqCudaExec VqCudaExec;
 
 /* 1 when a CUDA device can be used from this thread (its context current). */
 int  vq_cuda_available(char *err, size_t errlen);
+/* every executor's depth (vq_cuda_exec_depth): 2, or 3 with VQ_CUDA_DEPTH=3 */
+int  vq_cuda_pipeline_depth(void);
 int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, size_t errlen);
 /* Enqueue one pair.  Views point into device memory when on_device, else
  * host memory that is uploaded (the host memory may be reused on return).
@@ -40,6 +44,10 @@ int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, s
 int  vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneView dis[3],
                          int on_device, int score, char *err, size_t errlen);
 int  vq_cuda_exec_in_flight(const VqCudaExec *e);
+/* frames the executor holds in flight at most (its pipeline slots; with
+ * lanes, the frames that run at once): the caller collects the oldest
+ * frame once a submit leaves this many in flight */
+int  vq_cuda_exec_depth(const VqCudaExec *e);
 /* module instance k's fold data for the frame collected last (its table's
  * fold_data), or NULL; valid until the next submit (which may reuse the
  * frame's pipeline slot) */

@@ -147,7 +147,7 @@ extern "C" int vq_cuda_exec_lead(VqCudaExec *e, char *err, size_t errlen)
             r->part_geom[k] = m.g;
         }
     }
-    for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH && ce == cudaSuccess; k++) {
+    for (int k = 0; k < e->depth && ce == cudaSuccess; k++) {
         for (int j = 0; j < p->n_modules && ce == cudaSuccess; j++)
             if (r->part_table[j] &&
                 (ce = (cudaError_t)r->part_table[j]->ref_alloc(&r->part[j][k], &p->module[j].g)) != cudaSuccess)

@@ -867,22 +867,24 @@ int all_run(VqExecutor exe, int n_subsample, int nframes, SessionRun &out, std::
 
 }  // namespace
 
-// the CUDA executor's two lanes (kernels/cuda_exec.cu: consecutive frames
-// at once, a second instance of each module that carries nothing from frame
-// to frame, the motions' work ordered from frame to frame) give the CPU's
-// values, as one lane does, for every extractor beside two models, every
-// frame scored or one in three; skipped without a GPU
-TEST(Modules, EveryExtractorOnTwoLanes)
+// the CUDA executor's lanes (kernels/cuda_exec.cu: consecutive frames at
+// once, an instance per lane of each module that carries nothing from frame
+// to frame, the motions' work ordered from frame to frame), two by default
+// and three with VQ_CUDA_DEPTH=3, give the CPU's values, as one lane does,
+// for every extractor beside two models, every frame scored or one in
+// three; skipped without a GPU
+TEST(Modules, EveryExtractorOnLanes)
 {
     const int n = 14;
     for (int sub : { 1, 3 }) {
         std::string err;
-        SessionRun cpu, one, two;
+        SessionRun cpu, one, two, three;
         ASSERT_EQ(all_run(VQ_EXECUTOR_CPU, sub, n, cpu, err), VQ_OK) << err;
         ASSERT_GT(cpu.names.size(), 60u);
         ASSERT_EQ(cpu.values.size(), (size_t)n) << sub;   /* a result per frame, scored or not */
         ASSERT_NE(cpu.values.front(), cpu.values.back()) << "the frames do not differ: a weak test";
         ::unsetenv("VQ_CUDA_LANES");
+        ::unsetenv("VQ_CUDA_DEPTH");
         const int r = all_run(VQ_EXECUTOR_CUDA, sub, n, two, err);
         if (r == VQ_ENODEV)
             GTEST_SKIP() << "no CUDA executor here: " << err;
@@ -891,17 +893,21 @@ TEST(Modules, EveryExtractorOnTwoLanes)
         const int r1 = all_run(VQ_EXECUTOR_CUDA, sub, n, one, err);
         ::unsetenv("VQ_CUDA_LANES");
         ASSERT_EQ(r1, VQ_OK) << err;
-        EXPECT_EQ(two.names, cpu.names);
-        EXPECT_EQ(one.names, cpu.names);
-        ASSERT_EQ(two.values.size(), cpu.values.size());
-        ASSERT_EQ(one.values.size(), cpu.values.size());
-        for (size_t i = 0; i < cpu.values.size(); i++) {
-            /* a frame n_subsample skips has fewer values (its temporal ones) */
-            ASSERT_EQ(two.values[i].size(), cpu.values[i].size()) << "frame " << i;
-            ASSERT_EQ(one.values[i].size(), cpu.values[i].size()) << "frame " << i;
-            for (size_t j = 0; j < cpu.values[i].size(); j++) {
-                EXPECT_EQ(two.values[i][j], cpu.values[i][j]) << "two lanes, frame " << i << ", value " << j;
-                EXPECT_EQ(one.values[i][j], cpu.values[i][j]) << "one lane, frame " << i << ", value " << j;
+        /* three frames in flight, on three lanes */
+        ::setenv("VQ_CUDA_DEPTH", "3", 1);
+        const int r3 = all_run(VQ_EXECUTOR_CUDA, sub, n, three, err);
+        ::unsetenv("VQ_CUDA_DEPTH");
+        ASSERT_EQ(r3, VQ_OK) << err;
+        const SessionRun *runs[3] = { &one, &two, &three };
+        for (int l = 0; l < 3; l++) {
+            const SessionRun &g = *runs[l];
+            EXPECT_EQ(g.names, cpu.names) << l + 1 << " lanes";
+            ASSERT_EQ(g.values.size(), cpu.values.size()) << l + 1 << " lanes";
+            for (size_t i = 0; i < cpu.values.size(); i++) {
+                /* a frame n_subsample skips has fewer values (its temporal ones) */
+                ASSERT_EQ(g.values[i].size(), cpu.values[i].size()) << l + 1 << " lanes, frame " << i;
+                for (size_t j = 0; j < cpu.values[i].size(); j++)
+                    EXPECT_EQ(g.values[i][j], cpu.values[i][j]) << l + 1 << " lanes, frame " << i << ", value " << j;
             }
         }
     }

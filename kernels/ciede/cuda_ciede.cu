@@ -478,7 +478,7 @@ int module_alloc(void **scratch, const VqModuleGeom *g)
         return (int)cudaErrorMemoryAllocation;
     m->fd.src.fetch = fetch_rows;
     m->fd.src.ctx = m;
-    return vq_ciede_cuda_alloc(&m->c, cg->w, cg->h, cg->bpc, VQ_CUDA_PIPELINE_DEPTH);
+    return vq_ciede_cuda_alloc(&m->c, cg->w, cg->h, cg->bpc, vq_cuda_pipeline_depth());
 }
 
 void module_free(void *scratch)

@@ -778,9 +778,11 @@ extern "C" void vq_cuda_exec_close(VqCudaExec **pe)
         if (e->module_scratch[k][0])
             e->cfg.plan.module[k].cuda->free(e->module_scratch[k][0]);
     for (int k = 0; k < VQ_CUDA_PIPELINE_DEPTH; k++) {
-        Slot *s = &e->slot[k];
-        cudaFree(s->d_rows);
-        cudaFreeHost(s->h_rows);
+        Slot *s = &e->slot[k];   /* slots past the executor's depth hold nothing */
+        if (s->d_rows)
+            cudaFree(s->d_rows);
+        if (s->h_rows)
+            cudaFreeHost(s->h_rows);
         if (s->done)
             cudaEventDestroy(s->done);
         for (int a = 0; a < 2; a++)

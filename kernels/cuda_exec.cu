@@ -23,8 +23,8 @@
  * arguments are the same either way.
  *
  * Lanes: a frame's graph does not wait for the previous frame's to end.
- * Frame n runs on lane n % depth (a stream per pipeline slot; depth 2, or 3
- * with VQ_CUDA_DEPTH=3) with its own instance of each module (one per
+ * Frame n runs on lane n % depth (a stream per pipeline slot; depth 3, or 2
+ * with VQ_CUDA_DEPTH=2) with its own instance of each module (one per
  * slot), so that the
  * latency-bound ends of one frame's work (ordered sums, selections, a
  * cooperative pooling) overlap the next frame's full-GPU kernels.  A module
@@ -187,12 +187,16 @@ static inline unsigned vq_cuda_wait_flags(void)
 
 #include "cuda_exec_ref.cuh"
 
-/* 2, or 3 with VQ_CUDA_DEPTH=3: the frames an executor opened now holds in
- * flight (read at each open: a test compares both in one process) */
+/* The frames an executor opened now holds in flight: 3, or 2 with
+ * VQ_CUDA_DEPTH=2 (read at each open: a test compares both in one process).
+ * H100, whole commands against decode-only, one binary, 2 -> 3
+ * (tests/results/h100-2026-12-06-k.txt): every feature at 2160p 88.1 ->
+ * 92.3%, 8 processes at 1080p with cambi 72.0 -> 78.0% and with every
+ * feature 44.6 -> 48.4%, the 2160p8 single stream 95.6 -> 99.7% (one run). */
 extern "C" int vq_cuda_pipeline_depth(void)
 {
     const char *d = getenv("VQ_CUDA_DEPTH");
-    return d && !strcmp(d, "3") ? 3 : 2;
+    return d && !strcmp(d, "2") ? 2 : 3;
 }
 
 extern "C" int vq_cuda_available(char *err, size_t errlen)
@@ -691,7 +695,7 @@ extern "C" int vq_cuda_exec_in_flight(const VqCudaExec *e)
 
 extern "C" int vq_cuda_exec_depth(const VqCudaExec *e)
 {
-    return e ? e->depth : 2;
+    return e ? e->depth : vq_cuda_pipeline_depth();
 }
 
 extern "C" const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k)

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* frames in flight at most (the slots' arrays); the executor's own depth,
- * vq_cuda_exec_depth, is 2 or, with VQ_CUDA_DEPTH=3, 3 */
+ * vq_cuda_exec_depth, is 3 or, with VQ_CUDA_DEPTH=2, 2 */
 #define VQ_CUDA_PIPELINE_DEPTH 3
 
 typedef struct VqCudaExecConfig {
@@ -35,7 +35,7 @@ typedef struct VqCudaExec VqCudaExec;
 
 /* 1 when a CUDA device can be used from this thread (its context current). */
 int  vq_cuda_available(char *err, size_t errlen);
-/* every executor's depth (vq_cuda_exec_depth): 2, or 3 with VQ_CUDA_DEPTH=3 */
+/* every executor's depth (vq_cuda_exec_depth): 3, or 2 with VQ_CUDA_DEPTH=2 */
 int  vq_cuda_pipeline_depth(void);
 int  vq_cuda_exec_open(VqCudaExec **e, const VqCudaExecConfig *cfg, char *err, size_t errlen);
 /* Enqueue one pair.  Views point into device memory when on_device, else

@@ -27,8 +27,8 @@ int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref[3], const VqPlaneVi
 }
 
 int vq_cuda_exec_in_flight(const VqCudaExec *e) { (void)e; return 0; }
-int vq_cuda_exec_depth(const VqCudaExec *e) { (void)e; return 2; }
-int vq_cuda_pipeline_depth(void) { return 2; }
+int vq_cuda_exec_depth(const VqCudaExec *e) { (void)e; return 3; }
+int vq_cuda_pipeline_depth(void) { return 3; }
 
 
 const void *vq_cuda_exec_module_fold_data(const VqCudaExec *e, int k) { (void)e; (void)k; return NULL; }

@@ -869,8 +869,8 @@ int all_run(VqExecutor exe, int n_subsample, int nframes, SessionRun &out, std::
 
 // the CUDA executor's lanes (kernels/cuda_exec.cu: consecutive frames at
 // once, an instance per lane of each module that carries nothing from frame
-// to frame, the motions' work ordered from frame to frame), two by default
-// and three with VQ_CUDA_DEPTH=3, give the CPU's values, as one lane does,
+// to frame, the motions' work ordered from frame to frame), three by default
+// and two with VQ_CUDA_DEPTH=2, give the CPU's values, as one lane does,
 // for every extractor beside two models, every frame scored or one in
 // three; skipped without a GPU
 TEST(Modules, EveryExtractorOnLanes)
@@ -885,7 +885,8 @@ TEST(Modules, EveryExtractorOnLanes)
         ASSERT_NE(cpu.values.front(), cpu.values.back()) << "the frames do not differ: a weak test";
         ::unsetenv("VQ_CUDA_LANES");
         ::unsetenv("VQ_CUDA_DEPTH");
-        const int r = all_run(VQ_EXECUTOR_CUDA, sub, n, two, err);
+        /* the default: three frames in flight, on three lanes */
+        const int r = all_run(VQ_EXECUTOR_CUDA, sub, n, three, err);
         if (r == VQ_ENODEV)
             GTEST_SKIP() << "no CUDA executor here: " << err;
         ASSERT_EQ(r, VQ_OK) << err;
@@ -893,11 +894,10 @@ TEST(Modules, EveryExtractorOnLanes)
         const int r1 = all_run(VQ_EXECUTOR_CUDA, sub, n, one, err);
         ::unsetenv("VQ_CUDA_LANES");
         ASSERT_EQ(r1, VQ_OK) << err;
-        /* three frames in flight, on three lanes */
-        ::setenv("VQ_CUDA_DEPTH", "3", 1);
-        const int r3 = all_run(VQ_EXECUTOR_CUDA, sub, n, three, err);
+        ::setenv("VQ_CUDA_DEPTH", "2", 1);
+        const int r2 = all_run(VQ_EXECUTOR_CUDA, sub, n, two, err);
         ::unsetenv("VQ_CUDA_DEPTH");
-        ASSERT_EQ(r3, VQ_OK) << err;
+        ASSERT_EQ(r2, VQ_OK) << err;
         const SessionRun *runs[3] = { &one, &two, &three };
         for (int l = 0; l < 3; l++) {
             const SessionRun &g = *runs[l];

@@ -5,7 +5,7 @@
  *
  * The filter only moves pictures and results: libvqcuda does every sum.
  * Scores arrive late (frame N's motion needs frame N+1, and the GPU folds
- * frame N while N+1 runs), so distorted frames wait in a FIFO and leave,
+ * frame N while the next ones run), so distorted frames wait in a FIFO and leave,
  * unchanged, with their lavfi.vqcuda.* metadata once their result is in.
  */
 

@@ -1,6 +1,7 @@
 /* log_target.cpp - see log_target.hpp. */
 #include "log_target.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -211,12 +212,10 @@ void output_claim(const void *owner, const std::string &kind, const std::string 
 
 void output_release(const void *owner)
 {
+    /* allocates nothing: no exception leaves it (vq_output_release) */
     std::lock_guard<std::mutex> lock(claims_lock);
-    std::vector<Claim> kept;
-    for (Claim &c : claims)
-        if (c.owner != owner)
-            kept.push_back(std::move(c));
-    claims.swap(kept);
+    claims.erase(std::remove_if(claims.begin(), claims.end(), [owner](const Claim &c) { return c.owner == owner; }),
+                 claims.end());
 }
 
 }  // namespace vq

@@ -1,7 +1,7 @@
 /* log_writer.cpp - see log_writer.hpp. */
 #include "log_writer.hpp"
-#include <cctype>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <charconv>

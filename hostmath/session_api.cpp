@@ -14,6 +14,16 @@ template <typename F> int guarded(VqSession *s, F &&fn)
     return s ? vq::guard(s->err, "", fn) : VQ_EINVAL;
 }
 
+/* The same for a call without a session: the message into the caller's errbuf */
+template <typename F> int guarded(char *errbuf, size_t errlen, F &&fn)
+{
+    std::string msg;
+    const int ret = vq::guard(msg, "", fn);
+    if (ret < 0 && errbuf && errlen)
+        std::snprintf(errbuf, errlen, "%s", msg.c_str());
+    return ret;
+}
+
 /* A failed submit, new section or flush: the run failed, and no module's
  * commit runs at flush (what a module wrote outside stays as it was). */
 int failing(VqSession *s, int ret)
@@ -170,30 +180,12 @@ int vq_session_note_unpaired(VqSession *s, double time, double ref_time)
 
 int vq_frame_size_check(int width, int height, char *errbuf, size_t errlen)
 {
-    try {
-        check_size(width, height);
-        return VQ_OK;
-    } catch (const vq::Error &e) {
-        if (errbuf && errlen)
-            std::snprintf(errbuf, errlen, "%s", e.what());
-        return e.code();
-    }
+    return guarded(errbuf, errlen, [&] { check_size(width, height); });
 }
 
 int vq_log_check(const char *path, char *errbuf, size_t errlen)
 {
-    try {
-        vq::log_target_check(path ? path : "");
-        return VQ_OK;
-    } catch (const vq::Error &e) {
-        if (errbuf && errlen)
-            std::snprintf(errbuf, errlen, "%s", e.what());
-        return e.code();
-    } catch (const std::bad_alloc &) {
-        if (errbuf && errlen)
-            std::snprintf(errbuf, errlen, "out of memory");
-        return VQ_ENOMEM;
-    }
+    return guarded(errbuf, errlen, [&] { vq::log_target_check(path ? path : ""); });
 }
 
 int vq_log_remove(const char *path)
@@ -217,20 +209,11 @@ int vq_log_same_file(const char *a, const char *b)
 int vq_output_claim(const void *owner, const char *kind, const char *what, const char *path, char *errbuf,
                     size_t errlen)
 {
-    try {
+    return guarded(errbuf, errlen, [&] {
         if (!owner || !path)
             vq::fail(VQ_EINVAL, "vq_output_claim: no owner or no path");
         vq::output_claim(owner, kind ? kind : "owner", what ? what : "output", path);
-        return VQ_OK;
-    } catch (const vq::Error &e) {
-        if (errbuf && errlen)
-            std::snprintf(errbuf, errlen, "%s", e.what());
-        return e.code();
-    } catch (const std::bad_alloc &) {
-        if (errbuf && errlen)
-            std::snprintf(errbuf, errlen, "out of memory");
-        return VQ_ENOMEM;
-    }
+    });
 }
 
 void vq_output_release(const void *owner)

@@ -115,20 +115,6 @@ static void cuda_pop(AVFilterContext *ctx)
 #endif
 }
 
-/* A log written at the end: prove now that it can be (libvqcuda does what
- * the write will do, without touching what is there). */
-static int check_log_path(AVFilterContext *ctx, const char *opt, const char *path)
-{
-    char err[512] = "";
-    int ret = vq_log_check(path, err, sizeof(err));
-
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", opt, *err ? err : "cannot be written");
-        return AVERROR(EIO);
-    }
-    return 0;
-}
-
 /* the title frame a piece's first frame is: score_context frames before
  * score_frames' A, from frame 0 at most (0 for a whole title) */
 static int64_t piece_first(const VQCUDAContext *s)
@@ -136,71 +122,13 @@ static int64_t piece_first(const VQCUDAContext *s)
     return FFMAX(0, s->score_begin - s->score_context);
 }
 
-/* output i's path: log_path (i < n), segment_path (n <= i < 2n) of
- * rendition i mod n (%d: its number, from 1), stream_path (i == 2n); 1, 0
- * when not given, AVERROR(EINVAL) when too long */
-static int output_path(const VQCUDAContext *s, int i, const char **opt, char *path, size_t len)
-{
-    const int n = s->nb_rend;
-    const char *tmpl = i < n ? s->log_path : i < 2 * n ? s->segment_path : s->stream_path;
-
-    *opt = i < n ? "log_path" : i < 2 * n ? "segment_path" : "stream_path";
-    if (!tmpl)
-        return 0;
-    if (i == 2 * n ? snprintf(path, len, "%s", tmpl) >= (int)len : vq_ladder_path(tmpl, i % n, path, len) < 0)
-        return AVERROR(EINVAL);
-    return 1;
-}
-
-/* Every rendition's log and segments file (and with_stream, stream_path):
- * fn(ctx, option, path) on each, the first error returned. */
-static int for_each_log(AVFilterContext *ctx, int with_stream,
-                        int (*fn)(AVFilterContext *ctx, const char *opt, const char *path))
-{
-    VQCUDAContext *s = ctx->priv;
-    char path[4096];
-    const char *opt;
-    int ret;
-
-    for (int i = 0; i < 2 * s->nb_rend + !!with_stream; i++) {
-        if ((ret = output_path(s, i, &opt, path, sizeof(path))) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "%s is too long\n", opt);
-            return ret;
-        }
-        if (ret && (ret = fn(ctx, opt, path)) < 0)
-            return ret;
-    }
-    return 0;
-}
-
-/* Two outputs, of this filter or of two filters of one process, given one
- * file would leave only the last written, with exit 0 (and a re-created
- * graph could carry one filter's session on into the other): each output's
- * file is claimed in libvqcuda from init to uninit.  FFmpeg frees the old
- * graph before it builds the new one, so a re-created instance claims what
- * its predecessor held. */
-static int claim_output(AVFilterContext *ctx, const char *opt, const char *path)
-{
-    char err[1024] = "";
-
-    if (vq_output_claim(ctx, "vqcuda filter", opt, path, err, sizeof(err)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "%s\n", *err ? err : "cannot claim its file");
-        return AVERROR(EINVAL);
-    }
-    return 0;
-}
-
 static av_cold int init(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
+    char err[1024] = "";
     int ret;
 
     s->nb_rend = s->nb_renditions_opt - 1;
-    if ((s->segment_frames > 0) + (s->segment_duration > 0) + (s->segment_mode > 0) > 1) {
-        av_log(ctx, AV_LOG_ERROR, "give one of segment_frames, segment_duration and "
-               "segment=keyframes\n");
-        return AVERROR(EINVAL);
-    }
     if (s->score_frames) {
         long long a, b;
         char c;
@@ -211,20 +139,6 @@ static av_cold int init(AVFilterContext *ctx)
         }
         s->score_begin = a;
         s->score_end   = b;
-    }
-    if (s->segment_path && !s->log_path) {
-        av_log(ctx, AV_LOG_ERROR, "segment_path needs log_path (the segments are kept with the log)\n");
-        return AVERROR(EINVAL);
-    }
-
-    for (int i = 0; i < 2; i++) {
-        const char *opt = i ? "segment_path" : "log_path", *path = i ? s->segment_path : s->log_path;
-        if (s->nb_rend > 1 && path && !strstr(path, "%d")) {
-            av_log(ctx, AV_LOG_ERROR, "inputs=%d scores %d renditions: %s needs a %%d "
-                   "(the rendition's number, from 1) to give each its own file\n",
-                   s->nb_renditions_opt, s->nb_rend, opt);
-            return AVERROR(EINVAL);
-        }
     }
     for (int i = 0; i < s->nb_renditions_opt; i++) {
         AVFilterPad pad = { .type = AVMEDIA_TYPE_VIDEO };
@@ -239,11 +153,15 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if ((ret = for_each_log(ctx, 0, check_log_path)) < 0)
-        return ret;
-    if ((ret = for_each_log(ctx, 1, claim_output)) < 0) {
-        vq_output_release(ctx);
-        return ret;
+    /* The output files: their rules, each log proven writable, each file
+     * claimed from init to uninit (two outputs, of this filter or of two of
+     * one process, given one file would leave only the last written, with
+     * exit 0).  FFmpeg frees a re-created graph before it builds the new one,
+     * so a new instance claims what its predecessor held. */
+    if ((ret = vq_ladder_claim_outputs(ctx, "vqcuda filter", s->nb_rend, s->log_path,
+                                       s->segment_path, s->stream_path, err, sizeof(err))) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", *err ? err : "cannot write its outputs");
+        return vq_to_averror(ret);
     }
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
@@ -559,23 +477,18 @@ static int stream_status(AVFilterContext *ctx)
     return 0;
 }
 
-static int remove_log(AVFilterContext *ctx, const char *opt, const char *path)
-{
-    if (vq_log_remove(path) > 0)
-        av_log(ctx, AV_LOG_ERROR, "removed %s: it held an earlier run's scores\n", path);
-    return 0;
-}
-
 /* A run that scored nothing fails, and leaves no log that could pass for
  * its result: an earlier run's log at log_path is removed. */
 static int nothing_scored(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
+    char list[4096];
 
     av_log(ctx, AV_LOG_ERROR, "no frame was scored (%"PRId64" main frames had no reference "
            "frame of their time, %"PRId64" pairs differed in size or format)\n",
            s->nb_unpaired, s->nb_mismatched);
-    for_each_log(ctx, 0, remove_log);
+    if (vq_ladder_remove_logs(s->nb_rend, s->log_path, s->segment_path, list, sizeof(list)) > 0)
+        av_log(ctx, AV_LOG_ERROR, "removed %s: held an earlier run's scores\n", list);
     return AVERROR(EINVAL);
 }
 

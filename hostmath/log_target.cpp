@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "vq_error.h"
+#include "vqcuda.h"
 
 namespace vq {
 
@@ -216,6 +217,37 @@ void output_release(const void *owner)
     std::lock_guard<std::mutex> lock(claims_lock);
     claims.erase(std::remove_if(claims.begin(), claims.end(), [owner](const Claim &c) { return c.owner == owner; }),
                  claims.end());
+}
+
+std::vector<OutputFile> output_files(int n, const char *log_path, const char *segment_path,
+                                     const char *stream_path)
+{
+    const struct {
+        const char *what, *tmpl;
+    } per[2] = {{"log_path", log_path}, {"segment_path", segment_path}};
+    std::vector<OutputFile> files;
+    char p[4096];
+
+    if (n < 1 || n > VQ_LADDER_MAX)
+        fail(VQ_EINVAL, "%d renditions: a run scores 1 to %d", n, VQ_LADDER_MAX);
+    if (segment_path && !log_path)
+        fail(VQ_EINVAL, "segment_path needs log_path (the segments are kept with the log)");
+    for (const auto &t : per)
+        if (t.tmpl && n > 1 && !std::strstr(t.tmpl, "%d"))
+            fail(VQ_EINVAL, "%d renditions: %s needs a %%d (the rendition's number, from 1) to give "
+                 "each its own file", n, t.what);
+    for (const auto &t : per)
+        for (int k = 0; t.tmpl && k < n; k++) {
+            if (vq_ladder_path(t.tmpl, k, p, sizeof(p)) < 0)
+                fail(VQ_EINVAL, "%s is too long", t.what);
+            files.push_back(OutputFile{t.what, p, true});
+        }
+    if (stream_path) {
+        if (std::strlen(stream_path) >= sizeof(p))
+            fail(VQ_EINVAL, "stream_path is too long");
+        files.push_back(OutputFile{"stream_path", stream_path, false});
+    }
+    return files;
 }
 
 }  // namespace vq

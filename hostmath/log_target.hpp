@@ -15,6 +15,7 @@
 #define VQ_LOG_TARGET_HPP
 
 #include <string>
+#include <vector>
 
 namespace vq {
 
@@ -44,6 +45,19 @@ bool log_target_same(const std::string &a, const std::string &b);
  * the owner.  Thread-safe. */
 void output_claim(const void *owner, const std::string &kind, const std::string &what, const std::string &path);
 void output_release(const void *owner);
+
+/* The files of a run of n renditions (vq_ladder_claim_outputs): log_path
+ * and segment_path per rendition (their %d its number, from 1), then
+ * stream_path; a NULL template gives none.  Throws vq::Error(VQ_EINVAL)
+ * where the templates break a rule: segment_path without log_path, a
+ * ladder's template without %d, a path of 4096 bytes or more. */
+struct OutputFile {
+    const char *what;   /* the option's name */
+    std::string path;
+    bool log;           /* a log or segments file (not the live output) */
+};
+std::vector<OutputFile> output_files(int n, const char *log_path, const char *segment_path,
+                                     const char *stream_path);
 
 }  // namespace vq
 

@@ -221,6 +221,43 @@ void vq_output_release(const void *owner)
     vq::output_release(owner);
 }
 
+int vq_ladder_claim_outputs(const void *owner, const char *kind, int n, const char *log_path,
+                            const char *segment_path, const char *stream_path, char *errbuf, size_t errlen)
+{
+    const int ret = guarded(errbuf, errlen, [&] {
+        if (!owner)
+            fail(VQ_EINVAL, "vq_ladder_claim_outputs: no owner");
+        const auto files = vq::output_files(n, log_path, segment_path, stream_path);
+        for (const auto &f : files)
+            if (f.log)
+                vq::log_target_check(f.path);
+        for (const auto &f : files)
+            vq::output_claim(owner, kind ? kind : "owner", f.what, f.path);
+    });
+    if (ret < 0 && owner)
+        vq::output_release(owner);
+    return ret;
+}
+
+int vq_ladder_remove_logs(int n, const char *log_path, const char *segment_path, char *list, size_t len)
+{
+    int removed = 0;
+    std::string names;
+
+    if (list && len)
+        *list = 0;
+    try {
+        for (const auto &f : vq::output_files(n, log_path, segment_path, nullptr))
+            if (vq::log_target_remove(f.path))
+                names += (removed++ ? ", " : "") + f.path;
+    } catch (...) {
+        /* templates that break the rules were refused before any run */
+    }
+    if (list && len)
+        std::snprintf(list, len, "%s", names.c_str());
+    return removed;
+}
+
 int vq_session_write_segments(VqSession *s, const char *path)
 {
     return guarded(s, [&] {

@@ -271,6 +271,20 @@ int vq_ladder_set_stream(VqLadder *l, void *stream_file);
 int vq_ladder_stream_status(VqLadder *l);
 /* tmpl with its first %d replaced by k + 1, into out (VQ_EINVAL: too long) */
 int vq_ladder_path(const char *tmpl, int k, char *out, size_t len);
+/* The files of a run of n renditions (a plain pair: n = 1): log_path and
+ * segment_path each rendition's (vq_ladder_path), stream_path one for all;
+ * NULL: none.  Before the run: the rules for them (segment_path needs
+ * log_path; with n > 1, log_path and segment_path need a %d; a path is
+ * shorter than 4096 bytes), each log and segments file proven writable
+ * (vq_log_check), then every file claimed for owner (vq_output_claim).
+ * VQ_EINVAL or VQ_EIO, errbuf saying which; then none of the owner's files
+ * stays claimed. */
+int vq_ladder_claim_outputs(const void *owner, const char *kind, int n, const char *log_path,
+                            const char *segment_path, const char *stream_path, char *errbuf, size_t errlen);
+/* For a run that scored nothing: removes the logs and segments files at
+ * those paths (vq_log_remove), so that no earlier run's passes for this
+ * run's result.  Returns how many were removed, their paths in list. */
+int vq_ladder_remove_logs(int n, const char *log_path, const char *segment_path, char *list, size_t len);
 void vq_ladder_close(VqLadder **l);
 
 #ifdef __cplusplus

@@ -943,6 +943,65 @@ TEST(Logs, OutputClaimsOneFileOneOutput)
     std::system(("rm -rf '" + d + "'").c_str());
 }
 
+/* vq_ladder_claim_outputs: a run's files by their rules, each log proven
+ * writable, all claimed (none after a failure); vq_ladder_remove_logs: what
+ * an earlier run left at the logs' and segments files' paths */
+TEST(Logs, LadderClaimsItsOutputs)
+{
+    char t[] = "/tmp/vq_outs_XXXXXX";
+    ASSERT_NE(mkdtemp(t), nullptr);
+    const std::string d = t, logs = d + "/r%d.json", segs = d + "/s%d.csv", live = d + "/live.jsonl";
+    int one, two;
+    char err[512] = "", list[1024] = "";
+    auto refused = [&](int ret, const char *want) {
+        EXPECT_EQ(ret, VQ_EINVAL) << want;
+        EXPECT_NE(std::strstr(err, want), nullptr) << err;
+        /* nothing stays claimed: the files are free for another owner */
+        EXPECT_EQ(vq_ladder_claim_outputs(&two, "tester", 3, logs.c_str(), segs.c_str(), live.c_str(), err,
+                                          sizeof(err)), VQ_OK) << err;
+        vq_output_release(&two);
+    };
+    refused(vq_ladder_claim_outputs(&one, "tester", 1, nullptr, segs.c_str(), nullptr, err, sizeof(err)),
+            "segment_path needs log_path");
+    refused(vq_ladder_claim_outputs(&one, "tester", 3, (d + "/r.json").c_str(), nullptr, nullptr, err, sizeof(err)),
+            "3 renditions: log_path needs a %d");
+    refused(vq_ladder_claim_outputs(&one, "tester", 2, logs.c_str(), (d + "/s.csv").c_str(), nullptr, err,
+                                    sizeof(err)), "segment_path needs a %d");
+    refused(vq_ladder_claim_outputs(&one, "tester", 2, logs.c_str(), (d + "/" + std::string(4100, 's') + "%d").c_str(),
+                                    nullptr, err, sizeof(err)), "segment_path is too long");
+    /* a rendition's log and its segments: one file; its log, claimed before
+     * that was found, is free again */
+    refused(vq_ladder_claim_outputs(&one, "tester", 2, (d + "/x%d.csv").c_str(), (d + "/x%d.csv").c_str(), nullptr,
+                                    err, sizeof(err)), "name one file");
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", (d + "/x1.csv").c_str(), err, sizeof(err)), VQ_OK);
+    vq_output_release(&two);
+    refused(vq_ladder_claim_outputs(&one, "tester", 1, (d + "/a.json").c_str(), nullptr, (d + "/./a.json").c_str(), err,
+                                    sizeof(err)), "name one file");
+    EXPECT_EQ(vq_ladder_claim_outputs(&one, "tester", 1, (d + "/no/such/dir/a.json").c_str(), nullptr, nullptr, err,
+                                      sizeof(err)), VQ_EIO);
+    /* claimed: another owner is refused each file, the live output included */
+    ASSERT_EQ(vq_ladder_claim_outputs(&one, "tester", 3, logs.c_str(), segs.c_str(), live.c_str(), err,
+                                      sizeof(err)), VQ_OK) << err;
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", (d + "/r3.json").c_str(), err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", (d + "/s1.csv").c_str(), err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", live.c_str(), err, sizeof(err)), VQ_EINVAL);
+    EXPECT_EQ(vq_output_claim(&two, "tester", "log_path", (d + "/r4.json").c_str(), err, sizeof(err)), VQ_OK);
+    vq_output_release(&one);
+    vq_output_release(&two);
+    /* an earlier run's files: the logs and segments removed, the live output kept */
+    for (const char *f : {"/r1.json", "/r3.json", "/s2.csv", "/live.jsonl"}) {
+        FILE *fp = std::fopen((d + f).c_str(), "w");
+        ASSERT_NE(fp, nullptr);
+        std::fclose(fp);
+    }
+    EXPECT_EQ(vq_ladder_remove_logs(3, logs.c_str(), segs.c_str(), list, sizeof(list)), 3);
+    EXPECT_EQ(std::string(list), d + "/r1.json, " + d + "/r3.json, " + d + "/s2.csv");
+    EXPECT_EQ(access((d + "/live.jsonl").c_str(), F_OK), 0);
+    EXPECT_EQ(vq_ladder_remove_logs(3, logs.c_str(), segs.c_str(), list, sizeof(list)), 0);
+    EXPECT_STREQ(list, "");
+    std::system(("rm -rf '" + d + "'").c_str());
+}
+
 // The frames' values kept for the log (keep_frames) go to an unnamed
 // temporary file beyond VQ_FRAMES_SPILL bytes and are read back in order;
 // where no such file can be made they stay in memory.

@@ -9,6 +9,9 @@
 #   the other two are built and checked after the main tests (tests/releases.sh).
 #   VQ_NO_SANITIZE=1 skips the sanitizer configurations, VQ_NO_CLANG=1 the Clang one,
 #   VQ_NO_RELEASES=1 the other releases.
+#   VQ_LEAN=1 (set by .ci/run) removes each FFmpeg tree's objects once its binary
+#   is built (a later build starts from scratch), and the sanitizer build reads
+#   the main build's decoded clips: for a CI machine's small disk.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
@@ -26,11 +29,26 @@ run_ctest() {
     return $rc
 }
 
+# disk: what is free where the builds go (each stage prints it; a full disk
+# fails a link with "No space left on device")
+disk() {
+    echo "== disk: $(df -Pm "$build" | awk 'NR == 2 {print $4}') MB free, $(du -sm "$build" 2>/dev/null | cut -f1) MB in $build ($1)"
+}
+# VQ_LEAN: an FFmpeg tree's objects go once its binary is built
+lean() {
+    [ -n "${VQ_LEAN:-}" ] && rm -rf "$1/ffmpeg-src"
+    return 0
+}
+
+mkdir -p "$build"
+disk "start"
 "$root/scripts/build-ffmpeg.sh" "$build"
+lean "$build"
 cmake -S "$root" -B "$build/libvqcuda" -DVQ_FFMPEG="$build/ffmpeg/ffmpeg" -DVQ_BUILD_TESTS=ON >/dev/null
 cmake --build "$build/libvqcuda" -j"$(nproc)"
 rc=0
 run_ctest "$build/libvqcuda" || rc=$?
+disk "after the main tests"
 
 # the other FFmpeg releases (docs/ffmpeg-versions.md), each in a build dir of
 # its own with the library built above: built, checked as the VMAF tools use
@@ -41,6 +59,7 @@ if [ -z "${VQ_NO_RELEASES:-}" ]; then
     for v in 7.1 8.1 9.0; do [ "$v" = "${FFMPEG_VERSION:-8.1}" ] || others+=("$v"); done
     echo "== the other FFmpeg releases (${others[*]})"
     "$root/tests/releases.sh" "$build" "${others[@]}" || rc=$?
+    disk "after the other releases"
     echo "== the other FFmpeg releases took $(( $(date +%s) - t0 )) s"
 fi
 
@@ -48,7 +67,10 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     t0=$(date +%s)
     san=$build/asan
     VQ_SANITIZE=1 VQ_SRC_DIR=$build/src "$root/scripts/build-ffmpeg.sh" "$san"
-    cmake -S "$root" -B "$san/libvqcuda" -DVQ_FFMPEG="$san/ffmpeg/ffmpeg" -DVQ_BUILD_TESTS=ON >/dev/null
+    lean "$san"
+    # the clips decoded once: the main build's raw files
+    cmake -S "$root" -B "$san/libvqcuda" -DVQ_FFMPEG="$san/ffmpeg/ffmpeg" -DVQ_BUILD_TESTS=ON \
+        -DVQ_RAW_DIR="$build/libvqcuda/raw" >/dev/null
     cmake --build "$san/libvqcuda" -j"$(nproc)"
     # leaks: in our own test programs; FFmpeg's exit paths are not ours to hold
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -61,6 +83,7 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     # sanitizers they took two thirds of this stage
     run_ctest "$san/libvqcuda" -E 'Golden.*/(dog2160|balle576|dog1080)|^lib_.*(dog1080|dog2160|balle576)|^lib_motion_parts' -R '^test_|^lib_.*_cpu$|^e2e_(small36x34|odd577x323|birds422p10|checker1080)(\.features)?_cpu$|^e2e_birds720\.(multi|vmaf_b_v0\.6\.3)_cpu$|^e2e_bad_input$|^e2e_noloss$|^e2e_ladder_bicubic_cpu$' || rc=$?
     echo "== sanitizer configuration took $(( $(date +%s) - t0 )) s"
+    disk "after the sanitizer configuration"
 
     # ThreadSanitizer: the CPU executor's thread pool and row bands (and three fold
     # workers: VQ_FOLD_THREADS), through vqscore at
@@ -141,6 +164,7 @@ if [ -z "${VQ_NO_CLANG:-}" ]; then
         cmake --build "$cl" -j"$(nproc)" >/dev/null
         VQ_RAW_DIR=$build/libvqcuda/raw run_ctest "$cl" -R '^test_' || rc=$?
         echo "== Clang took $(( $(date +%s) - t0 )) s"
+        disk "after Clang"
     else
         echo "== Clang stage skipped: clang could not be installed"
     fi

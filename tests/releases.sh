@@ -44,6 +44,8 @@ for ver in "$@"; do
     fi
     t1=$(date +%s)
     echo "== FFmpeg $ver: built in $((t1 - t0)) s"
+    # VQ_LEAN (scripts/test.sh): the tree's objects go, the binaries stay
+    [ -n "${VQ_LEAN:-}" ] && rm -rf "$b/ffmpeg-src"
     ff=$b/ffmpeg/ffmpeg
     bad=0
 

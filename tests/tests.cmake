@@ -4,7 +4,9 @@ find_package(GTest REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 set(VQ_DATA ${CMAKE_SOURCE_DIR}/tests/data)
-set(VQ_RAW_DIR ${CMAKE_BINARY_DIR}/raw)
+# the bundled clips decoded (decode_raw, once; the tests only read them): a
+# build may share another's (scripts/test.sh's sanitizer build reads the main one's)
+set(VQ_RAW_DIR ${CMAKE_BINARY_DIR}/raw CACHE PATH "where the bundled clips are decoded to raw YUV")
 if(NOT VQ_MODELS_DIR)
   set(VQ_MODELS_DIR ${CMAKE_SOURCE_DIR}/../shared/models)
 endif()

@@ -352,8 +352,11 @@ static void lanes_setup(VqCudaExec *e)
         e->carries[k] = !m.skip && (m.temporal || m.cuda->phase || m.cuda->enqueue_every || m.cuda->replayed);
         for (int s = 0; s < e->depth && e->carries[k] && ce == cudaSuccess; s++)
             ce = cudaEventCreateWithFlags(&e->step[s][k], cudaEventDisableTiming);
-        for (int s = 1; s < e->depth && !m.skip && !e->carries[k] && ce == cudaSuccess; s++)
-            ce = (cudaError_t)m.cuda->alloc(&e->module_scratch[k][s], &m.g);
+        for (int s = 1; s < e->depth && !m.skip && !e->carries[k] && ce == cudaSuccess; s++) {
+            VqModuleGeom g = m.g;   /* read in alloc only: no instance keeps it */
+            g.cuda_slot = s;
+            ce = (cudaError_t)m.cuda->alloc(&e->module_scratch[k][s], &g);
+        }
     }
     for (int s = 1; s < e->depth && ce == cudaSuccess; s++) {
         cudaStream_t st;

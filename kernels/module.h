@@ -43,6 +43,11 @@ typedef struct VqModuleGeom {
      * threads, and whether the instance runs in its steps' bands (1) or as
      * one task (0: a table with run, where the executor's split chose it) */
     int cpu_threads, cpu_bands;
+    /* set by the CUDA executor on its copy, before its table's alloc, for a
+     * lane's own instance (cuda_exec.cu, lanes): the one pipeline slot, 1 to
+     * depth - 1, that instance runs, so that what it keeps per slot it needs
+     * for that slot alone; 0: every slot (the first instance) */
+    int cuda_slot;
 } VqModuleGeom;
 
 /* A part of a CPU step (VqModuleCpu.step_parts): its rows follow the

@@ -152,11 +152,12 @@ void vq_ciede_dev_cpu_run(const VqPlaneView ref[3], const VqPlaneView dis[3], co
 typedef struct VqCiedeCuda VqCiedeCuda;
 
 /* slots: frames in flight (each has its own overflow list and pixel words:
- * 24 bytes per pixel per slot).  bpc 8: frames of 8 bits per sample read
- * stage A from the device's table (made here, synchronously, if no session
- * has it yet; VQ_CUDA_CIEDE_TABLE=0: never); other bpc: no table.  0 or a
- * cudaError_t. */
-int  vq_ciede_cuda_alloc(VqCiedeCuda **p, int w, int h, int bpc, int slots);
+ * 24 bytes per pixel per slot); only: -1, every slot's, or the one slot
+ * 0 .. slots - 1 this state will run (the others then refuse to run).  bpc 8:
+ * frames of 8 bits per sample read stage A from the device's table (made
+ * here, synchronously, if no session has it yet; VQ_CUDA_CIEDE_TABLE=0:
+ * never); other bpc: no table.  0 or a cudaError_t. */
+int  vq_ciede_cuda_alloc(VqCiedeCuda **p, int w, int h, int bpc, int slots, int only);
 void vq_ciede_cuda_free(VqCiedeCuda *p);
 /* Views point to device memory; d_buf is the frame's buffer in device
  * memory (vq_ciede_buffer_words words, every word written); the pixel words

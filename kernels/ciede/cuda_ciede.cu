@@ -355,10 +355,10 @@ extern "C" void vq_ciede_cuda_free(VqCiedeCuda *p)
     free(p);
 }
 
-extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int slots)
+extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int slots, int only)
 {
     *pp = nullptr;
-    if (w <= 0 || h <= 0 || slots <= 0 || (long long)w * h > VQ_CIEDE_MAX_PIXELS)
+    if (w <= 0 || h <= 0 || slots <= 0 || only < -1 || only >= slots || (long long)w * h > VQ_CIEDE_MAX_PIXELS)
         return (int)cudaErrorInvalidValue;
     VqCiedeCuda *p = (VqCiedeCuda *)calloc(1, sizeof(*p));
     if (!p)
@@ -377,7 +377,7 @@ extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int 
     cudaError_t e = cudaStreamCreateWithFlags(&p->fetch, cudaStreamNonBlocking);
     if (e == cudaSuccess && table_wanted(bpc))
         e = table_acquire(&p->table, &p->table_ctx);
-    for (int s = 0; s < slots && e == cudaSuccess; s++) {
+    for (int s = only < 0 ? 0 : only; s < (only < 0 ? slots : only + 1) && e == cudaSuccess; s++) {
         e = cudaMalloc((void **)&p->overflow[s], 2 * sizeof(int64_t) * (size_t)w * h);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)&p->px[s], sizeof(int64_t) * (size_t)w * h);
@@ -394,7 +394,7 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
                                  const VqPlaneView dis[3], const VqCiedeGeom *g, int64_t *d_buf,
                                  void *stream)
 {
-    if (!p || slot < 0 || slot >= p->slots || g->w != p->w || g->h != p->h)
+    if (!p || slot < 0 || slot >= p->slots || !p->px[slot] || g->w != p->w || g->h != p->h)
         return (int)cudaErrorInvalidValue;
     const cudaStream_t st = (cudaStream_t)stream;
     cudaError_t e = cudaMemsetAsync(d_buf, 0, sizeof(int64_t) * vq_ciede_buffer_words(g->w, g->h), st);
@@ -424,7 +424,7 @@ extern "C" int vq_ciede_cuda_run(VqCiedeCuda *p, int slot, const VqPlaneView ref
 
 extern "C" int vq_ciede_cuda_fetch_list(VqCiedeCuda *p, int slot, int64_t n, int64_t *dst, void *stream)
 {
-    if (!p || slot < 0 || slot >= p->slots || n > (int64_t)p->w * p->h)
+    if (!p || slot < 0 || slot >= p->slots || !p->px[slot] || n > (int64_t)p->w * p->h)
         return (int)cudaErrorInvalidValue;
     if (n <= VQ_CIEDE_LIST_INLINE)
         return 0;
@@ -439,7 +439,7 @@ extern "C" int vq_ciede_cuda_fetch_list(VqCiedeCuda *p, int slot, int64_t n, int
 
 extern "C" int vq_ciede_cuda_fetch_rows(VqCiedeCuda *p, int slot, int row0, int nrows, int64_t *dst)
 {
-    if (!p || slot < 0 || slot >= p->slots || row0 < 0 || nrows < 0 || nrows > p->h - row0)
+    if (!p || slot < 0 || slot >= p->slots || !p->px[slot] || row0 < 0 || nrows < 0 || nrows > p->h - row0)
         return (int)cudaErrorInvalidValue;
     if (!nrows)
         return 0;
@@ -478,7 +478,9 @@ int module_alloc(void **scratch, const VqModuleGeom *g)
         return (int)cudaErrorMemoryAllocation;
     m->fd.src.fetch = fetch_rows;
     m->fd.src.ctx = m;
-    return vq_ciede_cuda_alloc(&m->c, cg->w, cg->h, cg->bpc, vq_cuda_pipeline_depth());
+    /* a lane's own instance runs one slot (g->cuda_slot): its buffers alone */
+    return vq_ciede_cuda_alloc(&m->c, cg->w, cg->h, cg->bpc, vq_cuda_pipeline_depth(),
+                               g->cuda_slot > 0 ? g->cuda_slot : -1);
 }
 
 void module_free(void *scratch)

@@ -388,12 +388,12 @@ int parity_ciede(const ParityArgs &args)
         load_frame(r, args.pair[0], w, h);
         load_frame(d, args.pair[1], w, h);
         VqCiedeCuda *cu;
-        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 8, 1));
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 8, 1, -1));
         const int fails = check(layouts[0], w, h, cu, &r, &d);
         printf("ciede: the pair %s\n", fails ? "DIFFERS" : "is equal");
         bench(layouts[0], w, h, cu, "table, real pair", &r, &d);
         vq_ciede_cuda_free(cu);
-        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 0, 1));
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, w, h, 0, 1, -1));
         bench(layouts[0], w, h, cu, "no table, real pair", &r, &d);
         vq_ciede_cuda_free(cu);
         free_frame(r);
@@ -405,10 +405,10 @@ int parity_ciede(const ParityArgs &args)
         for (auto sz : { std::make_pair(1920, 1080), std::make_pair(3840, 2160) }) {
             /* 8 bits with stage A's table (as the executor runs it), then
              * without (stage A per pixel, as at other depths) */
-            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1));
+            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1, -1));
             bench(layouts[1], sz.first, sz.second, cu, "table");
             vq_ciede_cuda_free(cu);
-            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 0, 1));
+            CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 0, 1, -1));
             bench(layouts[1], sz.first, sz.second, cu, "no table");
             bench(layouts[4], sz.first, sz.second, cu, "");
             vq_ciede_cuda_free(cu);
@@ -424,7 +424,7 @@ int parity_ciede(const ParityArgs &args)
         VqCiedeCuda *cu;
         /* bpc 8: the 8-bit layouts read stage A from the table (unless
          * VQ_CUDA_CIEDE_TABLE=0), the others compute it */
-        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1));
+        CK((cudaError_t)vq_ciede_cuda_alloc(&cu, sz.first, sz.second, 8, 1, -1));
         for (const Layout &L : layouts) {
             if (sz.first * sz.second > 1000000 && L.bpc != 8 && L.bpc != 10)
                 continue;   /* keep the run short: the CPU side is slow */

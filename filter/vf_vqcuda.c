@@ -488,7 +488,8 @@ static int nothing_scored(AVFilterContext *ctx)
            "frame of their time, %"PRId64" pairs differed in size or format)\n",
            s->nb_unpaired, s->nb_mismatched);
     if (vq_ladder_remove_logs(s->nb_rend, s->log_path, s->segment_path, list, sizeof(list)) > 0)
-        av_log(ctx, AV_LOG_ERROR, "removed %s: held an earlier run's scores\n", list);
+        av_log(ctx, AV_LOG_ERROR, "removed an earlier run's logs, which could pass for "
+               "this run's: %s\n", list);
     return AVERROR(EINVAL);
 }
 

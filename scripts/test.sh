@@ -10,8 +10,9 @@
 #   VQ_NO_SANITIZE=1 skips the sanitizer configurations, VQ_NO_CLANG=1 the Clang one,
 #   VQ_NO_RELEASES=1 the other releases.
 #   VQ_LEAN=1 (set by .ci/run) removes each FFmpeg tree's objects once its binary
-#   is built (a later build starts from scratch), and the sanitizer build reads
-#   the main build's decoded clips: for a CI machine's small disk.
+#   is built (a later build starts from scratch) and the sanitizer build once its
+#   tests ran (ctest's logs stay): for a CI machine's small disk.  The sanitizer
+#   build reads the main build's decoded clips either way.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
@@ -37,6 +38,13 @@ disk() {
 # VQ_LEAN: an FFmpeg tree's objects go once its binary is built
 lean() {
     [ -n "${VQ_LEAN:-}" ] && rm -rf "$1/ffmpeg-src"
+    return 0
+}
+# VQ_LEAN: a configuration's build once its stage is done, but for ctest's logs
+lean_stage() {
+    [ -n "${VQ_LEAN:-}" ] || return 0
+    find "$1" -mindepth 1 -maxdepth 1 ! -name libvqcuda -exec rm -rf {} +
+    [ -d "$1/libvqcuda" ] && find "$1/libvqcuda" -mindepth 1 -maxdepth 1 ! -name Testing -exec rm -rf {} +
     return 0
 }
 
@@ -84,6 +92,7 @@ if [ -z "${VQ_NO_SANITIZE:-}" ]; then
     run_ctest "$san/libvqcuda" -E 'Golden.*/(dog2160|balle576|dog1080)|^lib_.*(dog1080|dog2160|balle576)|^lib_motion_parts' -R '^test_|^lib_.*_cpu$|^e2e_(small36x34|odd577x323|birds422p10|checker1080)(\.features)?_cpu$|^e2e_birds720\.(multi|vmaf_b_v0\.6\.3)_cpu$|^e2e_bad_input$|^e2e_noloss$|^e2e_ladder_bicubic_cpu$' || rc=$?
     echo "== sanitizer configuration took $(( $(date +%s) - t0 )) s"
     disk "after the sanitizer configuration"
+    lean_stage "$san"
 
     # ThreadSanitizer: the CPU executor's thread pool and row bands (and three fold
     # workers: VQ_FOLD_THREADS), through vqscore at

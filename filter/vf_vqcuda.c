@@ -129,6 +129,9 @@ static av_cold int init(AVFilterContext *ctx)
     int ret;
 
     s->nb_rend = s->nb_renditions_opt - 1;
+    /* libvmaf_cuda scores on the GPU, as FFmpeg's does (device=cpu still may) */
+    if (!strcmp(ctx->filter->name, "libvmaf_cuda") && s->device == VQ_EXECUTOR_AUTO)
+        s->device = VQ_EXECUTOR_CUDA;
     if (s->score_frames) {
         long long a, b;
         char c;
@@ -1376,6 +1379,11 @@ FRAMESYNC_DEFINE_CLASS(vqcuda, VQCUDAContext, fs);
 /* The same filter under libvmaf's name, for tools that hardcode it. */
 FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VQCUDAContext, fs, vqcuda_options);
 #endif
+#if CONFIG_LIBVMAF_CUDA_FILTER && !CONFIG_LIBVMAF
+/* And under libvmaf_cuda's, for the GPU's command lines (device=auto is
+ * the GPU there: see init). */
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf_cuda, VQCUDAContext, fs, vqcuda_options);
+#endif
 
 static const AVFilterPad vqcuda_outputs[] = {
     {
@@ -1385,38 +1393,29 @@ static const AVFilterPad vqcuda_outputs[] = {
     },
 };
 
-const VQ_FILTER ff_vf_vqcuda = {
-    VQ_PUB(name)        = "vqcuda",
-    VQ_PUB(description) = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact) between two video streams, on the GPU or the CPU."),
-    .preinit            = vqcuda_framesync_preinit,
-    .init               = init,
-    .uninit             = uninit,
-    .process_command    = process_command,
-    .activate           = activate,
-    .priv_size          = sizeof(VQCUDAContext),
-    VQ_PUB(priv_class)  = &vqcuda_class,
-    /* no inputs listed: inputs=N makes them in init */
-    FILTER_OUTPUTS(vqcuda_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
-    VQ_PUB(flags)       = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
-    .flags_internal     = FF_FILTER_FLAG_HWFRAME_AWARE,
-};
+/* vqcuda, and the same filter under the names tools hardcode */
+#define DEFINE_VQCUDA_FILTER(fname, desc)                                       \
+const VQ_FILTER ff_vf_##fname = {                                               \
+    VQ_PUB(name)        = #fname,                                               \
+    VQ_PUB(description) = NULL_IF_CONFIG_SMALL(desc),                           \
+    .preinit            = fname##_framesync_preinit,                            \
+    .init               = init,                                                 \
+    .uninit             = uninit,                                               \
+    .process_command    = process_command,                                      \
+    .activate           = activate,                                             \
+    .priv_size          = sizeof(VQCUDAContext),                                \
+    VQ_PUB(priv_class)  = &fname##_class,                                       \
+    /* no inputs listed: inputs=N makes them in init */                         \
+    FILTER_OUTPUTS(vqcuda_outputs),                                             \
+    FILTER_QUERY_FUNC2(query_formats),                                          \
+    VQ_PUB(flags)       = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS, \
+    .flags_internal     = FF_FILTER_FLAG_HWFRAME_AWARE,                         \
+}
 
+DEFINE_VQCUDA_FILTER(vqcuda, "Calculate VMAF (libvmaf-exact) between two video streams, on the GPU or the CPU.");
 #if CONFIG_LIBVMAF_FILTER && !CONFIG_LIBVMAF
-const VQ_FILTER ff_vf_libvmaf = {
-    VQ_PUB(name)        = "libvmaf",
-    VQ_PUB(description) = NULL_IF_CONFIG_SMALL("Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams, on the GPU or the CPU."),
-    .preinit            = libvmaf_framesync_preinit,
-    .init               = init,
-    .uninit             = uninit,
-    .process_command    = process_command,
-    .activate           = activate,
-    .priv_size          = sizeof(VQCUDAContext),
-    VQ_PUB(priv_class)  = &libvmaf_class,
-    /* no inputs listed: inputs=N makes them in init */
-    FILTER_OUTPUTS(vqcuda_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
-    VQ_PUB(flags)       = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_INPUTS,
-    .flags_internal     = FF_FILTER_FLAG_HWFRAME_AWARE,
-};
+DEFINE_VQCUDA_FILTER(libvmaf, "Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams, on the GPU or the CPU.");
+#endif
+#if CONFIG_LIBVMAF_CUDA_FILTER && !CONFIG_LIBVMAF
+DEFINE_VQCUDA_FILTER(libvmaf_cuda, "Calculate VMAF (libvmaf-exact, by vqcuda) between two video streams on the GPU.");
 #endif

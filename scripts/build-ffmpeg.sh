@@ -333,7 +333,7 @@ prepare_ffmpeg() {
 
 configure_ffmpeg() {
     # what the VMAF tools run (ffmpeg-quality-metrics, ab-av1, ...) and the tests
-    local filters=vqcuda,libvmaf,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,ssim,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect,yadif,bwdif,colorspace,setparams,color,nullsrc
+    local filters=vqcuda,libvmaf,libvmaf_cuda,scale,format,null,split,hwupload,hwdownload,hwupload_cuda,metadata,psnr,ssim,testsrc2,settb,setpts,select,trim,extractplanes,fps,concat,streamselect,yadif,bwdif,colorspace,setparams,color,nullsrc
     local vq_version
     vq_version=$(sed -n 's/^project([^)]*VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLists.txt")
     local extra=() codecs=h264,hevc,av1,vp9

@@ -8,9 +8,9 @@
 # BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity,glibc_powf_gpu,vqscore}.
 # STAGE: parity, golden, sanitize, bench (default: all), so that each call
 # of a time-limited machine can run a part; quick: the 11 default-model
-# golden pairs, two ladders, the size-change stream and two host layouts
-# (an executor change, when there is little device time); ladder: the
-# ladders alone, with and without graphs, and memcheck on one.
+# golden pairs, two ladders, the size-change stream, libvmaf_cuda's command
+# line and two host layouts (an executor change, when there is little device
+# time); ladder: the ladders alone, with and without graphs, and memcheck on one.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
@@ -56,6 +56,15 @@ done
 ladders bicubic same
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
 say "noloss exit $?: $(tail -1 "$out/noloss.log")"
+# a command line written for FFmpeg's libvmaf_cuda (its scale_cuda steps
+# included) through the alias: the golden's values
+c=$data/clips
+"$ff" -nostdin -v error -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_crf34.mp4" \
+    -hwaccel cuda -hwaccel_output_format cuda -i "$c/dog1080_ref.mp4" \
+    -lavfi "[0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda=log_fmt=json:log_path=$out/libvmaf_cuda.json" \
+    -f null - >"$out/libvmaf_cuda.log" 2>&1 &&
+    python3 "$root/tests/compare_golden.py" "$out/libvmaf_cuda.json" "$data/golden/dog1080.json" >>"$out/libvmaf_cuda.log" 2>&1
+say "libvmaf_cuda with scale_cuda exit $?: $(grep -h exact "$out/libvmaf_cuda.log" | sed 's|.*/golden/||')"
 for pair in dog1080 birds422p10; do
     set -- $pair $(clip_row $pair | cut -d' ' -f1-4,8)
     as=$6; [ "$as" = - ] && as=

@@ -118,6 +118,11 @@ check(fine(rc) and "No space left on device" in err, "log_path=/dev/full with -f
 rc, err = run("[0:v][1:v]vqcuda=log_path=/dev/full", post=["-t", "0.2"])
 check(fine(rc) and "No space left on device" in err, "log_path=/dev/full with the output's -t fails the run",
       f"exit {rc}: {last(err)}")
+# the same under libvmaf's names: ffmpeg sends each of them "finish" too
+for name in ("libvmaf", "libvmaf_cuda"):
+    rc, err = run(f"[0:v][1:v]{name}=device=cpu:log_path=/dev/full", post=["-frames:v", "5"])
+    check(fine(rc) and "No space left on device" in err, f"{name}: log_path=/dev/full with -frames:v 5 fails the run",
+          f"exit {rc}: {last(err)}")
 
 # ---- 3. the start check proves what the end will do ------------------------
 name = "a" * 250 + ".json"

@@ -377,7 +377,8 @@ extern "C" int vq_ciede_cuda_alloc(VqCiedeCuda **pp, int w, int h, int bpc, int 
     cudaError_t e = cudaStreamCreateWithFlags(&p->fetch, cudaStreamNonBlocking);
     if (e == cudaSuccess && table_wanted(bpc))
         e = table_acquire(&p->table, &p->table_ctx);
-    for (int s = only < 0 ? 0 : only; s < (only < 0 ? slots : only + 1) && e == cudaSuccess; s++) {
+    const int first = only < 0 ? 0 : only, end = only < 0 ? slots : only + 1;   /* the slots to fill */
+    for (int s = first; s < end && e == cudaSuccess; s++) {
         e = cudaMalloc((void **)&p->overflow[s], 2 * sizeof(int64_t) * (size_t)w * h);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)&p->px[s], sizeof(int64_t) * (size_t)w * h);

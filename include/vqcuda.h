@@ -6,8 +6,9 @@
  * and its psnr return, plus the model's score, bit for bit.  Results come
  * back in frame order, but late: motion2 (and so the score) of frame N is
  * known only once frame N+1 was submitted, and the GPU executor folds frame
- * N while the next ones run (N+1 and N+2; VQ_CUDA_DEPTH=2: N+1).  Every call returns 0 or a negative VQ_E* code; the
- * session keeps a message for the last error (vq_session_error()).
+ * N while the next ones run (N+1 and N+2; VQ_CUDA_DEPTH=2: N+1).  Every
+ * call returns 0 or a negative VQ_E* code; the session keeps a message for
+ * the last error (vq_session_error()).
  * Inside, the library is C++; no exception crosses this API.
  */
 #ifndef VQCUDA_H

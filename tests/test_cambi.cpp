@@ -557,10 +557,37 @@ TEST(CambiOptions, EqualReferenceCambiC)
 /* ---- the CUDA executor's algorithms, emulated on the host ---------------- */
 
 /*
+ * cuda_cambi.cu's cvalue_trim: a block's rows [r0, r1) trimmed to the first
+ * to the last holding a pixel of columns [x0, x0 + strip) that needs a
+ * c-value (needs(i, col)); the other rows' c-values are 0, written here.
+ * False when no row holds one.
+ */
+long g_trimmed_rows = 0;   /* rows the emulated blocks skipped (the tests check some are) */
+
+bool emulate_trim(int x0, int strip, int sw, int &r0, int &r1, const std::function<bool(int, int)> &needs, float *cv)
+{
+    int a = r1, z = r0 - 1;
+    for (int i = r0; i < r1; i++)
+        for (int col = x0; col < std::min(sw, x0 + strip); col++)
+            if (needs(i, col)) {
+                a = std::min(a, i);
+                z = i;
+            }
+    for (int i = r0; i < r1; i++)
+        for (int col = x0; col < std::min(sw, x0 + strip); col++)
+            if (i < a || i > z)
+                cv[(size_t)i * sw + col] = 0.0f;
+    g_trimmed_rows += a <= z ? (a - r0) + (r1 - 1 - z) : r1 - r0;
+    r0 = a;
+    r1 = z + 1;
+    return a <= z;
+}
+
+/*
  * cuda_cambi.cu's c-value kernel, block by block and thread by thread (its
- * barriers separate the phases): strips of kStrip columns, bands of rows,
- * the window filled for the band's first row, then slid.  Must give the CPU
- * executor's c-values on every scale.
+ * barriers separate the phases): strips of kStrip columns, bands of rows
+ * trimmed to those needing c-values, the window filled for the band's first
+ * row, then slid.  Must give the CPU executor's c-values on every scale.
  */
 void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
                            const uint8_t *mask0, const float *recip, int rows_per_block,
@@ -584,7 +611,13 @@ void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
     for (int by = 0; by * rows_per_block < sh; by++)
         for (int bx = 0; bx * kStrip < sw; bx++) {
             const int x0 = bx * kStrip, c0 = x0 - pad;
-            const int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            const auto needs = [&](int i, int col) {
+                return mask0[((size_t)i << sft) * p.w + ((size_t)col << sft)] &&
+                       vq_cambi_band_row(&p, filt[(size_t)i * sw + col]) >= 0;
+            };
+            if (!emulate_trim(x0, kStrip, sw, r0, r1, needs, cv))
+                continue;
             std::fill(hist.begin(), hist.end(), 0);
             for (int r = std::max(0, r0 - pad); r <= std::min(sh - 1, r0 + pad); r++) {
                 stage(add, r, c0);
@@ -619,8 +652,9 @@ void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
 }
 
 /*
- * cuda_cambi_cols.cuh's kernel, block by block: a byte histogram per staged
- * column over the window's rows (two changes per column and row), and per
+ * cuda_cambi_cols.cuh's kernel, block by block (its rows trimmed as above):
+ * a byte histogram per staged column over the window's rows (two changes
+ * per column and row), and per
  * row only the band rows within num_diffs of the strip's pixels' own, each
  * pixel's count the difference of two prefixes over the staged columns.
  */
@@ -643,7 +677,9 @@ void emulate_cvalue_cols_kernel(const VqCambiParams &p, int s, const uint16_t *f
     for (int by = 0; by * rows_per_block < sh; by++)
         for (int bx = 0; bx * kStrip < sw; bx++) {
             const int x0 = bx * kStrip, c0 = x0 - pad;
-            const int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
+            if (!emulate_trim(x0, kStrip, sw, r0, r1, [&](int i, int col) { return band_row(i, col) >= 0; }, cv))
+                continue;
             std::fill(cols.begin(), cols.end(), 0);
             auto change = [&](int u, int q, int d) {
                 if (u < 0)
@@ -950,6 +986,7 @@ void check_emulated_cvalues(const RandomCase &c, std::mt19937 &rng, int window_s
 TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
 {
     std::mt19937 rng(3);
+    g_trimmed_rows = 0;
     for (const RandomCase &c : kRandomCases) {
         int pad = 0, nonzero = 0;
         ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues(
@@ -957,6 +994,7 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
             [](int pd) { return std::vector<int>{ std::max(32, 4 * pd), 1, 7 }; }, &pad, &nonzero));
         EXPECT_GT(nonzero, 100) << c.w << "x" << c.h;   /* the content exercises the c-values */
     }
+    EXPECT_GT(g_trimmed_rows, 1000);   /* and the blocks' trimmed rows */
 }
 
 /* the column histograms' kernel (4K's default): the same c-values, on
@@ -968,10 +1006,12 @@ TEST(CambiGpuAlgorithm, ColumnHistogramsEqualCpu)
     int pad = 0, nonzero = 0;
     for (const RandomCase &c : kRandomCases)
         ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues(c, rng, 0, emulate_cvalue_cols_kernel, rows, &pad, &nonzero));
+    g_trimmed_rows = 0;
     ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues({ 1920, 1080, 8, 2, 0, 0 }, rng, 127, emulate_cvalue_cols_kernel,
                                                    rows, &pad, &nonzero));
     EXPECT_EQ(pad, 31);
     EXPECT_GT(nonzero, 100);
+    EXPECT_GT(g_trimmed_rows, 100);
 }
 
 /*

@@ -105,6 +105,19 @@ int runs_enabled()
     return on;
 }
 
+/* VQ_CUDA_CAMBI_TRIM=1: a c-value block slides only through its rows from
+ * the first to the last needing a c-value (cvalue_trim; the same values);
+ * =0 or unset: through all its rows.  Off by default until measured on a
+ * GPU (docs/cambi.md section 6) */
+int trim_enabled()
+{
+    static const int on = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_TRIM");
+        return e && !strcmp(e, "1");
+    }();
+    return on;
+}
+
 /* ---- preprocessing ------------------------------------------------------ */
 
 __global__ void __launch_bounds__(kThreads)
@@ -198,31 +211,83 @@ struct CvGrid {
     int block0[VQ_CAMBI_SCALES + 1];
     int rows;
     int runs;           /* 0: every row change column by column (VQ_CUDA_CAMBI_RUNS=0) */
+    int trim;           /* 1: a block's rows trimmed (cvalue_trim, VQ_CUDA_CAMBI_TRIM=1) */
 };
 
-/* a staged row: entry q is u of scale pixel (r, c0 + q), -1 outside the
- * image; thread t holds entries t and t + kStrip in registers (fetch_row,
- * issued a row ahead so that its loads wait behind that row's work), then
- * puts them in shared memory (put_row) */
-static_assert(2 * kStrip >= kStrip + 2 * kMaxPad, "a staged row is two entries per thread");
+/*
+ * A c-value block's rows [r0, r1), trimmed to those from the first to the
+ * last that hold a pixel of the strip's columns [x0, x0 + strip) needing a
+ * c-value (u >= 0: masked and in the band); the others' c-values are 0,
+ * written here.  False when no row holds one (the block has nothing else
+ * to do).  About half the blocks of a real frame's scale 0 have none: their
+ * window need not be filled nor slid.  The window of a trimmed band's first
+ * row is filled as that of any block's first row, so the counts are the
+ * same.  Threads from strip on only wait.
+ */
+__device__ __forceinline__ bool cvalue_trim(const int16_t *__restrict__ u, int sw, int x0, int strip, int &r0,
+                                            int &r1, float *__restrict__ cv, int trim)
+{
+    __shared__ int lo, hi;
+    const int t = threadIdx.x, col = x0 + t;
+    if (!trim)
+        return true;
+    if (t == 0) {
+        lo = r1;
+        hi = r0 - 1;
+    }
+    __syncthreads();
+    if (t < strip && col < sw) {
+        int f = r1, l = r0 - 1;
+        for (int i = r0; i < r1; i++)
+            if (u[(size_t)i * sw + col] >= 0) {
+                f = min(f, i);
+                l = i;
+            }
+        if (f < r1) {
+            atomicMin(&lo, f);
+            atomicMax(&hi, l);
+        }
+    }
+    __syncthreads();
+    const int a = lo, z = hi + 1;
+    if (t < strip && col < sw)
+        for (int i = r0; i < r1; i++)
+            if (i < a || i >= z)
+                cv[(size_t)i * sw + col] = 0.0f;
+    r0 = a;
+    r1 = z;
+    return a < z;
+}
 
-__device__ __forceinline__ void fetch_row(int16_t v[2], int span, const int16_t *__restrict__ u, int sw, int sh,
+/* a staged row: entry q is u of scale pixel (r, c0 + q), -1 outside the
+ * image; thread t of a strip of S columns holds entries t, t + S, ... in
+ * registers (fetch_row, issued a row ahead so that its loads wait behind
+ * that row's work), then puts them in shared memory (put_row) */
+template <int S>
+struct Staged {
+    static constexpr int K = (S + 2 * kMaxPad + S - 1) / S;   /* entries per thread */
+    int16_t v[K];
+};
+
+template <int S>
+__device__ __forceinline__ void fetch_row(Staged<S> &st, int span, const int16_t *__restrict__ u, int sw, int sh,
                                           int r, int c0)
 {
 #pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * kStrip, c = c0 + q;
-        v[k] = q < span && r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
+    for (int k = 0; k < Staged<S>::K; k++) {
+        const int q = threadIdx.x + k * S, c = c0 + q;
+        st.v[k] = q < span && r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
     }
 }
 
-__device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int span)
+template <int S>
+__device__ __forceinline__ void put_row(int16_t *buf, const Staged<S> &st, int span)
 {
 #pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const int q = threadIdx.x + k * kStrip;
+    for (int k = 0; k < Staged<S>::K; k++) {
+        const int q = threadIdx.x + k * S;
         if (q < span)
-            buf[q] = v[k];
+            buf[q] = st.v[k];
     }
 }
 
@@ -236,10 +301,11 @@ __device__ __forceinline__ void put_row(int16_t *buf, const int16_t v[2], int sp
  * every column, a batch of kBatch loaded before any is applied.  Counts are
  * integers: either way gives the same counters.
  */
+template <int S>
 __device__ __forceinline__ void window_update(const int16_t *add, const int16_t *sub, const uint32_t *bm, int t,
                                               int nq, uint32_t *mine, int runs)
 {
-#define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
+#define BAND_WORD(u) (mine + ((u) >> 1) * S)
     const int qe = t + nq;
     bool walk = false;
     if (runs && nq > 1) {   /* (uniform: the whole warp asks) */
@@ -296,10 +362,11 @@ __device__ __forceinline__ void window_update(const int16_t *add, const int16_t 
 }
 
 /* the run ends of the staged pairs (window_update's bm); between barriers */
+template <int S>
 __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub, int span, uint32_t *bm)
 {
     const int lane = threadIdx.x & 31, nc = (span + 31) >> 5;
-    for (int c = threadIdx.x >> 5; c < nc; c += kStrip / 32) {
+    for (int c = threadIdx.x >> 5; c < nc; c += S / 32) {
         const int q = (c << 5) + lane;
         const bool end = q >= span - 1 || add[q] != add[q + 1] || sub[q] != sub[q + 1];
         const uint32_t m = __ballot_sync(0xffffffffu, end);
@@ -310,29 +377,31 @@ __device__ __forceinline__ void run_ends(const int16_t *add, const int16_t *sub,
 
 /* a row's change once its staged rows are in shared memory (between
  * barriers): their run ends where the walk is on, then window_update */
+template <int S>
 __device__ __forceinline__ void apply_rows(const int16_t *add, const int16_t *sub, uint32_t *bm, int span, int t,
                                            int nq, uint32_t *mine, int runs)
 {
     if (runs) {
-        run_ends(add, sub, span, bm);
+        run_ends<S>(add, sub, span, bm);
         __syncthreads();
     }
-    window_update(add, sub, bm, t, nq, mine, runs);
+    window_update<S>(add, sub, bm, t, nq, mine, runs);
 }
 
 /*
  * Shared: the histograms as uint16 counters, two band rows to a 32-bit
  * word: thread t's counter of band row u is half u & 1 of word
- * (u >> 1) * kStrip + t (so a warp's 32 threads always touch 32 different
+ * (u >> 1) * S + t (so a warp's 32 threads always touch 32 different
  * banks); and, in arrays of their own (so the compiler knows the counters
- * never alias them), the two staged rows of kStrip + 2 pad entries and
+ * never alias them), the two staged rows of S + 2 pad entries and
  * their run ends.  A thread changes only its own counters, with shared
  * atomics on the word (counts stay below 2^16: nothing carries into or
  * borrows from the other half): the atomics do not wait for each other.
  * Each row's change walks the staged rows' runs where they are long
  * (window_update), as the CPU executor does.
  */
-__global__ void __launch_bounds__(kStrip)
+template <int S>
+__global__ void __launch_bounds__(S)
 cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 {
     extern __shared__ uint32_t smem32[];
@@ -343,50 +412,54 @@ cambi_cvalue_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
     const int sw = p.sw[s], sh = p.sh[s], pad = p.pad;
     const int16_t *__restrict__ u = g.u[s];
     const int t = threadIdx.x;
-    const int x0 = (b % g.strips[s]) * kStrip, col = x0 + t, c0 = x0 - pad;
-    const int r0 = (b / g.strips[s]) * g.rows;
-    const int r1 = min(sh, r0 + g.rows);
-    const int span = kStrip + 2 * pad;
-    const int nwords = ((p.band_size + 1) >> 1) * kStrip;
+    const int x0 = (b % g.strips[s]) * S, col = x0 + t, c0 = x0 - pad;
+    int r0 = (b / g.strips[s]) * g.rows;
+    int r1 = min(sh, r0 + g.rows);
+    if (!cvalue_trim(u, sw, x0, S, r0, r1, g.cv[s], g.trim))
+        return;
+    const int span = S + 2 * pad;
+    const int nwords = ((p.band_size + 1) >> 1) * S;
     const int nq = 2 * pad + 1;   /* a thread's window columns: t .. t + 2 pad */
-    __shared__ int16_t add[kStrip + 2 * kMaxPad + kBatch], sub[kStrip + 2 * kMaxPad + kBatch];
-    __shared__ uint32_t bm[(kStrip + 2 * kMaxPad + 31) / 32 + 1];
+    __shared__ int16_t add[S + 2 * kMaxPad + kBatch], sub[S + 2 * kMaxPad + kBatch];
+    __shared__ uint32_t bm[(S + 2 * kMaxPad + 31) / 32 + 1];
     uint32_t *hw = smem32;
     uint32_t *mine = hw + t;
-#define BAND_WORD(u) (mine + ((u) >> 1) * kStrip)
+#define BAND_WORD(u) (mine + ((u) >> 1) * S)
 
-    for (int e = t; e < nwords; e += kStrip)
+    for (int e = t; e < nwords; e += S)
         hw[e] = 0;
-    for (int q = t; q < span; q += kStrip)
+    for (int q = t; q < span; q += S)
         sub[q] = -1;
     /* the window of row r0: rows r0 - pad .. r0 + pad (clipped) */
-    int16_t na[2], ns[2] = { -1, -1 };     /* the next staged rows (entering, leaving) */
+    Staged<S> na, ns;     /* the next staged rows (entering, leaving) */
+    for (int k = 0; k < Staged<S>::K; k++)
+        ns.v[k] = -1;
     const int rlo = max(0, r0 - pad), rhi = min(sh - 1, r0 + pad);
-    fetch_row(na, span, u, sw, sh, rlo, c0);
+    fetch_row<S>(na, span, u, sw, sh, rlo, c0);
     for (int r = rlo; r <= rhi; r++) {
         __syncthreads();
-        put_row(add, na, span);
+        put_row<S>(add, na, span);
         __syncthreads();
         if (r < rhi) {
-            fetch_row(na, span, u, sw, sh, r + 1, c0);
+            fetch_row<S>(na, span, u, sw, sh, r + 1, c0);
         } else if (r0 + 1 < r1) {   /* the first slide's rows */
-            fetch_row(na, span, u, sw, sh, r0 + 1 + pad, c0);
-            fetch_row(ns, span, u, sw, sh, r0 - pad, c0);
+            fetch_row<S>(na, span, u, sw, sh, r0 + 1 + pad, c0);
+            fetch_row<S>(ns, span, u, sw, sh, r0 - pad, c0);
         }
-        apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
+        apply_rows<S>(add, sub, bm, span, t, nq, mine, g.runs);
     }
     for (int i = r0; i < r1; i++) {
         const int ui = col < sw ? u[(size_t)i * sw + col] : -1;
         if (i > r0) {
             __syncthreads();
-            put_row(add, na, span);     /* row i + pad: -1 below the image */
-            put_row(sub, ns, span);     /* row i - pad - 1: -1 above it */
+            put_row<S>(add, na, span);     /* row i + pad: -1 below the image */
+            put_row<S>(sub, ns, span);     /* row i - pad - 1: -1 above it */
             __syncthreads();
             if (i + 1 < r1) {
-                fetch_row(na, span, u, sw, sh, i + 1 + pad, c0);
-                fetch_row(ns, span, u, sw, sh, i - pad, c0);
+                fetch_row<S>(na, span, u, sw, sh, i + 1 + pad, c0);
+                fetch_row<S>(ns, span, u, sw, sh, i - pad, c0);
             }
-            apply_rows(add, sub, bm, span, t, nq, mine, g.runs);
+            apply_rows<S>(add, sub, bm, span, t, nq, mine, g.runs);
         }
         if (col < sw) {
             float v = 0.0f;
@@ -431,9 +504,27 @@ bool cvalue_cols(const VqCambiParams &p)
     return forced ? forced > 0 : p.pad >= 24;
 }
 
+/* the window histograms' strip: output columns (threads) per block.
+ * VQ_CUDA_CAMBI_STRIP=32 gives blocks of one warp (the same values; for
+ * measuring) */
+int hist_strip()
+{
+    static const int strip = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_STRIP");
+        return e && !strcmp(e, "32") ? 32 : 64;
+    }();
+    return strip;
+}
+
 size_t cvalue_smem(const VqCambiParams &p)
 {
-    return (size_t)((p.band_size + 1) >> 1) * kStrip * sizeof(uint32_t);
+    return (size_t)((p.band_size + 1) >> 1) * hist_strip() * sizeof(uint32_t);
+}
+
+/* the output columns of a c-value block */
+int cvalue_strip(const VqCambiParams &p)
+{
+    return cvalue_cols(p) ? kStrip : hist_strip();
 }
 
 /* rows per c-value block: the window fill costs about pad / rows of the
@@ -579,8 +670,13 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cvalue_cols(*p) ? cudaFuncSetAttribute(cambi_cvalue_cols_kernel,
                                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                      (int)cols_smem(*p))
-                              : cudaFuncSetAttribute(cambi_cvalue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                     (int)cvalue_smem(*p));
+                              : hist_strip() == 32
+                                    ? cudaFuncSetAttribute(cambi_cvalue_kernel<32>,
+                                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                           (int)cvalue_smem(*p))
+                                    : cudaFuncSetAttribute(cambi_cvalue_kernel<64>,
+                                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                           (int)cvalue_smem(*p));
     if (err) {
         vq_cambi_cuda_free(c);
         cudaGetLastError();   /* the error is returned, not left pending */
@@ -631,7 +727,7 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
                                                                           c->d_u[s], next);
         g.u[s] = c->d_u[s];
         g.cv[s] = c->d_cv[s];
-        g.strips[s] = (int)cdiv(sw, kStrip);
+        g.strips[s] = (int)cdiv(sw, cvalue_strip(p));
         g.block0[s] = blocks;
         blocks += g.strips[s] * (int)cdiv(sh, rows);
         sc.cv[s] = c->d_cv[s];
@@ -646,6 +742,7 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
     g.block0[VQ_CAMBI_SCALES] = blocks;
     g.rows = rows;
     g.runs = runs_enabled();
+    g.trim = trim_enabled();
     if ((err = cudaGetLastError()))
         return (int)err;
 
@@ -655,8 +752,10 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
     if (cvalue_cols(p))
         cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
+    else if (hist_strip() == 32)
+        cambi_cvalue_kernel<32><<<blocks, 32, cvalue_smem(p), st>>>(p, g, recip);
     else
-        cambi_cvalue_kernel<<<blocks, kStrip, cvalue_smem(p), st>>>(p, g, recip);
+        cambi_cvalue_kernel<64><<<blocks, 64, cvalue_smem(p), st>>>(p, g, recip);
     const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)
                                                                                  : kSelBlocks);
     for (int pass = 0; pass < 3; pass++) {

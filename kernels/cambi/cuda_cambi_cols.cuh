@@ -70,8 +70,10 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
     const int16_t *__restrict__ u = g.u[s];
     const int x = threadIdx.x, lane = x & 31, warp = x >> 5;
     const int x0 = (b % g.strips[s]) * kStrip, c0 = x0 - pad;
-    const int r0 = (b / g.strips[s]) * g.rows;
-    const int r1 = min(sh, r0 + g.rows);
+    int r0 = (b / g.strips[s]) * g.rows;
+    int r1 = min(sh, r0 + g.rows);
+    if (!cvalue_trim(u, sw, x0, kStrip, r0, r1, g.cv[s], g.trim))
+        return;
     const int span = kStrip + 2 * pad;
     uint8_t *cols = (uint8_t *)smem32;                                   /* [band][kColsSpan] */
     uint16_t *cnt = (uint16_t *)(cols + (size_t)band * kColsSpan);       /* [kStrip][nc] */

@@ -19,6 +19,9 @@
  * not wait on each other.  Where the window is large (4K's default), a
  * block keeps a byte histogram per column instead and sums the columns of
  * the few band rows each row's c-values read (cuda_cambi_cols.cuh).
+ * With VQ_CUDA_CAMBI_TRIM=1 either kernel's block first trims its rows to
+ * those from the first to the last holding a pixel that needs a c-value
+ * (cvalue_trim), and a block with none only writes its zeros.
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are

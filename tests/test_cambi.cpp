@@ -556,14 +556,14 @@ TEST(CambiOptions, EqualReferenceCambiC)
 
 /* ---- the CUDA executor's algorithms, emulated on the host ---------------- */
 
+long g_trimmed_rows = 0;   /* rows the emulated blocks skipped (the tests check some are) */
+
 /*
  * cuda_cambi.cu's cvalue_trim: a block's rows [r0, r1) trimmed to the first
  * to the last holding a pixel of columns [x0, x0 + strip) that needs a
  * c-value (needs(i, col)); the other rows' c-values are 0, written here.
  * False when no row holds one.
  */
-long g_trimmed_rows = 0;   /* rows the emulated blocks skipped (the tests check some are) */
-
 bool emulate_trim(int x0, int strip, int sw, int &r0, int &r1, const std::function<bool(int, int)> &needs, float *cv)
 {
     int a = r1, z = r0 - 1;
@@ -598,25 +598,21 @@ void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
     const int span = kStrip + 2 * pad;
     std::vector<uint16_t> hist((size_t)p.band_size * kStrip);
     std::vector<int16_t> add(span), sub(span);
+    /* pixel (r, c)'s band row: -1 outside the image, unmasked or out of the band */
+    auto band_row = [&](int r, int c) {
+        if (r < 0 || r >= sh || c < 0 || c >= sw || !mask0[((size_t)r << sft) * p.w + ((size_t)c << sft)])
+            return -1;
+        return vq_cambi_band_row(&p, filt[(size_t)r * sw + c]);
+    };
     auto stage = [&](std::vector<int16_t> &buf, int r, int c0) {
-        for (int q = 0; q < span; q++) {
-            const int c = c0 + q;
-            int u = -1;
-            if (r >= 0 && r < sh && c >= 0 && c < sw &&
-                mask0[((size_t)r << sft) * p.w + ((size_t)c << sft)])
-                u = vq_cambi_band_row(&p, filt[(size_t)r * sw + c]);
-            buf[q] = (int16_t)u;
-        }
+        for (int q = 0; q < span; q++)
+            buf[q] = (int16_t)band_row(r, c0 + q);
     };
     for (int by = 0; by * rows_per_block < sh; by++)
         for (int bx = 0; bx * kStrip < sw; bx++) {
             const int x0 = bx * kStrip, c0 = x0 - pad;
             int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
-            const auto needs = [&](int i, int col) {
-                return mask0[((size_t)i << sft) * p.w + ((size_t)col << sft)] &&
-                       vq_cambi_band_row(&p, filt[(size_t)i * sw + col]) >= 0;
-            };
-            if (!emulate_trim(x0, kStrip, sw, r0, r1, needs, cv))
+            if (!emulate_trim(x0, kStrip, sw, r0, r1, [&](int i, int col) { return band_row(i, col) >= 0; }, cv))
                 continue;
             std::fill(hist.begin(), hist.end(), 0);
             for (int r = std::max(0, r0 - pad); r <= std::min(sh - 1, r0 + pad); r++) {
@@ -654,9 +650,9 @@ void emulate_cvalue_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
 /*
  * cuda_cambi_cols.cuh's kernel, block by block (its rows trimmed as above):
  * a byte histogram per staged column over the window's rows (two changes
- * per column and row), and per
- * row only the band rows within num_diffs of the strip's pixels' own, each
- * pixel's count the difference of two prefixes over the staged columns.
+ * per column and row), and per row only the band rows within num_diffs of
+ * the strip's pixels' own, each pixel's count the difference of two
+ * prefixes over the staged columns.
  */
 void emulate_cvalue_cols_kernel(const VqCambiParams &p, int s, const uint16_t *filt,
                                 const uint8_t *mask0, const float *recip, int rows_per_block,

@@ -524,6 +524,13 @@ size_t cvalue_smem(const VqCambiParams &p)
     return (size_t)((p.band_size + 1) >> 1) * hist_strip() * sizeof(uint32_t);
 }
 
+/* the window histograms' kernel for that strip */
+using CvalueKernel = void (*)(VqCambiParams, CvGrid, const float *);
+CvalueKernel hist_kernel()
+{
+    return hist_strip() == 32 ? cambi_cvalue_kernel<32> : cambi_cvalue_kernel<64>;
+}
+
 /* the output columns of a c-value block */
 int cvalue_strip(const VqCambiParams &p)
 {
@@ -673,13 +680,8 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cvalue_cols(*p) ? cudaFuncSetAttribute(cambi_cvalue_cols_kernel,
                                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                      (int)cols_smem(*p))
-                              : hist_strip() == 32
-                                    ? cudaFuncSetAttribute(cambi_cvalue_kernel<32>,
-                                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                           (int)cvalue_smem(*p))
-                                    : cudaFuncSetAttribute(cambi_cvalue_kernel<64>,
-                                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                           (int)cvalue_smem(*p));
+                              : cudaFuncSetAttribute(hist_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     (int)cvalue_smem(*p));
     if (err) {
         vq_cambi_cuda_free(c);
         cudaGetLastError();   /* the error is returned, not left pending */
@@ -755,10 +757,8 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
     if (cvalue_cols(p))
         cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
-    else if (hist_strip() == 32)
-        cambi_cvalue_kernel<32><<<blocks, 32, cvalue_smem(p), st>>>(p, g, recip);
     else
-        cambi_cvalue_kernel<64><<<blocks, 64, cvalue_smem(p), st>>>(p, g, recip);
+        hist_kernel()<<<blocks, hist_strip(), cvalue_smem(p), st>>>(p, g, recip);
     const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)
                                                                                  : kSelBlocks);
     for (int pass = 0; pass < 3; pass++) {

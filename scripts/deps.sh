@@ -2,7 +2,8 @@
 # Install the Debian packages the build and tests need (only what is missing).
 set -euo pipefail
 need=()
-for p in cmake g++ make pkg-config nasm xz-utils python3 libgtest-dev nlohmann-json3-dev; do
+# locales: the locale sources scripts/test.sh compiles a decimal-comma locale from
+for p in cmake g++ make pkg-config nasm xz-utils python3 libgtest-dev nlohmann-json3-dev locales; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -50,6 +50,15 @@ lean_stage() {
 
 mkdir -p "$build"
 disk "start"
+# test_model's LocaleIndependent needs a locale with a decimal comma: where the
+# system has none, de_DE.UTF-8 is compiled into the build tree (no root; the
+# system's locales untouched) and the test finds it through VQ_LOCALE_DIR
+if ! locale -a 2>/dev/null | grep -qiE '^(de_DE|fr_FR|nl_NL)\.utf-?8$' &&
+   [ -r /usr/share/i18n/locales/de_DE ] && command -v localedef >/dev/null; then
+    mkdir -p "$build/locale"
+    [ -d "$build/locale/de_DE.UTF-8" ] || localedef -i de_DE -f UTF-8 "$build/locale/de_DE.UTF-8" >/dev/null 2>&1 || true
+    [ -d "$build/locale/de_DE.UTF-8" ] && export VQ_LOCALE_DIR="$build/locale"
+fi
 "$root/scripts/build-ffmpeg.sh" "$build"
 lean "$build"
 cmake -S "$root" -B "$build/libvqcuda" -DVQ_FFMPEG="$build/ffmpeg/ffmpeg" -DVQ_BUILD_TESTS=ON >/dev/null

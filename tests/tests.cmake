@@ -114,13 +114,13 @@ if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
   add_test(NAME gpu_parity_ciede_nodedup COMMAND vqparity --test ciede --sizes 2)
   set_tests_properties(gpu_parity_ciede_nodedup PROPERTIES SKIP_RETURN_CODE 77
                        ENVIRONMENT "VQ_CUDA_CIEDE_DEDUP=0;VQ_CUDA_CIEDE_ROWS=4")
-  # cambi's c-value blocks trimmed to their rows needing c-values, and the
-  # window kernel's one-warp blocks: the same words (docs/cambi.md section 6)
-  add_test(NAME gpu_parity_cambi_trim COMMAND vqparity --test cambi --sizes 3)
-  set_tests_properties(gpu_parity_cambi_trim PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_TRIM=1;VQ_CUDA_CAMBI_STRIP=32")
+  # cambi's c-value blocks through every row (untrimmed), and the window
+  # kernel's one-warp blocks: the same words (docs/cambi.md section 6)
+  add_test(NAME gpu_parity_cambi_untrimmed COMMAND vqparity --test cambi --sizes 3)
+  set_tests_properties(gpu_parity_cambi_untrimmed PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_TRIM=0;VQ_CUDA_CAMBI_STRIP=32")
   if(VQ_FFMPEG)
-    set_tests_properties(gpu_parity_cambi_trim PROPERTIES FIXTURES_REQUIRED raw)
+    set_tests_properties(gpu_parity_cambi_untrimmed PROPERTIES FIXTURES_REQUIRED raw)
   endif()
 endif()
 

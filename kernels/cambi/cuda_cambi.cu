@@ -19,9 +19,9 @@
  * not wait on each other.  Where the window is large (4K's default), a
  * block keeps a byte histogram per column instead and sums the columns of
  * the few band rows each row's c-values read (cuda_cambi_cols.cuh).
- * With VQ_CUDA_CAMBI_TRIM=1 either kernel's block first trims its rows to
- * those from the first to the last holding a pixel that needs a c-value
- * (cvalue_trim), and a block with none only writes its zeros.
+ * Either kernel's block first trims its rows to those from the first to
+ * the last holding a pixel that needs a c-value (cvalue_trim), and a block
+ * with none only writes its zeros (VQ_CUDA_CAMBI_TRIM=0: every row).
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
@@ -108,15 +108,17 @@ int runs_enabled()
     return on;
 }
 
-/* VQ_CUDA_CAMBI_TRIM=1: a c-value block slides only through its rows from
- * the first to the last needing a c-value (cvalue_trim; the same values);
- * =0 or unset: through all its rows.  Off by default until measured on a
- * GPU (docs/cambi.md section 6) */
+/* A c-value block slides only through its rows from the first to the last
+ * needing a c-value (cvalue_trim; the same values); VQ_CUDA_CAMBI_TRIM=0:
+ * through all its rows (for measuring).  H100, 2026-12-07: a 1080p frame's
+ * pass 789 -> 720 us, 4K 4019 -> 3834 us; 8 processes with cambi 79.1% ->
+ * 83.1% of decode-only, every feature at 2160p 91.9% -> 95.9%
+ * (docs/cambi.md section 6) */
 int trim_enabled()
 {
     static const int on = [] {
         const char *e = getenv("VQ_CUDA_CAMBI_TRIM");
-        return e && !strcmp(e, "1");
+        return !(e && !strcmp(e, "0"));
     }();
     return on;
 }
@@ -214,7 +216,7 @@ struct CvGrid {
     int block0[VQ_CAMBI_SCALES + 1];
     int rows;
     int runs;           /* 0: every row change column by column (VQ_CUDA_CAMBI_RUNS=0) */
-    int trim;           /* 1: a block's rows trimmed (cvalue_trim, VQ_CUDA_CAMBI_TRIM=1) */
+    int trim;           /* 1 (default): a block's rows trimmed (cvalue_trim; VQ_CUDA_CAMBI_TRIM=0: 0) */
 };
 
 /*

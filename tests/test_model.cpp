@@ -1005,23 +1005,40 @@ TEST(Model, LocaleIndependent)
     double in[2] = { 0.4, 0.3 }, a, b;
     c->predict(in, &a);
     /* VQ_LOCALE_DIR: where scripts/test.sh compiled de_DE.UTF-8 when the
-     * system has no such locale (glibc reads LOCPATH at each setlocale) */
+     * system has no such locale (glibc reads LOCPATH at each setlocale).
+     * On every way out: LC_NUMERIC back to "C", LOCPATH as it was. */
+    struct Restore {
+        bool set_path = false;
+        std::string old_path;
+        bool had_path = false;
+        ~Restore()
+        {
+            setlocale(LC_NUMERIC, "C");
+            if (set_path && had_path)
+                setenv("LOCPATH", old_path.c_str(), 1);
+            else if (set_path)
+                unsetenv("LOCPATH");
+        }
+    } restore;
     const char *dir = getenv("VQ_LOCALE_DIR");
-    if (dir && *dir)
+    if (dir && *dir) {
+        if (const char *old = getenv("LOCPATH")) {
+            restore.had_path = true;
+            restore.old_path = old;
+        }
+        restore.set_path = true;
         setenv("LOCPATH", dir, 1);
+    }
     const char *set = nullptr;
     for (const char *l : comma)
         if ((set = setlocale(LC_NUMERIC, l)))
             break;
-    if (!set) {
-        unsetenv("LOCPATH");
+    if (!set)
         GTEST_SKIP() << "no locale with a decimal comma installed (nor in VQ_LOCALE_DIR)";
-    }
     ASSERT_EQ(*localeconv()->decimal_point, ',') << set;
     auto d = Model::from_json(t, 0);
     d->predict(in, &b);
     setlocale(LC_NUMERIC, "C");
-    unsetenv("LOCPATH");
     EXPECT_TRUE(same_double(a, b));
     EXPECT_EQ(d->features()[0].opts[0].second, "1.5");
     EXPECT_TRUE(same_double(Access::impl(*c).subs[0].slope, Access::impl(*d).subs[0].slope));

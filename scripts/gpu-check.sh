@@ -114,10 +114,11 @@ if [ -x "$lib/vqparity" ]; then
         say "vqparity --test ciede $v exit $?: $(tail -1 "$out/parity_ciede_$v.log")"
     done
 fi
-# cambi's c-value blocks untrimmed, and the window kernel's one-warp blocks
-# (docs/cambi.md section 6): the same words
+# cambi's c-value blocks untrimmed, the window kernel's one-warp blocks, and
+# the compact column kernel with 16 slots and without it (docs/cambi.md
+# section 6): the same words
 if [ -x "$lib/vqparity" ]; then
-    for v in VQ_CUDA_CAMBI_TRIM=0 VQ_CUDA_CAMBI_STRIP=32; do
+    for v in VQ_CUDA_CAMBI_TRIM=0 VQ_CUDA_CAMBI_STRIP=32 VQ_CUDA_CAMBI_SLOTS=16 VQ_CUDA_CAMBI_SLOTS=0; do
         env "$v" timeout 900 "$lib/vqparity" --test cambi >"$out/parity_cambi_$v.log" 2>&1
         say "vqparity --test cambi $v exit $?: $(tail -1 "$out/parity_cambi_$v.log")"
     done

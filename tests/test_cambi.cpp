@@ -557,6 +557,37 @@ TEST(CambiOptions, EqualReferenceCambiC)
 /* ---- the CUDA executor's algorithms, emulated on the host ---------------- */
 
 long g_trimmed_rows = 0;   /* rows the emulated blocks skipped (the tests check some are) */
+int g_slot_cap = 0;        /* the compact kernels' slots (cvalue_slots_cap); 0: the full kernels alone */
+long g_compact_blocks = 0, g_full_blocks = 0;   /* blocks each kernel did, with a cap */
+
+/*
+ * cuda_cambi.cu's cvalue_slots: every band row held by a pixel of rows
+ * [r0 - pad, r1 + pad) (clipped) and the staged columns c0 .. c0 + span - 1
+ * gets a slot, in band-row order (slot[v], -1: none).  Returns how many.
+ * With g_slot_cap, a block holding at most that many runs the compact
+ * kernel (its histograms' rows are slots), else the full one.
+ */
+bool emulate_slots(const std::function<int(int, int)> &band_row, int band, int r0, int r1, int pad, int sh,
+                   int c0, int span, std::vector<int> &slot)
+{
+    if (!g_slot_cap)
+        return false;
+    std::vector<char> held(band, 0);
+    for (int r = std::max(0, r0 - pad); r < std::min(sh, r1 + pad); r++)
+        for (int q = 0; q < span; q++) {
+            const int v = band_row(r, c0 + q);
+            if (v >= 0)
+                held[v] = 1;
+        }
+    int n = 0;
+    slot.assign(band, -1);
+    for (int v = 0; v < band; v++)
+        if (held[v])
+            slot[v] = n++;
+    const bool compact = n <= g_slot_cap;
+    (compact ? g_compact_blocks : g_full_blocks)++;
+    return compact;
+}
 
 /*
  * cuda_cambi.cu's cvalue_trim: a block's rows [r0, r1) trimmed to the first
@@ -670,19 +701,24 @@ void emulate_cvalue_cols_kernel(const VqCambiParams &p, int s, const uint16_t *f
     std::vector<uint8_t> cols((size_t)p.band_size * kSpan);
     std::vector<int> prefix(kSpan), cnt((size_t)kStrip * (2 * nd + 1));
     std::vector<char> need(p.band_size);
+    std::vector<int> slot;
     for (int by = 0; by * rows_per_block < sh; by++)
         for (int bx = 0; bx * kStrip < sw; bx++) {
             const int x0 = bx * kStrip, c0 = x0 - pad;
             int r0 = by * rows_per_block, r1 = std::min(sh, r0 + rows_per_block);
             if (!emulate_trim(x0, kStrip, sw, r0, r1, [&](int i, int col) { return band_row(i, col) >= 0; }, cv))
                 continue;
+            const bool compact = emulate_slots(band_row, p.band_size, r0, r1, pad, sh, c0, span, slot);
+            auto hrow = [&](int u) { return compact ? slot[u] : u; };   /* -1: no pixel holds u */
             std::fill(cols.begin(), cols.end(), 0);
             auto change = [&](int u, int q, int d) {
                 if (u < 0)
                     return;
-                const int v = cols[(size_t)u * kSpan + q] + d;
+                const int k = hrow(u);
+                ASSERT_TRUE(k >= 0 && (!compact || k < g_slot_cap));
+                const int v = cols[(size_t)k * kSpan + q] + d;
                 ASSERT_TRUE(v >= 0 && v <= 255);
-                cols[(size_t)u * kSpan + q] = (uint8_t)v;
+                cols[(size_t)k * kSpan + q] = (uint8_t)v;
             };
             for (int q = 0; q < span; q++)
                 for (int r = std::max(0, r0 - pad); r <= std::min(sh - 1, r0 + pad); r++)
@@ -702,8 +738,9 @@ void emulate_cvalue_cols_kernel(const VqCambiParams &p, int s, const uint16_t *f
                 for (int u = 0; u < p.band_size; u++) {
                     if (!need[u])
                         continue;
+                    const int k = hrow(u);
                     for (int q = 0, acc = 0; q < kSpan; q++)
-                        prefix[q] = acc += cols[(size_t)u * kSpan + q];
+                        prefix[q] = acc += k < 0 ? 0 : cols[(size_t)k * kSpan + q];
                     for (int t = 0; t < kStrip; t++) {
                         const int o = band_row(i, x0 + t);
                         if (o >= 0 && u >= o - nd && u <= o + nd)
@@ -991,6 +1028,36 @@ TEST(CambiGpuAlgorithm, StripHistogramsEqualCpu)
         EXPECT_GT(nonzero, 100) << c.w << "x" << c.h;   /* the content exercises the c-values */
     }
     EXPECT_GT(g_trimmed_rows, 1000);   /* and the blocks' trimmed rows */
+}
+
+/* the compact column kernel (cvalue_slots): the column histograms with
+ * the block's slots as rows, a block holding more than the cap left to the
+ * full kernel; with the default cap (144) and with 16, on kRandomCases and
+ * with 4K's pad: both kernels' blocks in each */
+TEST(CambiGpuAlgorithm, CompactSlotsEqualCpu)
+{
+    for (int cap : { 144, 16 }) {
+        std::mt19937 rng(11);
+        g_slot_cap = cap;
+        g_compact_blocks = g_full_blocks = 0;
+        int pad = 0, nonzero = 0, nonzero_all = 0;
+        for (const RandomCase &c : kRandomCases) {
+            ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues(
+                c, rng, 0, emulate_cvalue_cols_kernel, [](int) { return std::vector<int>{ 32, 7 }; }, &pad,
+                &nonzero));
+            nonzero_all += nonzero;
+        }
+        ASSERT_NO_FATAL_FAILURE(check_emulated_cvalues({ 1920, 1080, 8, 2, 0, 0 }, rng, 127,
+                                                       emulate_cvalue_cols_kernel,
+                                                       [](int) { return std::vector<int>{ 32 }; }, &pad, &nonzero));
+        EXPECT_EQ(pad, 31);
+        EXPECT_GT(nonzero_all + nonzero, 1000) << "cap " << cap;   /* the content exercises the c-values */
+        EXPECT_GT(g_compact_blocks, 100) << "cap " << cap;
+        if (cap == 16) {   /* (the random content's blocks hold fewer than 144) */
+            EXPECT_GT(g_full_blocks, 10);
+        }
+    }
+    g_slot_cap = 0;
 }
 
 /* the column histograms' kernel (4K's default): the same c-values, on

@@ -119,8 +119,17 @@ if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
   add_test(NAME gpu_parity_cambi_untrimmed COMMAND vqparity --test cambi --sizes 3)
   set_tests_properties(gpu_parity_cambi_untrimmed PROPERTIES SKIP_RETURN_CODE 77
                        ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_TRIM=0;VQ_CUDA_CAMBI_STRIP=32")
+  # the compact column kernel with 16 slots (most blocks left to the full
+  # kernel after it, both launches busy in one frame) and without it
+  add_test(NAME gpu_parity_cambi_slots16 COMMAND vqparity --test cambi --sizes 3)
+  set_tests_properties(gpu_parity_cambi_slots16 PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=16")
+  add_test(NAME gpu_parity_cambi_noslots COMMAND vqparity --test cambi --sizes 3)
+  set_tests_properties(gpu_parity_cambi_noslots PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=0")
   if(VQ_FFMPEG)
-    set_tests_properties(gpu_parity_cambi_untrimmed PROPERTIES FIXTURES_REQUIRED raw)
+    set_tests_properties(gpu_parity_cambi_untrimmed gpu_parity_cambi_slots16 gpu_parity_cambi_noslots
+                         PROPERTIES FIXTURES_REQUIRED raw)
   endif()
 endif()
 

@@ -1,7 +1,7 @@
 /*
  * cuda_cambi.cu - the CUDA executor of CAMBI: thin kernels around cambi.h.
  *
- * Per pass, on one stream (no allocation, no synchronisation), 19 to 24
+ * Per pass, on one stream (no allocation, no synchronisation), 19 to 25
  * launches whatever the scales:
  *   load (+ anti-dither), 7x7 flat counts -> scale-0 mask, [decimate];
  *   per scale s: the mode filter, which also writes the pixels' band rows
@@ -22,6 +22,10 @@
  * Either kernel's block first trims its rows to those from the first to
  * the last holding a pixel that needs a c-value (cvalue_trim), and a block
  * with none only writes its zeros (VQ_CUDA_CAMBI_TRIM=0: every row).
+ * The column kernel runs twice: a compact launch first, whose histograms
+ * hold only the band rows the block's pixels hold (cvalue_slots, at most
+ * 144: a 4K block needs 30 KB of shared memory instead of 83, seven fit
+ * an SM instead of two), then the full one for the blocks that hold more.
  * Counts are integers: any order gives the reference's.
  * The selection of T (the k-th largest c-value) is an exact radix select on
  * the float bits (11 + 11 + 10 bits, integer counts); the row words are
@@ -217,6 +221,9 @@ struct CvGrid {
     int rows;
     int runs;           /* 0: every row change column by column (VQ_CUDA_CAMBI_RUNS=0) */
     int trim;           /* 1 (default): a block's rows trimmed (cvalue_trim; VQ_CUDA_CAMBI_TRIM=0: 0) */
+    int slots;          /* the compact kernel's histogram rows (cvalue_slots_cap) */
+    uint8_t *big;       /* per block: 1 where the compact kernel left it to the full one; NULL: no
+                         * compact kernel ran (the full one does every block) */
 };
 
 /*
@@ -294,6 +301,62 @@ __device__ __forceinline__ void put_row(int16_t *buf, const Staged<S> &st, int s
         if (q < span)
             buf[q] = st.v[k];
     }
+}
+
+/*
+ * The compact kernel's histogram rows: every band row held by a pixel the
+ * block's windows can reach (rows r0 - pad .. r1 - 1 + pad, the staged
+ * columns) gets a slot, in band-row order; slot[v] is band row v's, 0xff
+ * where none of those pixels holds v (its count in every window of the
+ * block is 0).  Returns the number of slots (the same for every thread).
+ */
+template <int S>
+__device__ __forceinline__ int cvalue_slots(const VqCambiParams &p, const int16_t *__restrict__ u, int sw,
+                                            int sh, int r0, int r1, int c0, int span, uint8_t *slot)
+{
+    __shared__ int wsum[S / 32], total;
+    const int t = threadIdx.x, lane = t & 31, bs = p.band_size;
+    for (int e = t; e < bs; e += S)
+        slot[e] = 0;
+    __syncthreads();
+    const int ra = max(0, r0 - p.pad), rb = min(sh, r1 + p.pad);
+    for (int r = ra; r < rb; r++)
+        for (int q = t; q < span; q += S) {
+            const int c = c0 + q;
+            if (c >= 0 && c < sw) {
+                const int v = u[(size_t)r * sw + c];
+                if (v >= 0)
+                    slot[v] = 1;
+            }
+        }
+    __syncthreads();
+    /* an exclusive scan of the marks: thread t numbers its chunk's */
+    const int chunk = (bs + S - 1) / S, e0 = min(bs, t * chunk), e1 = min(bs, e0 + chunk);
+    int n = 0;
+    for (int e = e0; e < e1; e++)
+        n += slot[e];
+    int x = n;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        wsum[t >> 5] = x;
+    __syncthreads();
+    int next = x - n;
+    for (int k = 0; k < (t >> 5); k++)
+        next += wsum[k];
+    if (t == S - 1)
+        total = next + n;
+    for (int e = e0; e < e1; e++)
+        if (slot[e])
+            slot[e] = (uint8_t)min(next++, 0xfe);
+        else
+            slot[e] = 0xff;
+    __syncthreads();
+    return total;
 }
 
 /*
@@ -526,6 +589,36 @@ size_t cvalue_smem(const VqCambiParams &p)
     return (size_t)((p.band_size + 1) >> 1) * hist_strip() * sizeof(uint32_t);
 }
 
+/*
+ * The compact column kernel (large windows: cvalue_cols): a block's column
+ * histograms hold only the band rows its pixels hold (cvalue_slots), at
+ * most this many: 4K's default block needs 30 KB of shared memory instead
+ * of 83, seven fit an SM instead of two; a block holding more leaves
+ * itself to the full kernel, launched after it (the same counts either
+ * way).  H100, a real 4K frame's pass: 3811-3837 -> 3330-3355 us
+ * (docs/cambi.md section 6).  The window kernel has no compact twin: with
+ * the same slots it took 959-963 us per 1080p frame against 723 (8-bit
+ * sources are anti-dithered, so their blocks hold many band rows; the
+ * split into two launches cost more than the occupancy gave).
+ * VQ_CUDA_CAMBI_SLOTS=N sets the cap (an even number, 2..254; 0: the full
+ * kernel alone; the same values; for measuring)
+ */
+int cvalue_slots_cap(const VqCambiParams &p)
+{
+    static const int forced = [] {
+        const char *e = getenv("VQ_CUDA_CAMBI_SLOTS");
+        const int v = e ? atoi(e) : -1;
+        return v == 0 || (v >= 2 && v <= 254) ? v & ~1 : -1;
+    }();
+    const int cap = forced >= 0 ? forced : 144;
+    return cvalue_cols(p) && cap > 0 && cap < p.band_size ? cap : 0;
+}
+
+size_t compact_smem(const VqCambiParams &p)
+{
+    return cols_smem(p, cvalue_slots_cap(p), true);
+}
+
 /* the window histograms' kernel for that strip */
 using CvalueKernel = void (*)(VqCambiParams, CvGrid, const float *);
 CvalueKernel hist_kernel()
@@ -561,6 +654,15 @@ int cvalue_rows(const VqCambiParams &p)
     return r < 32 ? 32 : r;
 }
 
+/* the c-value grid's blocks: every scale's strips by bands of rows */
+int cvalue_blocks(const VqCambiParams &p)
+{
+    int blocks = 0;
+    for (int s = 0; s < VQ_CAMBI_SCALES; s++)
+        blocks += (int)cdiv(p.sw[s], cvalue_strip(p)) * (int)cdiv(p.sh[s], cvalue_rows(p));
+    return blocks;
+}
+
 } // namespace
 
 struct VqCambiCuda {
@@ -570,6 +672,7 @@ struct VqCambiCuda {
     uint16_t *d_dec[2];      /* a scale's decimated image: scale s reads d_dec[s & 1] */
     int16_t *d_u[VQ_CAMBI_SCALES];   /* band rows of the filtered, masked pixels */
     uint8_t *d_colsum, *d_mask0;
+    uint8_t *d_big;          /* the compact c-value kernel's per-block word to the full one */
     float *d_cv[VQ_CAMBI_SCALES];
     SelState *d_sel;         /* one per scale */
     uint32_t *d_pool_a;      /* the partitioned copy of a scale's c-values */
@@ -593,6 +696,7 @@ extern "C" void vq_cambi_cuda_free(VqCambiCuda *c)
     }
     cudaFree(c->d_colsum);
     cudaFree(c->d_mask0);
+    cudaFree(c->d_big);
     cudaFree(c->d_sel);
     cudaFree(c->d_pool_a);
     cudaFree(c->d_pool_pos);
@@ -629,6 +733,8 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
         err = cudaMalloc((void **)&c->d_colsum, n);
     if (!err)
         err = cudaMalloc((void **)&c->d_mask0, n);
+    if (!err && cvalue_slots_cap(*p))
+        err = cudaMalloc((void **)&c->d_big, (size_t)cvalue_blocks(*p));
     if (!err)
         err = cudaMalloc((void **)&c->d_sel, VQ_CAMBI_SCALES * sizeof(SelState));
     const size_t n0 = (size_t)p->sw[0] * p->sh[0];
@@ -679,11 +785,14 @@ extern "C" int vq_cambi_cuda_alloc(VqCambiCuda **pc, const VqCambiParams *p, con
     if (!err)   /* the pageable copy is done before a non-blocking stream's kernel reads it */
         err = cudaStreamSynchronize(cudaStreamLegacy);
     if (!err)
-        err = cvalue_cols(*p) ? cudaFuncSetAttribute(cambi_cvalue_cols_kernel,
+        err = cvalue_cols(*p) ? cudaFuncSetAttribute(cambi_cvalue_cols_kernel<false>,
                                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                     (int)cols_smem(*p))
+                                                     (int)cols_smem(*p, p->band_size, false))
                               : cudaFuncSetAttribute(hist_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                      (int)cvalue_smem(*p));
+    if (!err && cvalue_slots_cap(*p))
+        err = cudaFuncSetAttribute(cambi_cvalue_cols_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)compact_smem(*p));
     if (err) {
         vq_cambi_cuda_free(c);
         cudaGetLastError();   /* the error is returned, not left pending */
@@ -750,6 +859,8 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
     g.rows = rows;
     g.runs = runs_enabled();
     g.trim = trim_enabled();
+    g.slots = cvalue_slots_cap(p);
+    g.big = g.slots ? c->d_big : NULL;
     if ((err = cudaGetLastError()))
         return (int)err;
 
@@ -757,8 +868,10 @@ extern "C" int vq_cambi_cuda_run(VqCambiCuda *c, VqPlaneView luma, const VqCambi
      * words and the pooling decisions of every scale at once */
     const float *recip =
         (const float *)((const char *)c->d_tables + offsetof(VqCambiTables, recip));
+    if (g.big)   /* the blocks whose band rows fit its slots, then the others */
+        cambi_cvalue_cols_kernel<true><<<blocks, kColsThreads, compact_smem(p), st>>>(p, g, recip);
     if (cvalue_cols(p))
-        cambi_cvalue_cols_kernel<<<blocks, kColsThreads, cols_smem(p), st>>>(p, g, recip);
+        cambi_cvalue_cols_kernel<false><<<blocks, kColsThreads, cols_smem(p, p.band_size, false), st>>>(p, g, recip);
     else
         hist_kernel()<<<blocks, hist_strip(), cvalue_smem(p), st>>>(p, g, recip);
     const int sel_blocks = (int)(cdiv(sc.n[0], kThreads) < (unsigned)kSelBlocks ? cdiv(sc.n[0], kThreads)

@@ -27,12 +27,13 @@ constexpr int kColsBatch = 4;                    /* band rows a warp scans at on
 constexpr int kColsMaxBandWords = 40;            /* the band as bits (<= 1280 rows) */
 static_assert(kColsSpan == 128 && kColsThreads >= kColsSpan && kColsThreads >= kStrip, "one column a thread");
 
-/* dynamic shared memory of the cols kernel: the columns' bytes, the
- * pixels' counts (2 nd + 1 each), the row's list of band rows */
-size_t cols_smem(const VqCambiParams &p)
+/* dynamic shared memory of the cols kernel: the columns' bytes (of nrows
+ * histogram rows), the pixels' counts (2 nd + 1 each), the row's list of
+ * band rows, and for the compact kernel (slots) its slot of each band row */
+size_t cols_smem(const VqCambiParams &p, int nrows, bool slots)
 {
-    return (size_t)p.band_size * kColsSpan + (size_t)kStrip * (2 * p.num_diffs + 1) * sizeof(uint16_t) +
-           (size_t)p.band_size * sizeof(int16_t);
+    return (size_t)nrows * kColsSpan + (size_t)kStrip * (2 * p.num_diffs + 1) * sizeof(uint16_t) +
+           (size_t)p.band_size * sizeof(int16_t) + (slots ? (size_t)p.band_size : 0);
 }
 
 /* v summed over the warp's lanes up to this one */
@@ -52,6 +53,10 @@ __device__ __forceinline__ int16_t cols_fetch(const int16_t *__restrict__ u, int
     return r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
 }
 
+/* Compact: the histograms hold the block's slots (cvalue_slots), as the
+ * compact window kernel's do; a block holding more band rows leaves
+ * itself to the full kernel */
+template <bool Compact>
 __global__ void __launch_bounds__(kColsThreads)
 cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)
 {
@@ -61,6 +66,8 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
     __shared__ int16_t own[kStrip];       /* the row's pixels' band rows, -1: none */
     __shared__ int nlist;
 
+    if (!Compact && g.big && !g.big[blockIdx.x])
+        return;   /* the compact kernel did this block */
     int s = 0;
     while (s < VQ_CAMBI_SCALES - 1 && (int)blockIdx.x >= g.block0[s + 1])
         s++;
@@ -72,14 +79,29 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
     const int x0 = (b % g.strips[s]) * kStrip, c0 = x0 - pad;
     int r0 = (b / g.strips[s]) * g.rows;
     int r1 = min(sh, r0 + g.rows);
-    if (!cvalue_trim(u, sw, x0, kStrip, r0, r1, g.cv[s], g.trim))
+    if (!cvalue_trim(u, sw, x0, kStrip, r0, r1, g.cv[s], g.trim)) {
+        if (Compact && x == 0)
+            g.big[blockIdx.x] = 0;
         return;
+    }
     const int span = kStrip + 2 * pad;
-    uint8_t *cols = (uint8_t *)smem32;                                   /* [band][kColsSpan] */
-    uint16_t *cnt = (uint16_t *)(cols + (size_t)band * kColsSpan);       /* [kStrip][nc] */
+    const int hrows = Compact ? g.slots : band;                          /* histogram rows */
+    uint8_t *cols = (uint8_t *)smem32;                                   /* [hrows][kColsSpan] */
+    uint16_t *cnt = (uint16_t *)(cols + (size_t)hrows * kColsSpan);      /* [kStrip][nc] */
     int16_t *list = (int16_t *)(cnt + (size_t)kStrip * nc);              /* [band] */
+    uint8_t *slot = Compact ? (uint8_t *)(list + band) : NULL;           /* [band] */
+    int nrows = band;
+    if (Compact) {
+        nrows = cvalue_slots<kColsThreads>(p, u, sw, sh, r0, r1, c0, span, slot);
+        if (x == 0)
+            g.big[blockIdx.x] = nrows > g.slots;
+        if (nrows > g.slots)
+            return;   /* the full kernel's */
+    }
+    /* a band row's histogram row */
+    auto hrow = [slot](int v) { return Compact ? (int)slot[v] : v; };
 
-    for (int e = x; e < band * (kColsSpan / 4); e += kColsThreads)
+    for (int e = x; e < nrows * (kColsSpan / 4); e += kColsThreads)
         smem32[e] = 0;
     __syncthreads();
     /* the window of row r0: thread x owns staged column x (its bytes, every band row) */
@@ -93,7 +115,7 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
 #pragma unroll
             for (int k = 0; k < 8; k++)
                 if (v[k] >= 0)
-                    cols[v[k] * kColsSpan + x]++;
+                    cols[hrow(v[k]) * kColsSpan + x]++;
         }
     int16_t na = -1, ns = -1, no = -1;     /* the next row's entering, leaving, own values */
     if (x < kStrip)
@@ -102,9 +124,9 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
         __syncthreads();   /* the last row's readers are done */
         if (i > r0 && staged && na != ns) {
             if (ns >= 0)
-                cols[ns * kColsSpan + x]--;
+                cols[hrow(ns) * kColsSpan + x]--;
             if (na >= 0)
-                cols[na * kColsSpan + x]++;
+                cols[hrow(na) * kColsSpan + x]++;
         }
         if (x < kStrip)
             own[x] = no;
@@ -152,9 +174,10 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
 #pragma unroll
             for (int k = 0; k < kColsBatch; k++) {
                 ub[k] = q0 + k < n ? list[q0 + k] : -1;
-                uint32_t word = 0;
-                if (ub[k] >= 0)
-                    word = ((const uint32_t *)(cols + ub[k] * kColsSpan))[lane];
+                uint32_t word = 0;   /* (a band row no pixel of the block holds: counts 0) */
+                const int hr = ub[k] >= 0 ? hrow(ub[k]) : 0xff;
+                if (ub[k] >= 0 && (!Compact || hr != 0xff))
+                    word = ((const uint32_t *)(cols + hr * kColsSpan))[lane];
                 const int b0 = word & 0xff, b1 = (word >> 8) & 0xff, b2 = (word >> 16) & 0xff, b3 = word >> 24;
                 const int tot = b0 + b1 + b2 + b3;
                 const int incl = cols_warp_incl(tot, lane);

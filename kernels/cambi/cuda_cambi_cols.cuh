@@ -53,9 +53,9 @@ __device__ __forceinline__ int16_t cols_fetch(const int16_t *__restrict__ u, int
     return r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
 }
 
-/* Compact: the histograms hold the block's slots (cvalue_slots), as the
- * compact window kernel's do; a block holding more band rows leaves
- * itself to the full kernel */
+/* Compact: the histograms' rows are the block's slots (cvalue_slots: the
+ * band rows its pixels hold, at most g.slots); a block holding more leaves
+ * itself to the full kernel (g.big), launched after this one */
 template <bool Compact>
 __global__ void __launch_bounds__(kColsThreads)
 cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ recip)

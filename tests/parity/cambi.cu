@@ -456,8 +456,9 @@ int parity_cambi(const ParityArgs &args)
             }
     fails += check_pool(12);
     runs++;
-    /* real video: dog2160 needs the reference's order at scales 0 and 1;
-     * dog1080's blocks run the compact window kernel (an 8-bit source) */
+    /* real video: dog2160 needs the reference's order at scales 0 and 1
+     * (and runs the compact column kernel); dog1080, the window kernel on
+     * a real frame */
     const char *raw_dir = getenv("VQ_RAW_DIR");
     if (raw_dir) {
         const std::string clip1080 = std::string(raw_dir) + "/dog1080_crf34.yuv";

@@ -304,62 +304,6 @@ __device__ __forceinline__ void put_row(int16_t *buf, const Staged<S> &st, int s
 }
 
 /*
- * The compact kernel's histogram rows: every band row held by a pixel the
- * block's windows can reach (rows r0 - pad .. r1 - 1 + pad, the staged
- * columns) gets a slot, in band-row order; slot[v] is band row v's, 0xff
- * where none of those pixels holds v (its count in every window of the
- * block is 0).  Returns the number of slots (the same for every thread).
- */
-template <int S>
-__device__ __forceinline__ int cvalue_slots(const VqCambiParams &p, const int16_t *__restrict__ u, int sw,
-                                            int sh, int r0, int r1, int c0, int span, uint8_t *slot)
-{
-    __shared__ int wsum[S / 32], total;
-    const int t = threadIdx.x, lane = t & 31, bs = p.band_size;
-    for (int e = t; e < bs; e += S)
-        slot[e] = 0;
-    __syncthreads();
-    const int ra = max(0, r0 - p.pad), rb = min(sh, r1 + p.pad);
-    for (int r = ra; r < rb; r++)
-        for (int q = t; q < span; q += S) {
-            const int c = c0 + q;
-            if (c >= 0 && c < sw) {
-                const int v = u[(size_t)r * sw + c];
-                if (v >= 0)
-                    slot[v] = 1;
-            }
-        }
-    __syncthreads();
-    /* an exclusive scan of the marks: thread t numbers its chunk's */
-    const int chunk = (bs + S - 1) / S, e0 = min(bs, t * chunk), e1 = min(bs, e0 + chunk);
-    int n = 0;
-    for (int e = e0; e < e1; e++)
-        n += slot[e];
-    int x = n;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o)
-            x += y;
-    }
-    if (lane == 31)
-        wsum[t >> 5] = x;
-    __syncthreads();
-    int next = x - n;
-    for (int k = 0; k < (t >> 5); k++)
-        next += wsum[k];
-    if (t == S - 1)
-        total = next + n;
-    for (int e = e0; e < e1; e++)
-        if (slot[e])
-            slot[e] = (uint8_t)min(next++, 0xfe);
-        else
-            slot[e] = 0xff;
-    __syncthreads();
-    return total;
-}
-
-/*
  * One row's change of a thread's window histogram: its columns t .. t + nq - 1
  * of the staged rows `add` (entering) and `sub` (leaving; all -1 while the
  * first window is filled).  bm: the staged pairs' run ends, a bit per column

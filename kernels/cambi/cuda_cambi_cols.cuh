@@ -48,6 +48,55 @@ __device__ __forceinline__ int cols_warp_incl(int v, int lane)
     return v;
 }
 
+/*
+ * The compact kernel's histogram rows: every band row held by a pixel the
+ * block's windows can reach (rows r0 - pad .. r1 - 1 + pad, the staged
+ * columns) gets a slot, in band-row order; slot[v] is band row v's, 0xff
+ * where none of those pixels holds v (its count in every window of the
+ * block is 0).  Returns the number of slots (the same for every thread).
+ */
+__device__ __forceinline__ int cvalue_slots(const VqCambiParams &p, const int16_t *__restrict__ u, int sw,
+                                            int sh, int r0, int r1, int c0, int span, uint8_t *slot)
+{
+    __shared__ int wsum[kColsWarps], total;
+    const int t = threadIdx.x, lane = t & 31, bs = p.band_size;
+    for (int e = t; e < bs; e += kColsThreads)
+        slot[e] = 0;
+    __syncthreads();
+    const int ra = max(0, r0 - p.pad), rb = min(sh, r1 + p.pad);
+    for (int r = ra; r < rb; r++)
+        for (int q = t; q < span; q += kColsThreads) {
+            const int c = c0 + q;
+            if (c >= 0 && c < sw) {
+                const int v = u[(size_t)r * sw + c];
+                if (v >= 0)
+                    slot[v] = 1;
+            }
+        }
+    __syncthreads();
+    /* an exclusive scan of the marks: thread t numbers its chunk's */
+    const int chunk = (bs + kColsThreads - 1) / kColsThreads, e0 = min(bs, t * chunk), e1 = min(bs, e0 + chunk);
+    int n = 0;
+    for (int e = e0; e < e1; e++)
+        n += slot[e];
+    const int x = cols_warp_incl(n, lane);
+    if (lane == 31)
+        wsum[t >> 5] = x;
+    __syncthreads();
+    int next = x - n;
+    for (int k = 0; k < (t >> 5); k++)
+        next += wsum[k];
+    if (t == kColsThreads - 1)
+        total = next + n;
+    for (int e = e0; e < e1; e++)
+        if (slot[e])
+            slot[e] = (uint8_t)min(next++, 0xfe);
+        else
+            slot[e] = 0xff;
+    __syncthreads();
+    return total;
+}
+
 __device__ __forceinline__ int16_t cols_fetch(const int16_t *__restrict__ u, int sw, int sh, int r, int c)
 {
     return r >= 0 && r < sh && c >= 0 && c < sw ? u[(size_t)r * sw + c] : (int16_t)-1;
@@ -92,7 +141,7 @@ cambi_cvalue_cols_kernel(VqCambiParams p, CvGrid g, const float *__restrict__ re
     uint8_t *slot = Compact ? (uint8_t *)(list + band) : NULL;           /* [band] */
     int nrows = band;
     if (Compact) {
-        nrows = cvalue_slots<kColsThreads>(p, u, sw, sh, r0, r1, c0, span, slot);
+        nrows = cvalue_slots(p, u, sw, sh, r0, r1, c0, span, slot);
         if (x == 0)
             g.big[blockIdx.x] = nrows > g.slots;
         if (nrows > g.slots)

@@ -104,33 +104,28 @@ if(VQ_ENABLE_CUDA AND EXISTS ${CMAKE_SOURCE_DIR}/tests/parity/main.cu)
   if(VQ_FFMPEG)
     set_tests_properties(gpu_parity_cambi PROPERTIES FIXTURES_REQUIRED raw)
   endif()
+  # a family's parity under a kernel variant the environment selects (the
+  # same words as its default); raw: with the decoded clips' frames
+  function(vq_parity_variant name family sizes env raw)
+    add_test(NAME ${name} COMMAND vqparity --test ${family} --sizes ${sizes})
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
+    if(raw AND VQ_FFMPEG)
+      set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED raw)
+    endif()
+  endfunction()
   # VIF as GPUs without room for scale 0's table in shared memory run it
   # (global table, integer wide sums: the L4, A10, T4)
-  add_test(NAME gpu_parity_vif_global COMMAND vqparity --test vmaf --sizes 2)
-  set_tests_properties(gpu_parity_vif_global PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "VQ_CUDA_VIF_TABLE=global;VQ_CUDA_VIF_WIDE=int")
+  vq_parity_variant(gpu_parity_vif_global vmaf 2 "VQ_CUDA_VIF_TABLE=global;VQ_CUDA_VIF_WIDE=int" OFF)
   # ciede's kernel as it was (every pixel its own word, 32 x 4 blocks): the
   # same words as its default (docs/ciede.md section 12)
-  add_test(NAME gpu_parity_ciede_nodedup COMMAND vqparity --test ciede --sizes 2)
-  set_tests_properties(gpu_parity_ciede_nodedup PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "VQ_CUDA_CIEDE_DEDUP=0;VQ_CUDA_CIEDE_ROWS=4")
+  vq_parity_variant(gpu_parity_ciede_nodedup ciede 2 "VQ_CUDA_CIEDE_DEDUP=0;VQ_CUDA_CIEDE_ROWS=4" OFF)
   # cambi's c-value blocks through every row (untrimmed), and the window
-  # kernel's one-warp blocks: the same words (docs/cambi.md section 6)
-  add_test(NAME gpu_parity_cambi_untrimmed COMMAND vqparity --test cambi --sizes 3)
-  set_tests_properties(gpu_parity_cambi_untrimmed PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_TRIM=0;VQ_CUDA_CAMBI_STRIP=32")
+  # kernel's one-warp blocks (docs/cambi.md section 6)
+  vq_parity_variant(gpu_parity_cambi_untrimmed cambi 3 "${VQ_TEST_ENV};VQ_CUDA_CAMBI_TRIM=0;VQ_CUDA_CAMBI_STRIP=32" ON)
   # the compact column kernel with 16 slots (most blocks left to the full
   # kernel after it, both launches busy in one frame) and without it
-  add_test(NAME gpu_parity_cambi_slots16 COMMAND vqparity --test cambi --sizes 3)
-  set_tests_properties(gpu_parity_cambi_slots16 PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=16")
-  add_test(NAME gpu_parity_cambi_noslots COMMAND vqparity --test cambi --sizes 3)
-  set_tests_properties(gpu_parity_cambi_noslots PROPERTIES SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=0")
-  if(VQ_FFMPEG)
-    set_tests_properties(gpu_parity_cambi_untrimmed gpu_parity_cambi_slots16 gpu_parity_cambi_noslots
-                         PROPERTIES FIXTURES_REQUIRED raw)
-  endif()
+  vq_parity_variant(gpu_parity_cambi_slots16 cambi 3 "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=16" ON)
+  vq_parity_variant(gpu_parity_cambi_noslots cambi 3 "${VQ_TEST_ENV};VQ_CUDA_CAMBI_SLOTS=0" ON)
 endif()
 
 # Library-level golden runs over raw frames in layouts software decoders never

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <new>
 #include <vector>
 #include "cuda_exec.h"
@@ -136,6 +137,7 @@ struct VqCudaExec {
     /* lanes (the header comment): lane[slot] is the slot's stream (lane[0]
      * is `stream`; one lane: both are); step[slot][k], recorded once a
      * carrying module instance k's work of the slot's frame is done */
+    int fail_mid;               /* VQ_CUDA_FAIL_CAPTURE=Nmid: this capture is invalidated after the fork */
     int lanes;                  /* 0: not decided yet (before the first frame), 1 or depth */
     int depth;                  /* pipeline slots used (vq_cuda_pipeline_depth) */
     cudaStream_t lane[VQ_CUDA_PIPELINE_DEPTH];
@@ -443,6 +445,10 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     CHECK(cudaEventRecord(e->fork, main));
     for (int k = 0; k < N_SIDE; k++)
         CHECK(cudaStreamWaitEvent(side[k], e->fork, 0));
+    if (capturing && e->fail_mid) {   /* VQ_CUDA_FAIL_CAPTURE=Nmid: the capture invalidated here */
+        e->fail_mid = 0;
+        (void)cudaStreamSynchronize(side[0]);
+    }
     if (shared && e->ref_owner) {
         /* the leader: the reference's work for every rendition, first on
          * each module's stream; the renditions' frames wait for ready[slot]
@@ -546,17 +552,69 @@ static Graph *find_graph(VqCudaExec *e, int slot_index, uint64_t modules, int sc
     return g;
 }
 
+/* VQ_CUDA_FAIL_CAPTURE=N: the process's Nth capture is invalidated on
+ * purpose (a synchronisation of a capturing stream), as another thread's
+ * synchronisation on the GPU can do; for testing the retry.  N alone: at
+ * the capture's start; "Nmid": after the side streams have forked, so that
+ * the modules' launches fail inside it.  Returns 0, 1 (start) or 2 (mid). */
+static int fail_this_capture()
+{
+    static const char *v = getenv("VQ_CUDA_FAIL_CAPTURE");
+    static const int nth = v ? atoi(v) : 0;
+    static const int where = v && strstr(v, "mid") ? 2 : 1;
+    static std::atomic<int> count{ 0 };
+    return nth > 0 && ++count == nth ? where : 0;
+}
+
+/* capture's answer when the capture was invalidated and nothing else went
+ * wrong: the frame can be run directly instead */
+#define CAPTURE_INVALIDATED 1
+
+/* VQ_CUDA_CAPTURE_TRACE set: each invalidated capture is told on stderr
+ * (for measuring how often it happens; the run goes on either way) */
+static void trace_invalidated(long long frame)
+{
+    static const bool on = getenv("VQ_CUDA_CAPTURE_TRACE") != NULL;
+    if (on)
+        fprintf(stderr, "vqcuda: a CUDA graph capture was invalidated at frame %lld; that frame ran directly\n",
+                frame);
+}
+
 /* Capture one frame's work (enqueue) into *g, on the capture streams.  The
  * modules' host-side state steps as at a direct run: this frame's work is
- * the graph's first replay. */
+ * the graph's first replay.  CAPTURE_INVALIDATED when the capture was
+ * invalidated (seen at 4K on the first frame, while the decoders start:
+ * docs/reliability.md), every capture stream out of capture again. */
 static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], VqPlaneView dis[3],
                    int score, int shared, cudaGraphExec_t *g, char *err, size_t errlen)
 {
     cudaGraph_t graph = NULL;
     /* relaxed: the decoder threads' own CUDA calls go on during a capture */
     CHECK(cudaStreamBeginCapture(e->cap_main, cudaStreamCaptureModeRelaxed));
+    const int fail = fail_this_capture();
+    if (fail == 1)
+        (void)cudaStreamSynchronize(e->cap_main);   /* not allowed in a capture: invalidates it */
+    e->fail_mid = fail == 2;
     int ret = enqueue(e, s, slot_index, ref, dis, score, shared, 1, e->cap_main, e->cap_side, err, errlen);
+    if (ret < 0)   /* the side streams joined back, so that the capture ends on every stream (errors ignored) */
+        for (int k = 0; k < N_SIDE; k++) {
+            (void)cudaEventRecord(e->join[k], e->cap_side[k]);
+            (void)cudaStreamWaitEvent(e->cap_main, e->join[k], 0);
+        }
     cudaError_t ce = cudaStreamEndCapture(e->cap_main, &graph);
+    if (ce == cudaErrorStreamCaptureInvalidated) {
+        if (graph)
+            cudaGraphDestroy(graph);
+        cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+        int out = cudaStreamIsCapturing(e->cap_main, &st) == cudaSuccess && st == cudaStreamCaptureStatusNone;
+        for (int k = 0; out && k < N_SIDE; k++)
+            out = cudaStreamIsCapturing(e->cap_side[k], &st) == cudaSuccess && st == cudaStreamCaptureStatusNone;
+        if (out) {
+            cudaGetLastError();   /* the invalidated capture's errors: not this frame's */
+            return CAPTURE_INVALIDATED;
+        }
+        return ret < 0 ? ret : cuda_fail(err, errlen, "cudaStreamEndCapture", ce);
+    }
     if (ret < 0) {
         if (graph)
             cudaGraphDestroy(graph);
@@ -666,8 +724,36 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             if ((ret = enqueue_direct(e, s, slot_index, prev_slot, ref, dis, score, shared, err, errlen)) < 0)
                 return ret;
         } else if (!g->exec) {
+            VqPlaneView ref0[3], dis0[3];   /* enqueue rewrites dis when it upscales */
+            memcpy(ref0, ref, sizeof(ref0));
+            memcpy(dis0, dis, sizeof(dis0));
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, &g->exec, err, errlen)) < 0)
                 return ret;
+            if (ret == CAPTURE_INVALIDATED) {
+                trace_invalidated((long long)e->frames);
+                /* the frame runs directly, its modules' host-side state
+                 * back at the key's phases (the capture stepped it, or part
+                 * of it); the key's graph is captured at its next frame */
+                for (int k = 0; k < c->n_modules; k++) {
+                    const VqModuleCuda *mc = c->module[k].cuda;
+                    if (c->module[k].skip || !mc->phase)
+                        continue;
+                    void *sk = scratch_of(e, k, slot_index);
+                    const int want = (int)((mphase >> (2 * k)) & 3);
+                    for (int i = 0; i < 4 && mc->replayed && mc->phase(sk) != want; i++)
+                        mc->replayed(sk);
+                    if (mc->phase(sk) != want) {
+                        snprintf(err, errlen, "a CUDA graph capture was invalidated and %s's state could not "
+                                              "be set back", c->module[k].name);
+                        return VQ_EINVAL;
+                    }
+                }
+                memcpy(ref, ref0, sizeof(ref0));
+                memcpy(dis, dis0, sizeof(dis0));
+                if ((ret = enqueue_direct(e, s, slot_index, prev_slot, ref, dis, score, shared, err, errlen)) < 0)
+                    return ret;
+                g = NULL;
+            }
         } else {
             for (int k = 0; k < c->n_modules; k++)
                 if (!c->module[k].skip && c->module[k].cuda->replayed)

@@ -10,7 +10,9 @@
 # of a time-limited machine can run a part; quick: the 11 default-model
 # golden pairs, two ladders, the size-change stream, libvmaf_cuda's command
 # line and two host layouts (an executor change, when there is little device
-# time); ladder: the ladders alone, with and without graphs, and memcheck on one.
+# time); ladder: the ladders alone, with and without graphs, and memcheck on one;
+# capture: graph captures invalidated on purpose, then the 4K goldens STRESS
+# times each with invalidated captures told (golden runs the first half).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
@@ -186,6 +188,39 @@ say "noloss exit $?: $(tail -1 "$out/noloss.log")"
 fi
 
 
+
+if want capture || want golden; then
+say "== a failed graph capture, retried by running the frame directly (VQ_CUDA_FAIL_CAPTURE=N invalidates the Nth capture at its start, Nmid after its fork)"
+for n in 1 2 3 1mid 2mid; do
+    for name in dog1080 dog1080.multi dog2160.v1_hfr_3d0h_2160 birds720.features; do
+        [ -f "$data/golden/$name.json" ] || continue
+        VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1 "$root/tests/e2e_golden.sh" "$ff" "$data/clips" \
+            "$data/golden/$name.json" cuda "$out/e2e_failcap" >"$out/failcap${n}_$name.log" 2>&1
+        say "capture $n invalidated, $name exit $?: $(grep -h -E 'exact|SKIP' "$out/failcap${n}_$name.log" | head -1)" \
+            "$(grep -c 'capture was invalidated' "$out/failcap${n}_$name.log") told"
+    done
+done
+fi
+
+if want capture; then
+# the 4K golden pairs through NVDEC, STRESS (default 4) times each, graphs
+# on: where captures were seen invalidated by the decoders starting
+say "== 4K golden pairs, ${STRESS:-4} times each, captures traced (VQ_CUDA_CAPTURE_TRACE)"
+pass=0 fail=0 told=0
+for r in $(seq "${STRESS:-4}"); do
+    for g in "$data"/golden/*2160*.json; do
+        name=$(basename "$g" .json)
+        VQ_CUDA_CAPTURE_TRACE=1 "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$g" cuda "$out/e2e_stress" \
+            >"$out/stress.log" 2>&1
+        rc=$?
+        t=$(grep -c 'capture was invalidated' "$out/stress.log")
+        told=$((told + t))
+        case $rc in 0 | 77) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); say "stress $r $name exit $rc: $(grep -h -m1 -E 'exact|rror|failed' "$out/stress.log" | head -c 300)" ;; esac
+        [ "$t" -gt 0 ] && say "stress $r $name: $t invalidated capture(s) told, exit $rc"
+    done
+done
+say "stress: $pass passed, $fail failed, $told invalidated captures told"
+fi
 
 if want sanitize && command -v compute-sanitizer >/dev/null; then
     say "== compute-sanitizer (memcheck, racecheck): every feature, 1080p and 2160p, NVDEC"

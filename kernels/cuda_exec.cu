@@ -134,10 +134,10 @@ struct VqCudaExec {
     /* captures run on streams of their own, non-blocking: a blocking stream
      * in capture would make the decoder's work on the legacy stream fail */
     cudaStream_t cap_main, cap_side[N_SIDE];
+    int fail_mid;               /* VQ_CUDA_FAIL_CAPTURE=Nmid: this capture is invalidated after the fork */
     /* lanes (the header comment): lane[slot] is the slot's stream (lane[0]
      * is `stream`; one lane: both are); step[slot][k], recorded once a
      * carrying module instance k's work of the slot's frame is done */
-    int fail_mid;               /* VQ_CUDA_FAIL_CAPTURE=Nmid: this capture is invalidated after the fork */
     int lanes;                  /* 0: not decided yet (before the first frame), 1 or depth */
     int depth;                  /* pipeline slots used (vq_cuda_pipeline_depth) */
     cudaStream_t lane[VQ_CUDA_PIPELINE_DEPTH];

@@ -200,6 +200,13 @@ for n in 1 2 3 1mid 2mid; do
             "$(grep -c 'capture was invalidated' "$out/failcap${n}_$name.log") told"
     done
 done
+# a ladder: the leader's capture holds the reference's work for every rendition
+for n in 1 2mid; do
+    VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda \
+        "$out/ladder_failcap" bicubic >"$out/failcap${n}_ladder.log" 2>&1
+    say "capture $n invalidated, ladder bicubic exit $?: $(grep -h exact "$out/failcap${n}_ladder.log" | sed 's|.*/golden/||' | tr '\n' ' ')" \
+        "$(grep -c 'capture was invalidated' "$out/failcap${n}_ladder.log") told"
+done
 fi
 
 if want capture; then

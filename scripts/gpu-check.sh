@@ -11,8 +11,8 @@
 # golden pairs, two ladders, the size-change stream, libvmaf_cuda's command
 # line and two host layouts (an executor change, when there is little device
 # time); ladder: the ladders alone, with and without graphs, and memcheck on one;
-# capture: graph captures invalidated on purpose, then the 4K goldens STRESS
-# times each with invalidated captures told (golden runs the first half).
+# capture: graph captures invalidated on purpose, then the goldens named *2160*
+# STRESS times each with invalidated captures told (golden runs the first half).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
@@ -210,9 +210,10 @@ done
 fi
 
 if want capture; then
-# the 4K golden pairs through NVDEC, STRESS (default 4) times each, graphs
-# on: where captures were seen invalidated by the decoders starting
-say "== 4K golden pairs, ${STRESS:-4} times each, captures traced (VQ_CUDA_CAPTURE_TRACE)"
+# the golden files named *2160* (dog2160's pairs, the 2160 models on the
+# other clips) through NVDEC, STRESS (default 4) times each, graphs on:
+# where captures were seen invalidated by the decoders starting
+say "== golden files *2160*, ${STRESS:-4} times each, captures traced (VQ_CUDA_CAPTURE_TRACE)"
 pass=0 fail=0 told=0
 for r in $(seq "${STRESS:-4}"); do
     for g in "$data"/golden/*2160*.json; do

@@ -35,10 +35,24 @@ ladders() {   # ladders KIND...: inputs=N through NVDEC, each kind's rung logs a
         say "ladder $kind exit $?: $(grep -h -E 'exact|SKIP' "$out/ladder_$kind.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
     done
 }
-nograph_ladder() {   # the bicubic ladder with every kernel launched directly
-    VQ_CUDA_GRAPHS=0 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_nograph" bicubic \
-        >"$out/nograph_ladder.log" 2>&1
-    say "no graphs ladder bicubic exit $?: $(grep -h -E 'exact|SKIP' "$out/nograph_ladder.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
+told() {   # told VARS LOG: with the capture trace on, how many invalidated captures LOG tells
+    case $1 in *VQ_CUDA_CAPTURE_TRACE*) echo " $(grep -c 'capture was invalidated' "$2") told" ;; esac
+}
+golden_with() {   # golden_with TAG "VAR=VALUE..." NAME...: golden pairs through NVDEC under that environment
+    local tag=$1 vars=$2 name log
+    shift 2
+    for name in "$@"; do
+        [ -f "$data/golden/$name.json" ] || continue
+        log=$out/${tag}_$name.log
+        env $vars "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e_$tag" \
+            >"$log" 2>&1
+        say "$vars $name exit $?: $(grep -h -E 'exact|SKIP' "$log" | head -1)$(told "$vars" "$log")"
+    done
+}
+ladder_with() {   # ladder_with TAG "VAR=VALUE..." KIND: a ladder through NVDEC under that environment
+    local log=$out/${1}_ladder.log
+    env $2 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_$1" $3 >"$log" 2>&1
+    say "$2 ladder $3 exit $?: $(grep -h -E 'exact|SKIP' "$log" | sed 's|.*/golden/||' | tr '\n' ' ')$(told "$2" "$log")"
 }
 
 say "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
@@ -79,7 +93,7 @@ fi
 if want ladder; then
 say "== ladders only (inputs=N, NVDEC; with and without graphs), memcheck on one"
 ladders bicubic bicubic_x86 same
-nograph_ladder
+ladder_with nograph VQ_CUDA_GRAPHS=0 bicubic
 if command -v compute-sanitizer >/dev/null; then
     c=$data/clips
     timeout 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$ff" -nostdin -v error \
@@ -174,13 +188,8 @@ say "== ladders (inputs=N, NVDEC)"
 ladders bicubic bicubic_x86 same
 
 say "== the same without CUDA graphs (VQ_CUDA_GRAPHS=0: every kernel launched directly)"
-for name in dog1080 dog1080p10 dog1080.multi birds720.features; do
-    [ -f "$data/golden/$name.json" ] || continue
-    VQ_CUDA_GRAPHS=0 "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda \
-        "$out/e2e_nograph" >"$out/nograph_$name.log" 2>&1
-    say "no graphs $name exit $?: $(grep -h -E 'exact|SKIP' "$out/nograph_$name.log" | head -1)"
-done
-nograph_ladder
+golden_with nograph VQ_CUDA_GRAPHS=0 dog1080 dog1080p10 dog1080.multi birds720.features
+ladder_with nograph VQ_CUDA_GRAPHS=0 bicubic
 
 say "== the size-change stream through NVDEC (default re-initialisation and -reinit_filter 0)"
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
@@ -192,20 +201,12 @@ fi
 if want capture || want golden; then
 say "== a failed graph capture, retried by running the frame directly (VQ_CUDA_FAIL_CAPTURE=N invalidates the Nth capture at its start, Nmid after its fork)"
 for n in 1 2 3 1mid 2mid; do
-    for name in dog1080 dog1080.multi dog2160.v1_hfr_3d0h_2160 birds720.features; do
-        [ -f "$data/golden/$name.json" ] || continue
-        VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1 "$root/tests/e2e_golden.sh" "$ff" "$data/clips" \
-            "$data/golden/$name.json" cuda "$out/e2e_failcap" >"$out/failcap${n}_$name.log" 2>&1
-        say "capture $n invalidated, $name exit $?: $(grep -h -E 'exact|SKIP' "$out/failcap${n}_$name.log" | head -1)" \
-            "$(grep -c 'capture was invalidated' "$out/failcap${n}_$name.log") told"
-    done
+    golden_with failcap$n "VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1" \
+        dog1080 dog1080.multi dog2160.v1_hfr_3d0h_2160 birds720.features
 done
 # a ladder: the leader's capture holds the reference's work for every rendition
 for n in 1 2mid; do
-    VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda \
-        "$out/ladder_failcap" bicubic >"$out/failcap${n}_ladder.log" 2>&1
-    say "capture $n invalidated, ladder bicubic exit $?: $(grep -h exact "$out/failcap${n}_ladder.log" | sed 's|.*/golden/||' | tr '\n' ' ')" \
-        "$(grep -c 'capture was invalidated' "$out/failcap${n}_ladder.log") told"
+    ladder_with failcap$n "VQ_CUDA_FAIL_CAPTURE=$n VQ_CUDA_CAPTURE_TRACE=1" bicubic
 done
 fi
 

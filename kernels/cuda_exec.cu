@@ -421,6 +421,22 @@ static int upload(VqPlaneView v[3], int chroma, uint8_t *buf[2], size_t pitch_of
     return VQ_OK;
 }
 
+/* The main stream waits for every side stream's work queued so far (each
+ * joined even after one fails, so that a capture can end on every stream):
+ * the first error, or cudaSuccess. */
+static cudaError_t join_sides(VqCudaExec *e, cudaStream_t main, const cudaStream_t side[N_SIDE])
+{
+    cudaError_t first = cudaSuccess;
+    for (int k = 0; k < N_SIDE; k++) {
+        cudaError_t ce = cudaEventRecord(e->join[k], side[k]);
+        if (ce == cudaSuccess)
+            ce = cudaStreamWaitEvent(main, e->join[k], 0);
+        if (first == cudaSuccess)
+            first = ce;
+    }
+    return first;
+}
+
 /* One frame's work, from the upscaling to the copy of the row sums into
  * pinned memory, on main and the side streams (forked from main, joined
  * back): enqueued directly, or captured into a graph. */
@@ -506,10 +522,7 @@ static int enqueue(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
             CHECK(cudaEventRecordWithFlags(e->step[slot_index][k], side[module_stream(k)], cudaEventRecordExternal));
     /* join: the copy waits for the side streams (and the next frame's
      * upscaling, queued on the main stream, for their reads) */
-    for (int k = 0; k < N_SIDE; k++) {
-        CHECK(cudaEventRecord(e->join[k], side[k]));
-        CHECK(cudaStreamWaitEvent(main, e->join[k], 0));
-    }
+    CHECK(join_sides(e, main, side));
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(s->h_rows, s->d_rows, c->total * sizeof(int64_t), cudaMemcpyDeviceToHost, main));
     return VQ_OK;
@@ -621,24 +634,12 @@ extern "C" int vq_cuda_exec_submit(VqCudaExec *e, const VqPlaneView ref_in[3], c
             if ((ret = capture(e, s, slot_index, ref, dis, score, shared, &g->exec, err, errlen)) < 0)
                 return ret;
             if (ret == CAPTURE_INVALIDATED) {
-                trace_invalidated((long long)e->frames);
                 /* the frame runs directly, its modules' host-side state
-                 * back at the key's phases (the capture stepped it, or part
-                 * of it); the key's graph is captured at its next frame */
-                for (int k = 0; k < c->n_modules; k++) {
-                    const VqModuleCuda *mc = c->module[k].cuda;
-                    if (c->module[k].skip || !mc->phase)
-                        continue;
-                    void *sk = scratch_of(e, k, slot_index);
-                    const int want = (int)((mphase >> (2 * k)) & 3);
-                    for (int i = 0; i < 4 && mc->replayed && mc->phase(sk) != want; i++)
-                        mc->replayed(sk);
-                    if (mc->phase(sk) != want) {
-                        snprintf(err, errlen, "a CUDA graph capture was invalidated and %s's state could not "
-                                              "be set back", c->module[k].name);
-                        return VQ_EINVAL;
-                    }
-                }
+                 * back at the key's phases; the key's graph is captured
+                 * at its next frame */
+                trace_invalidated((long long)e->frames);
+                if ((ret = rewind_phases(e, slot_index, mphase, err, errlen)) < 0)
+                    return ret;
                 memcpy(ref, ref0, sizeof(ref0));
                 memcpy(dis, dis0, sizeof(dis0));
                 if ((ret = enqueue_direct(e, s, slot_index, prev_slot, ref, dis, score, shared, err, errlen)) < 0)

@@ -89,10 +89,7 @@ static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     e->fail_mid = fail == 2;
     int ret = enqueue(e, s, slot_index, ref, dis, score, shared, 1, e->cap_main, e->cap_side, err, errlen);
     if (ret < 0)   /* the side streams joined back, so that the capture ends on every stream (errors ignored) */
-        for (int k = 0; k < N_SIDE; k++) {
-            (void)cudaEventRecord(e->join[k], e->cap_side[k]);
-            (void)cudaStreamWaitEvent(e->cap_main, e->join[k], 0);
-        }
+        (void)join_sides(e, e->cap_main, e->cap_side);
     cudaError_t ce = cudaStreamEndCapture(e->cap_main, &graph);
     if (ce == cudaErrorStreamCaptureInvalidated) {
         if (graph)
@@ -116,6 +113,29 @@ static int capture(VqCudaExec *e, Slot *s, int slot_index, VqPlaneView ref[3], V
     ce = cudaGraphInstantiate(g, graph, 0);
     cudaGraphDestroy(graph);
     CHECK(ce);
+    return VQ_OK;
+}
+
+/* After an invalidated capture: the modules' host-side state set back to
+ * the key's phases (the capture stepped it, or part of it), each instance's
+ * replayed hook stepping a cycle of at most four phases (module.h). */
+static int rewind_phases(VqCudaExec *e, int slot_index, uint64_t key, char *err, size_t errlen)
+{
+    const VqExecPlan *c = &e->cfg.plan;
+    for (int k = 0; k < c->n_modules; k++) {
+        const VqModuleCuda *mc = c->module[k].cuda;
+        if (c->module[k].skip || !mc->phase)
+            continue;
+        void *sk = scratch_of(e, k, slot_index);
+        const int want = (int)((key >> (2 * k)) & 3);
+        for (int i = 0; i < 4 && mc->replayed && mc->phase(sk) != want; i++)
+            mc->replayed(sk);
+        if (mc->phase(sk) != want) {
+            snprintf(err, errlen, "a CUDA graph capture was invalidated and %s's state could not be set back",
+                     c->module[k].name);
+            return VQ_EINVAL;
+        }
+    }
     return VQ_OK;
 }
 

@@ -46,7 +46,7 @@ golden_with() {   # golden_with TAG "VAR=VALUE..." NAME...: golden pairs through
         log=$out/${tag}_$name.log
         env $vars "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e_$tag" \
             >"$log" 2>&1
-        say "$vars $name exit $?: $(grep -h -E 'exact|SKIP' "$log" | head -1)$(told "$vars" "$log")"
+        say "$vars $name exit $?: $(grep -h -E 'exact|SKIP|^refused, as' "$log" | head -1)$(told "$vars" "$log")"
     done
 }
 ladder_with() {   # ladder_with TAG "VAR=VALUE..." KIND: a ladder through NVDEC under that environment
@@ -67,7 +67,7 @@ for name in $(clip_names); do
     [ -f "$data/golden/$name.json" ] || continue      # birds422p16: made from birds422p10, no log
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e" \
         >"$out/e2e_$name.log" 2>&1
-    say "$name exit $?: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
+    say "$name exit $?: $(grep -h -E 'exact|SKIP|^refused, as' "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
 done
 ladders bicubic same
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
@@ -180,7 +180,7 @@ for g in "$data"/golden/*.json; do
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$g" cuda "$out/e2e" >"$out/e2e_$name.log" 2>&1
     rc=$?
     case $rc in 0) pass=$((pass + 1)) ;; 77) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
-    say "$name: $(grep -h -E 'exact|SKIP' "$out/e2e_$name.log" | head -1) $( [ $rc -ne 0 ] && [ $rc -ne 77 ] && grep -h -m1 -E 'Error|error|failed' "$out/e2e_$name.log" | head -c 300)"
+    say "$name: $(grep -h -E 'exact|SKIP|^refused, as' "$out/e2e_$name.log" | head -1) $( [ $rc -ne 0 ] && [ $rc -ne 77 ] && grep -h -m1 -E 'Error|error|failed' "$out/e2e_$name.log" | head -c 300)"
 done
 say "e2e cuda: $pass passed, $fail failed, $skip skipped"
 

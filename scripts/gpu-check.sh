@@ -28,11 +28,14 @@ data=$root/tests/data
 summary=$out/summary.txt
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
+verdict() {   # verdict LOG: a golden or ladder run's verdict lines (exact N/M, SKIP and its reason, or the reference's refusal)
+    grep -h -E 'exact|SKIP|^refused, as' "$1"
+}
 ladders() {   # ladders KIND...: inputs=N through NVDEC, each kind's rung logs against its goldens
     local kind
     for kind in "$@"; do
         "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder" $kind >"$out/ladder_$kind.log" 2>&1
-        say "ladder $kind exit $?: $(grep -h -E 'exact|SKIP' "$out/ladder_$kind.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
+        say "ladder $kind exit $?: $(verdict "$out/ladder_$kind.log" | sed 's|.*/golden/||' | tr '\n' ' ')"
     done
 }
 told() {   # told VARS LOG: with the capture trace on, how many invalidated captures LOG tells
@@ -46,13 +49,13 @@ golden_with() {   # golden_with TAG "VAR=VALUE..." NAME...: golden pairs through
         log=$out/${tag}_$name.log
         env $vars "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e_$tag" \
             >"$log" 2>&1
-        say "$vars $name exit $?: $(grep -h -E 'exact|SKIP|^refused, as' "$log" | head -1)$(told "$vars" "$log")"
+        say "$vars $name exit $?: $(verdict "$log" | head -1)$(told "$vars" "$log")"
     done
 }
 ladder_with() {   # ladder_with TAG "VAR=VALUE..." KIND: a ladder through NVDEC under that environment
     local log=$out/${1}_ladder.log
     env $2 "$root/tests/e2e_ladder.sh" "$ff" "$data/clips" "$data/golden" cuda "$out/ladder_$1" $3 >"$log" 2>&1
-    say "$2 ladder $3 exit $?: $(grep -h -E 'exact|SKIP' "$log" | sed 's|.*/golden/||' | tr '\n' ' ')$(told "$2" "$log")"
+    say "$2 ladder $3 exit $?: $(verdict "$log" | sed 's|.*/golden/||' | tr '\n' ' ')$(told "$2" "$log")"
 }
 
 say "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
@@ -67,7 +70,7 @@ for name in $(clip_names); do
     [ -f "$data/golden/$name.json" ] || continue      # birds422p16: made from birds422p10, no log
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$data/golden/$name.json" cuda "$out/e2e" \
         >"$out/e2e_$name.log" 2>&1
-    say "$name exit $?: $(grep -h -E 'exact|SKIP|^refused, as' "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
+    say "$name exit $?: $(verdict "$out/e2e_$name.log" | head -1 | sed 's|.*/golden/||')"
 done
 ladders bicubic same
 python3 "$root/tests/e2e_noloss.py" "$ff" "$data/clips" "$data/golden" "$out/noloss" cuda >"$out/noloss.log" 2>&1
@@ -180,7 +183,7 @@ for g in "$data"/golden/*.json; do
     "$root/tests/e2e_golden.sh" "$ff" "$data/clips" "$g" cuda "$out/e2e" >"$out/e2e_$name.log" 2>&1
     rc=$?
     case $rc in 0) pass=$((pass + 1)) ;; 77) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
-    say "$name: $(grep -h -E 'exact|SKIP|^refused, as' "$out/e2e_$name.log" | head -1) $( [ $rc -ne 0 ] && [ $rc -ne 77 ] && grep -h -m1 -E 'Error|error|failed' "$out/e2e_$name.log" | head -c 300)"
+    say "$name: $(verdict "$out/e2e_$name.log" | head -1) $( [ $rc -ne 0 ] && [ $rc -ne 77 ] && grep -h -m1 -E 'Error|error|failed' "$out/e2e_$name.log" | head -c 300)"
 done
 say "e2e cuda: $pass passed, $fail failed, $skip skipped"
 
@@ -215,7 +218,7 @@ if want capture; then
 # other clips) through NVDEC, STRESS (default 4) times each, graphs on:
 # where captures were seen invalidated by the decoders starting
 say "== golden files *2160*, ${STRESS:-4} times each, captures traced (VQ_CUDA_CAPTURE_TRACE)"
-pass=0 fail=0 skip=0 told=0
+pass=0 fail=0 skip=0 told=0 why=
 for r in $(seq "${STRESS:-4}"); do
     for g in "$data"/golden/*2160*.json; do
         name=$(basename "$g" .json)
@@ -226,13 +229,13 @@ for r in $(seq "${STRESS:-4}"); do
         told=$((told + t))
         case $rc in
         0) pass=$((pass + 1)) ;;
-        77) skip=$((skip + 1)) ;;
+        77) skip=$((skip + 1)); [ -n "$why" ] || why=$(grep -h -m1 SKIP "$out/stress.log") ;;
         *) fail=$((fail + 1)); say "stress $r $name exit $rc: $(grep -h -m1 -E 'exact|rror|failed' "$out/stress.log" | head -c 300)" ;;
         esac
         [ "$t" -gt 0 ] && say "stress $r $name: $t invalidated capture(s) told, exit $rc"
     done
 done
-say "stress: $pass passed, $fail failed, $skip skipped$( [ $skip -gt 0 ] && echo " ($(grep -h -m1 SKIP "$out/stress.log"))"), $told invalidated captures told"
+say "stress: $pass passed, $fail failed, $skip skipped$( [ $skip -gt 0 ] && echo " ($why)"), $told invalidated captures told"
 fi
 
 if want sanitize && command -v compute-sanitizer >/dev/null; then

@@ -25,6 +25,7 @@
 #include "adm/cpu_bands.h"
 #include "motion/motion_exec.h"
 #include "psnr/psnr_exec.h"
+#include "psnr_hvs/psnr_hvs.h"
 #include "simd/cpu_simd.h"
 #include "vif/vif.h"
 #include "vif/vif_exec.h"
@@ -351,6 +352,46 @@ TEST_F(CheckCpuRows, CambiRows)
     /* the random cases exercise the c-values: most score something (one
      * may score nothing by chance: a short row of masked or far values) */
     EXPECT_GT(scored, cases / 2) << scored << " of " << cases << " cases scored something";
+}
+
+/* psnr_hvs's block terms of every block row: 8-, 10- and 12-bit planes of
+ * random sizes (one block and more, rows of blocks past a lane group's
+ * width), every layout, the three planes' tables; every term's bits ==, no
+ * term written past the row.  Near pairs (small noise) take both sides of
+ * the masking threshold: counted, most cases must see both. */
+TEST_F(CheckCpuRows, PsnrHvsRows)
+{
+    std::mt19937 rng(seed() ^ 13);
+    VqPsnrHvsTables tab;
+    vq_psnr_hvs_tables_init(&tab);
+    int cases = 0, both = 0;
+    for (const VqCpuSimd *t : ts) {
+        for (int it = 0; it < 120; it++) {
+            const int bpc = kBpc[rng() % 3];
+            const int w = rand_size(rng, VQ_PSNR_HVS_MIN_PLANE, 300), h = rand_size(rng, VQ_PSNR_HVS_MIN_PLANE, 30);
+            Plane a, b;
+            fill_pair(rng, w, h, bpc, rand_layout(rng, bpc, false), a, b);
+            const int plane = (int)(rng() % 3), nbx = vq_psnr_hvs_nblocks(w), nby = vq_psnr_hvs_nblocks(h);
+            std::vector<float> t0((size_t)nbx * 64 + kGuard), t1((size_t)nbx * 64 + kGuard);
+            int zeroed = 0, kept = 0;
+            for (int by = 0; by < nby; by++) {
+                for (auto *v : { &t0, &t1 })
+                    for (float &x : *v)
+                        std::memcpy(&x, &kPoison32, 4);
+                plain->psnr_hvs_row(a.v, b.v, by, nbx, tab.csf[plane], tab.mask[plane], t0.data());
+                t->psnr_hvs_row(a.v, b.v, by, nbx, tab.csf[plane], tab.mask[plane], t1.data());
+                for (size_t k = 0; k < t0.size(); k++)
+                    ASSERT_EQ(bits_of(t0[k]), bits_of(t1[k]))
+                        << t->name << " psnr_hvs " << w << "x" << h << " bpc " << bpc << " plane " << plane
+                        << " block row " << by << " word " << k << (k >= (size_t)nbx * 64 ? " (guard)" : "");
+                for (size_t k = 0; k < (size_t)nbx * 64; k++)
+                    (t0[k] == 0.0f ? zeroed : kept)++;
+            }
+            cases++;
+            both += zeroed > 0 && kept > 0;
+        }
+    }
+    EXPECT_GT(both, cases / 2) << both << " of " << cases << " cases had terms on both sides of the mask";
 }
 
 TEST_F(CheckCpuRows, AdmDwtRows)

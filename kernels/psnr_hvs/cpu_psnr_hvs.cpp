@@ -4,10 +4,13 @@
  * accumulator in block raster order, term raster order: the reference's
  * own sum, so no splitting is needed here.  With several threads, bands of
  * block rows keep their terms and one thread then adds them in that order
- * (vq_psnr_hvs_cpu_terms_rows, vq_psnr_hvs_cpu_sum).
+ * (vq_psnr_hvs_cpu_terms_rows, vq_psnr_hvs_cpu_sum).  A block row's terms
+ * come from the SIMD table's psnr_hvs_row (simd/cpu_simd.h; its plain twin
+ * vq_psnr_hvs_row_plain below).
  */
 #include "psnr_hvs.h"
 #include "psnr_hvs_exec.h"
+#include "simd/cpu_simd.h"
 
 static float plane_sum(VqPlaneView ref, VqPlaneView dis, const float *csf, const float *mask)
 {
@@ -37,15 +40,22 @@ extern "C" void vq_psnr_hvs_cpu_run(const VqPlaneView ref[3], const VqPlaneView 
         out[p] = vq_psnr_hvs_cpu_plane(ref[p], dis[p], p, t);
 }
 
+/* the plain twin of the SIMD tables' psnr_hvs_row (simd/cpu_simd.h) */
+extern "C" void vq_psnr_hvs_row_plain(VqPlaneView ref, VqPlaneView dis, int by, int nbx, const float *csf,
+                                      const float *mask, float *terms)
+{
+    for (int bx = 0; bx < nbx; bx++)
+        vq_psnr_hvs_block_terms(ref, dis, by * VQ_PSNR_HVS_STEP, bx * VQ_PSNR_HVS_STEP, csf, mask,
+                                terms + (size_t)bx * 64);
+}
+
 extern "C" void vq_psnr_hvs_cpu_terms_rows(VqPlaneView ref, VqPlaneView dis, int plane,
                                            const VqPsnrHvsTables *t, float *terms, int by0, int by1)
 {
     const int nbx = vq_psnr_hvs_nblocks(ref.w);
+    const VqCpuSimd *simd = vq_cpu_simd();
     for (int by = by0; by < by1; by++)
-        for (int bx = 0; bx < nbx; bx++)
-            vq_psnr_hvs_block_terms(ref, dis, by * VQ_PSNR_HVS_STEP, bx * VQ_PSNR_HVS_STEP,
-                                    t->csf[plane], t->mask[plane],
-                                    terms + ((size_t)by * nbx + bx) * 64);
+        simd->psnr_hvs_row(ref, dis, by, nbx, t->csf[plane], t->mask[plane], terms + (size_t)by * nbx * 64);
 }
 
 extern "C" void vq_psnr_hvs_cpu_terms(VqPlaneView ref, VqPlaneView dis, int plane,

@@ -139,74 +139,19 @@ VQ_HD int32_t vq_psnr_hvs_lift(int32_t t, int32_t c, int32_t r, int s)
     return (t * c + r) >> s;
 }
 
-/*
- * The 8-point forward lifting DCT (od_bin_fdct8): x[0], x[s], ... x[7 s] in,
- * y[0..7] out.  Each line is one step of the reference's sequence, with its
- * constant: 13573/2^15 ~ sqrt(2) - 1, 11585/2^14 ~ sqrt(1/2), 21895/2^15 and
- * 15137/2^14 (3 pi / 8), 19195/2^15 ~ 2 - sqrt(2), 7489/2^13 ~ sqrt(2) - 1/2,
- * 3227/2^15 and 6393/2^15 (pi / 16), 2485/2^13 and 18205/2^15 (3 pi / 16).
- */
+/* od_bin_fdct8 and od_bin_fdct8x8 as templates on the element type (the
+ * CPU's SIMD twin runs them on its lanes) */
+#include "psnr_hvs_fdct.inc"
+
 VQ_HD void vq_psnr_hvs_fdct8(int32_t y[8], const int32_t *x, int s)
 {
-    int32_t t0 = x[0 * s], t4 = x[1 * s], t2 = x[2 * s], t6 = x[3 * s];
-    int32_t t7 = x[4 * s], t3 = x[5 * s], t5 = x[6 * s], t1 = x[7 * s];
-    int32_t t1h, t4h, t6h;
-
-    /* +1/-1 butterflies */
-    t1 = t0 - t1;
-    t1h = vq_psnr_hvs_unbiased_rshift(t1, 1);
-    t0 -= t1h;
-    t4 += t5;
-    t4h = vq_psnr_hvs_unbiased_rshift(t4, 1);
-    t5 -= t4h;
-    t3 = t2 - t3;
-    t2 -= vq_psnr_hvs_unbiased_rshift(t3, 1);
-    t6 += t7;
-    t6h = vq_psnr_hvs_unbiased_rshift(t6, 1);
-    t7 = t6h - t7;
-    /* embedded 4-point type-II DCT */
-    t0 += t6h;
-    t6 = t0 - t6;
-    t2 = t4h - t2;
-    t4 = t2 - t4;
-    /* embedded 2-point type-II DCT */
-    t0 -= vq_psnr_hvs_lift(t4, 13573, 16384, 15);
-    t4 += vq_psnr_hvs_lift(t0, 11585, 8192, 14);
-    t0 -= vq_psnr_hvs_lift(t4, 13573, 16384, 15);
-    /* embedded 2-point type-IV DST */
-    t6 -= vq_psnr_hvs_lift(t2, 21895, 16384, 15);
-    t2 += vq_psnr_hvs_lift(t6, 15137, 8192, 14);
-    t6 -= vq_psnr_hvs_lift(t2, 21895, 16384, 15);
-    /* embedded 4-point type-IV DST */
-    t3 += vq_psnr_hvs_lift(t5, 19195, 16384, 15);
-    t5 += vq_psnr_hvs_lift(t3, 11585, 8192, 14);
-    t3 -= vq_psnr_hvs_lift(t5, 7489, 4096, 13);
-    t7 = vq_psnr_hvs_unbiased_rshift(t5, 1) - t7;
-    t5 -= t7;
-    t3 = t1h - t3;
-    t1 -= t3;
-    t7 += vq_psnr_hvs_lift(t1, 3227, 16384, 15);
-    t1 -= vq_psnr_hvs_lift(t7, 6393, 16384, 15);
-    t7 += vq_psnr_hvs_lift(t1, 3227, 16384, 15);
-    t5 += vq_psnr_hvs_lift(t3, 2485, 4096, 13);
-    t3 -= vq_psnr_hvs_lift(t5, 18205, 16384, 15);
-    t5 += vq_psnr_hvs_lift(t3, 2485, 4096, 13);
-
-    y[0] = t0; y[1] = t1; y[2] = t2; y[3] = t3;
-    y[4] = t4; y[5] = t5; y[6] = t6; y[7] = t7;
+    vq_psnr_hvs_fdct8_t<int32_t>(y, x, s);
 }
 
-/* The 8x8 transform in place (od_bin_fdct8x8): columns first, then rows of
- * the column transform; b[8 i + j] ends as vertical frequency i, horizontal j. */
+/* od_bin_fdct8x8 (psnr_hvs_fdct.inc) */
 VQ_HD void vq_psnr_hvs_fdct8x8(int32_t b[64])
 {
-    int32_t z[64];
-    VQ_PHVS_UNROLL
-    for (int i = 0; i < 8; i++)
-        vq_psnr_hvs_fdct8(z + 8 * i, b + i, 8);
-    VQ_PHVS_UNROLL
-    for (int i = 0; i < 8; i++)
-        vq_psnr_hvs_fdct8(b + 8 * i, z + i, 8);
+    vq_psnr_hvs_fdct8x8_t<int32_t>(b);
 }
 
 /* ---- one block ---------------------------------------------------------- */

@@ -17,6 +17,7 @@ static const VqCpuSimd plain_table = {
     "plain", vq_vif_stat_row_plain, vq_vif_sub_row_plain, vq_motion_row_plain, vq_psnr_row_plain,
     vq_adm_dwt0_row_plain, vq_adm_dwt_s123_row_plain, vq_adm_sums_row_plain,
     vq_adm_decouple_row_plain, vq_cambi_cvalue_row_plain, vq_cambi_mode3_row_plain,
+    vq_psnr_hvs_row_plain,
 };
 
 extern "C" const char *const vq_cpu_simd_names[] = {

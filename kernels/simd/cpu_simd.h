@@ -1,8 +1,9 @@
 /*
  * cpu_simd.h - the CPU executor's hot loops, one row at a time, as a table
  * of functions chosen at run time (in the manner of dav1d's checkasm):
- *     plain   the loops around the VQ_HD functions of vif.h, adm.h, motion.h
- *             and psnr.h (cpu_vif.cpp, cpu_adm.cpp, ...): the reference
+ *     plain   the loops around the VQ_HD functions of vif.h, adm.h, motion.h,
+ *             psnr.h, cambi.h and psnr_hvs.h (cpu_vif.cpp, cpu_adm.cpp, ...):
+ *             the reference
  *     sse2, avx2, avx512
  *             the same arithmetic restructured into straight column loops
  *             (simd/simd_impl.h) that the compiler vectorises, built once
@@ -65,6 +66,10 @@ typedef struct VqCpuSimd {
                              const uint16_t *hist, int sw, int n, float *out);
     /* CAMBI's mode filter: out[j] = vq_cambi_mode3(a[j], b[j], c[j]), j < n */
     void (*cambi_mode3_row)(const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, uint16_t *out);
+    /* psnr_hvs's 64 terms of each of the nbx blocks of block row by of one
+     * plane (vq_psnr_hvs_block_terms): terms[64 bx + k] */
+    void (*psnr_hvs_row)(VqPlaneView ref, VqPlaneView dis, int by, int nbx, const float *csf,
+                         const float *mask, float *terms);
 } VqCpuSimd;
 
 /* the table in use (never NULL) */
@@ -98,6 +103,9 @@ void vq_adm_decouple_row_plain(const int32_t *const *ref, const int32_t *const *
 void vq_cambi_cvalue_row_plain(const VqCambiParams *p, const float *recip, const uint16_t *vals,
                                const uint8_t *act, const uint16_t *hist, int sw, int n, float *out);
 void vq_cambi_mode3_row_plain(const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, uint16_t *out);
+/* cpu_psnr_hvs.cpp */
+void vq_psnr_hvs_row_plain(VqPlaneView ref, VqPlaneView dis, int by, int nbx, const float *csf,
+                           const float *mask, float *terms);
 
 #ifdef __cplusplus
 }

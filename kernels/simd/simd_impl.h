@@ -9,7 +9,8 @@
  * roundings (the per-element formulas are those of vif.h, adm.h, motion.h,
  * psnr.h; integer sums are exact in any order), and every double step is
  * the VQ_HD function itself (vq_vif_accumulate, vq_adm_pixel_cm_in), called
- * per pixel in the plain order.  No system header may be included here.
+ * per pixel in the plain order, or its steps lane by lane in their order
+ * (psnr_hvs: a block per lane).  No system header may be included here.
  */
 
 constexpr int kCols = 256;  /* output columns per chunk */
@@ -19,8 +20,9 @@ constexpr int kCols = 256;  /* output columns per chunk */
 #include "simd/simd_motion_psnr.h"
 #include "simd/simd_adm.h"
 #include "simd/simd_cambi.h"
+#include "simd/simd_psnr_hvs.h"
 
 extern "C" const VqCpuSimd VQ_SIMD_TABLE = {
     VQ_SIMD_NAME, vif_stat_row, vif_sub_row, motion_row, psnr_row, adm_dwt0_row, adm_dwt_s123_row,
-    adm_sums_row, adm_decouple_row, cambi_cvalue_row, cambi_mode3_row,
+    adm_sums_row, adm_decouple_row, cambi_cvalue_row, cambi_mode3_row, psnr_hvs_row,
 };

@@ -139,16 +139,29 @@ VQ_HD int32_t vq_psnr_hvs_lift(int32_t t, int32_t c, int32_t r, int s)
     return (t * c + r) >> s;
 }
 
-/* od_bin_fdct8 and od_bin_fdct8x8 as templates on the element type (the
- * CPU's SIMD twin runs them on its lanes) */
-#include "psnr_hvs_fdct.inc"
+/* int32 -> float (exact for the sums and squares here, below 2^24) and
+ * |d| -> float: the element steps of psnr_hvs_block.inc for int32_t */
+VQ_HD float vq_psnr_hvs_to_float(int32_t x)
+{
+    return (float)x;
+}
+
+VQ_HD float vq_psnr_hvs_abs_float(int32_t d)
+{
+    return (float)(d < 0 ? -d : d);
+}
+
+/* a block's steps as templates on the element types (the CPU's SIMD twin
+ * runs them on its lanes): od_bin_fdct8, od_bin_fdct8x8, the variance ratio,
+ * the masks' energies, the terms */
+#include "psnr_hvs_block.inc"
 
 VQ_HD void vq_psnr_hvs_fdct8(int32_t y[8], const int32_t *x, int s)
 {
     vq_psnr_hvs_fdct8_t<int32_t>(y, x, s);
 }
 
-/* od_bin_fdct8x8 (psnr_hvs_fdct.inc) */
+/* od_bin_fdct8x8 (psnr_hvs_block.inc) */
 VQ_HD void vq_psnr_hvs_fdct8x8(int32_t b[64])
 {
     vq_psnr_hvs_fdct8x8_t<int32_t>(b);
@@ -162,89 +175,31 @@ VQ_HD int vq_psnr_hvs_quadrant(int i, int j)
     return ((i & 12) >> 2) + ((j & 12) >> 1);
 }
 
-/*
- * The variance ratios of the two images' blocks (a: reference, b:
- * distorted; 64 samples each), float, every accumulator in raster order as
- * the reference runs them: 64/63 * sum (x - mean)^2 over the block,
- * 16/15 * sum (x - mean_q)^2 per quadrant q; r = (v0 + v1 + v2 + v3) / gvar
- * when gvar > 0, else gvar (0).
- *
- * The means: the reference adds the samples into floats; with samples of
- * at most 12 bits every partial sum is an integer below 2^24 (64 * 4095),
- * so those float sums are exact and equal the integer sums taken here
- * (then one exact conversion, and exact divisions by 64 and 16).  The
- * variance sums round, so each keeps the reference's order of its own terms
- * (the reference interleaves the ten accumulators in one raster loop; they
- * are independent, so the interleaving does not matter).
- */
+/* The variance ratios of the two images' blocks (a: reference, b:
+ * distorted): vq_psnr_hvs_var_ratio_t (psnr_hvs_block.inc) of each. */
 VQ_HD void vq_psnr_hvs_var_ratios(const int32_t a[64], const int32_t b[64], float r[2])
 {
-    const int32_t *x[2] = { a, b };
-    VQ_PHVS_UNROLL
-    for (int m = 0; m < 2; m++) {
-        const int32_t *v = x[m];
-        /* quadrant q = (i >= 4) + 2 (j >= 4); integer sums in any order */
-        int32_t qs[4] = { 0, 0, 0, 0 };
-        VQ_PHVS_UNROLL
-        for (int i = 0; i < 4; i++) {
-            VQ_PHVS_UNROLL
-            for (int j = 0; j < 4; j++) {
-                qs[0] += v[8 * i + j];
-                qs[2] += v[8 * i + j + 4];
-                qs[1] += v[8 * (i + 4) + j];
-                qs[3] += v[8 * (i + 4) + j + 4];
-            }
-        }
-        const float gmean = (float)(qs[0] + qs[1] + qs[2] + qs[3]) / 64.f;
-        float mq[4], gvar = 0, vq[4] = { 0, 0, 0, 0 };
-        VQ_PHVS_UNROLL
-        for (int q = 0; q < 4; q++)
-            mq[q] = (float)qs[q] / 16.f;
-        /* gvar over the block in raster order; each quadrant's sum in
-         * raster order of its own samples */
-        VQ_PHVS_UNROLL
-        for (int i = 0; i < 8; i++) {
-            const int qlo = i >> 2, qhi = qlo + 2;
-            VQ_PHVS_UNROLL
-            for (int j = 0; j < 4; j++) {
-                const float f = (float)v[8 * i + j];
-                gvar += (f - gmean) * (f - gmean);
-                vq[qlo] += (f - mq[qlo]) * (f - mq[qlo]);
-            }
-            VQ_PHVS_UNROLL
-            for (int j = 4; j < 8; j++) {
-                const float f = (float)v[8 * i + j];
-                gvar += (f - gmean) * (f - gmean);
-                vq[qhi] += (f - mq[qhi]) * (f - mq[qhi]);
-            }
-        }
-        gvar *= 1 / 63.f * 64;          /* one float constant, fl(1/63) * 64 */
-        VQ_PHVS_UNROLL
-        for (int q = 0; q < 4; q++)
-            vq[q] *= 1 / 15.f * 16;
-        if (gvar > 0)
-            gvar = (vq[0] + vq[1] + vq[2] + vq[3]) / gvar;
-        r[m] = gvar;
-    }
+    r[0] = vq_psnr_hvs_var_ratio_t<int32_t, float>(a);
+    r[1] = vq_psnr_hvs_var_ratio_t<int32_t, float>(b);
 }
 
 /* The contrast mask of the two transformed blocks: for each, sqrt(E * r) / 32
- * with E the float sum of (float)(c^2) * mask over the 63 AC coefficients
- * in raster order (c^2 in int32), the sqrt in double as the reference's
- * sqrt(), the quotient rounded to float; returns the larger of the two
- * (the reference's `if (d_mask > s_mask) s_mask = d_mask`). */
+ * with E its energy (vq_psnr_hvs_mask_energies_t), the sqrt in double as the
+ * reference's sqrt(), the quotient rounded to float; returns the larger of
+ * the two (the reference's `if (d_mask > s_mask) s_mask = d_mask`). */
+VQ_HD float vq_psnr_hvs_mask_of(float ea, float eb, float ra, float rb)
+{
+    const float ma = (float)(sqrt((double)(ea * ra)) / 32.0);
+    const float mb = (float)(sqrt((double)(eb * rb)) / 32.0);
+    return mb > ma ? mb : ma;
+}
+
 VQ_HD float vq_psnr_hvs_mask(const int32_t a[64], const int32_t b[64], const float r[2],
                              const float *mask)
 {
-    float e[2] = { 0, 0 };
-    VQ_PHVS_UNROLL
-    for (int k = 1; k < 64; k++) {
-        e[0] += (float)(a[k] * a[k]) * mask[k];
-        e[1] += (float)(b[k] * b[k]) * mask[k];
-    }
-    const float ma = (float)(sqrt((double)(e[0] * r[0])) / 32.0);
-    const float mb = (float)(sqrt((double)(e[1] * r[1])) / 32.0);
-    return mb > ma ? mb : ma;
+    float e[2];
+    vq_psnr_hvs_mask_energies_t<int32_t, float>(a, b, mask, e);
+    return vq_psnr_hvs_mask_of(e[0], e[1], r[0], r[1]);
 }
 
 /*
@@ -271,15 +226,8 @@ VQ_HD void vq_psnr_hvs_block_terms(const VqPlaneView ref, const VqPlaneView dis,
     vq_psnr_hvs_fdct8x8(d);
     const float m = vq_psnr_hvs_mask(s, d, ratio, mask);
     VQ_PHVS_UNROLL
-    for (int k = 0; k < 64; k++) {
-        const int32_t diff = s[k] - d[k];
-        float err = (float)(diff < 0 ? -diff : diff);
-        if (k != 0) {
-            const float thr = m / mask[k];
-            err = err < thr ? 0.f : err - thr;
-        }
-        t[k] = (err * csf[k]) * (err * csf[k]);
-    }
+    for (int k = 0; k < 64; k++)
+        t[k] = vq_psnr_hvs_term_t<int32_t, float>(s[k] - d[k], m, k, csf, mask);
 }
 
 /* ---- the plane sum, split at binades ------------------------------------ */

@@ -6,13 +6,11 @@
  * kHvsLanes blocks at a time, one per lane: each lane goes through
  * vq_psnr_hvs_block_terms's steps for its own block, in their order, so the
  * blocks' long float chains (the variance sums, the masks' energies) run side
- * by side instead of one after another.  The DCT is psnr_hvs.h's own template
- * (psnr_hvs/psnr_hvs_fdct.inc, included here) on packs of int32 lanes; the
- * float steps are those of vq_psnr_hvs_var_ratios, vq_psnr_hvs_mask and
- * vq_psnr_hvs_block_terms written lane by lane: the same conversions,
- * operations and order of each accumulator, no contraction, no lane ever
- * added into another (tests/test_checkcpu.cpp holds every term to the plain
- * twin's).
+ * by side instead of one after another.  The steps are psnr_hvs.h's own
+ * templates (psnr_hvs/psnr_hvs_block.inc, included here) on packs of int32
+ * lanes and vectors of floats; only the loads, the masks' double square
+ * roots (lane by lane, vq_psnr_hvs_mask_of) and the stores are this file's
+ * (tests/test_checkcpu.cpp holds every term to the plain twin's).
  */
 constexpr int kHvsLanes = 16;
 
@@ -26,7 +24,7 @@ typedef float HvsVf __attribute__((vector_size(4 * kHvsLanes)));
 /* Every function here inlines into psnr_hvs_row, so that the vectors never
  * cross a call (whose convention would differ between the instruction sets). */
 
-/* a pack of int32 lanes for vq_psnr_hvs_fdct8_t (a struct, so that the two
+/* a pack of int32 lanes for the templates (a struct, so that the element
  * steps below are found for it) */
 struct HvsLanes {
     HvsVi v;
@@ -36,10 +34,12 @@ static inline __attribute__((always_inline)) HvsLanes operator+(HvsLanes a, HvsL
 static inline __attribute__((always_inline)) HvsLanes operator-(HvsLanes a, HvsLanes b) { return HvsLanes{ a.v - b.v }; }
 static inline __attribute__((always_inline)) HvsLanes &operator+=(HvsLanes &a, HvsLanes b) { a.v += b.v; return a; }
 static inline __attribute__((always_inline)) HvsLanes &operator-=(HvsLanes &a, HvsLanes b) { a.v -= b.v; return a; }
+static inline __attribute__((always_inline)) HvsLanes operator*(HvsLanes a, HvsLanes b) { return HvsLanes{ a.v * b.v }; }
 
-/* vq_psnr_hvs_unbiased_rshift and vq_psnr_hvs_lift on every lane: their
- * formulas on the vector types (unsigned add, arithmetic shift; int32
- * product, add, arithmetic shift) */
+/* the element steps of psnr_hvs_block.inc on every lane: the scalar
+ * versions' formulas on the vector types (vq_psnr_hvs_unbiased_rshift:
+ * unsigned add, arithmetic shift; vq_psnr_hvs_lift: int32 product, add,
+ * arithmetic shift; int32 -> float conversions, rounding to nearest) */
 static inline __attribute__((always_inline)) HvsLanes vq_psnr_hvs_unbiased_rshift(HvsLanes a, int b)
 {
     const HvsVu u = (HvsVu)a.v;
@@ -51,65 +51,18 @@ static inline __attribute__((always_inline)) HvsLanes vq_psnr_hvs_lift(HvsLanes 
     return HvsLanes{ (t.v * c + r) >> s };
 }
 
-/* the DCT's templates again, in this namespace, under this instruction set */
-#include "psnr_hvs/psnr_hvs_fdct.inc"
-
-static inline __attribute__((always_inline)) HvsVf hvs_float(HvsVi x)
+static inline __attribute__((always_inline)) HvsVf vq_psnr_hvs_to_float(HvsLanes x)
 {
-    return __builtin_convertvector(x, HvsVf);
+    return __builtin_convertvector(x.v, HvsVf);
 }
 
-/* vq_psnr_hvs_var_ratios for one image's blocks, lane by lane */
-static inline __attribute__((always_inline)) HvsVf hvs_var_ratio(const HvsLanes v[64])
+static inline __attribute__((always_inline)) HvsVf vq_psnr_hvs_abs_float(HvsLanes d)
 {
-    HvsVi qs[4] = {};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            qs[0] += v[8 * i + j].v;
-            qs[2] += v[8 * i + j + 4].v;
-            qs[1] += v[8 * (i + 4) + j].v;
-            qs[3] += v[8 * (i + 4) + j + 4].v;
-        }
-    const HvsVf gmean = hvs_float(qs[0] + qs[1] + qs[2] + qs[3]) / 64.f;
-    HvsVf mq[4], gvar = {}, vq[4] = {};
-    for (int q = 0; q < 4; q++)
-        mq[q] = hvs_float(qs[q]) / 16.f;
-    for (int i = 0; i < 8; i++) {
-        const int qlo = i >> 2, qhi = qlo + 2;
-        for (int j = 0; j < 4; j++) {
-            const HvsVf f = hvs_float(v[8 * i + j].v);
-            gvar += (f - gmean) * (f - gmean);
-            vq[qlo] += (f - mq[qlo]) * (f - mq[qlo]);
-        }
-        for (int j = 4; j < 8; j++) {
-            const HvsVf f = hvs_float(v[8 * i + j].v);
-            gvar += (f - gmean) * (f - gmean);
-            vq[qhi] += (f - mq[qhi]) * (f - mq[qhi]);
-        }
-    }
-    gvar *= 1 / 63.f * 64;
-    for (int q = 0; q < 4; q++)
-        vq[q] *= 1 / 15.f * 16;
-    return gvar > 0 ? (vq[0] + vq[1] + vq[2] + vq[3]) / gvar : gvar;
+    return __builtin_convertvector(d.v < 0 ? -d.v : d.v, HvsVf);
 }
 
-/* vq_psnr_hvs_mask, lane by lane (the double square roots one lane at a time) */
-static inline __attribute__((always_inline)) HvsVf hvs_mask(const HvsLanes a[64], const HvsLanes b[64], HvsVf ra, HvsVf rb, const float *mask)
-{
-    HvsVf e0 = {}, e1 = {};
-    for (int k = 1; k < 64; k++) {
-        e0 += hvs_float(a[k].v * a[k].v) * mask[k];
-        e1 += hvs_float(b[k].v * b[k].v) * mask[k];
-    }
-    const HvsVf p0 = e0 * ra, p1 = e1 * rb;
-    HvsVf m;
-    for (int l = 0; l < kHvsLanes; l++) {
-        const float ma = (float)(sqrt((double)p0[l]) / 32.0);
-        const float mb = (float)(sqrt((double)p1[l]) / 32.0);
-        m[l] = mb > ma ? mb : ma;
-    }
-    return m;
-}
+/* the block's templates again, in this namespace, under this instruction set */
+#include "psnr_hvs/psnr_hvs_block.inc"
 
 static void psnr_hvs_row(VqPlaneView ref, VqPlaneView dis, int by, int nbx, const float *csf,
                          const float *mask, float *terms)
@@ -126,20 +79,17 @@ static void psnr_hvs_row(VqPlaneView ref, VqPlaneView dis, int by, int nbx, cons
                     s[8 * i + j].v[l] = (int32_t)vq_sample(ref, y + i, x);
                     d[8 * i + j].v[l] = (int32_t)vq_sample(dis, y + i, x);
                 }
-        const HvsVf rs = hvs_var_ratio(s), rd = hvs_var_ratio(d);
+        const HvsVf rs = vq_psnr_hvs_var_ratio_t<HvsLanes, HvsVf>(s);
+        const HvsVf rd = vq_psnr_hvs_var_ratio_t<HvsLanes, HvsVf>(d);
         vq_psnr_hvs_fdct8x8_t<HvsLanes>(s);
         vq_psnr_hvs_fdct8x8_t<HvsLanes>(d);
-        const HvsVf m = hvs_mask(s, d, rs, rd, mask);
+        HvsVf e[2], m;
+        vq_psnr_hvs_mask_energies_t<HvsLanes, HvsVf>(s, d, mask, e);
+        for (int l = 0; l < L; l++)
+            m[l] = vq_psnr_hvs_mask_of(e[0][l], e[1][l], rs[l], rd[l]);
         HvsVf t[64];
-        for (int k = 0; k < 64; k++) {
-            const HvsVi diff = s[k].v - d[k].v;
-            HvsVf err = hvs_float(diff < 0 ? -diff : diff);
-            if (k != 0) {
-                const HvsVf thr = m / mask[k];
-                err = err < thr ? HvsVf{} : err - thr;
-            }
-            t[k] = (err * csf[k]) * (err * csf[k]);
-        }
+        for (int k = 0; k < 64; k++)
+            t[k] = vq_psnr_hvs_term_t<HvsLanes, HvsVf>(s[k] - d[k], m, k, csf, mask);
         for (int l = 0; l < n; l++)
             for (int k = 0; k < 64; k++)
                 terms[(size_t)(b0 + l) * 64 + k] = t[k][l];

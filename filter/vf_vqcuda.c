@@ -166,6 +166,11 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "%s\n", *err ? err : "cannot write its outputs");
         return vq_to_averror(ret);
     }
+    s->pending  = av_fifo_alloc2(8, sizeof(PendingFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    s->stash[0] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    s->stash[1] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->pending || !s->stash[0] || !s->stash[1])
+        return AVERROR(ENOMEM);
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
     for (int k = 0; k < MAX_RENDITIONS; k++)
@@ -185,19 +190,17 @@ static void free_pending(PendingFrame *p)
 static int release_frames(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
-    PendingQueue *q = &s->pending;
+    PendingFrame *p;
     int ret;
 
-    while (q->count) {
-        PendingFrame *p = &q->f[q->head];
-        AVFrame *out;
+    while (s->pending && av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+        AVFrame *out = p->dist;
         if (!s->closing && p->index >= 0 && p->waiting)
             break;
-        out = p->dist;
+        av_fifo_drain2(s->pending, 1);
         p->dist = NULL;
         free_pending(p);
-        q->head = (q->head + 1) % q->cap;
-        q->count--;
+        av_free(p);
         if (s->closing) {
             av_frame_free(&out);
             continue;
@@ -245,14 +248,13 @@ static int set_meta(AVDictionary **m, int k, int numbered, int plain, const char
 static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 {
     VQCUDAContext *s = ctx->priv;
-    PendingQueue *q = &s->pending;
     const int64_t index = res->index;
+    PendingFrame *p;
 
     if (s->metadata == METADATA_NONE)
         res = NULL;     /* the frame is only marked as scored */
 
-    for (size_t i = 0; i < q->count; i++) {
-        PendingFrame *p = &q->f[(q->head + i) % q->cap];
+    for (size_t i = 0; av_fifo_peek(s->pending, &p, 1, i) >= 0; i++) {
         if (p->index != index || !(p->waiting & (1u << k)))
             continue;
         p->waiting &= ~(1u << k);
@@ -286,23 +288,13 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
 static int queue_frame(AVFilterContext *ctx, PendingFrame *p)
 {
     VQCUDAContext *s = ctx->priv;
-    PendingQueue *q = &s->pending;
+    PendingFrame *q = av_memdup(p, sizeof(*p));
 
-    if (q->count == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 8;
-        PendingFrame *f = av_calloc(cap, sizeof(*f));
-        if (!f) {
-            free_pending(p);
-            return AVERROR(ENOMEM);
-        }
-        for (size_t i = 0; i < q->count; i++)
-            f[i] = q->f[(q->head + i) % q->cap];
-        av_free(q->f);
-        q->f = f;
-        q->head = 0;
-        q->cap = cap;
+    if (!q || av_fifo_write(s->pending, &q, 1) < 0) {
+        free_pending(p);
+        av_free(q);
+        return AVERROR(ENOMEM);
     }
-    q->f[(q->head + q->count++) % q->cap] = *p;
     return 0;
 }
 
@@ -1221,7 +1213,7 @@ static int activate_frames(AVFilterContext *ctx)
     int ret;
 
     s->event_ran = 0;
-    if (s->stash[0].n || s->stash[1].n || s->transition) {
+    if (av_fifo_can_read(s->stash[0]) || av_fifo_can_read(s->stash[1]) || s->transition) {
         /* frames from the graph before a re-creation go first; with inputs
          * of two sizes, every frame waits for the next graph */
         if ((ret = ff_vqcuda_drain_stash(ctx)) != 0)
@@ -1310,9 +1302,9 @@ static av_cold void uninit(AVFilterContext *ctx)
             cuda_pop(ctx);
     }
     release_frames(ctx);   /* closing: frees them */
-    av_freep(&s->pending.f);
-    ff_vqcuda_list_free(&s->stash[0]);
-    ff_vqcuda_list_free(&s->stash[1]);
+    av_fifo_freep2(&s->pending);
+    ff_vqcuda_stash_free(&s->stash[0]);
+    ff_vqcuda_stash_free(&s->stash[1]);
     if (s->stream)
         fclose(s->stream);
     s->stream = NULL;

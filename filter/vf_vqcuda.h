@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <vqcuda.h>
 
+#include "libavutil/fifo.h"
 #include "libavutil/frame.h"
 #include "libavutil/pixfmt.h"
 #include "avfilter.h"
@@ -35,18 +36,6 @@ typedef struct PendingFrame {
     int64_t index;              /* submission number; -1: not scored */
     unsigned waiting;           /* sessions whose result is still to come (bits) */
 } PendingFrame;
-
-/* Frames not yet paired, in arrival order. */
-typedef struct FrameList {
-    AVFrame **f;
-    int n, cap;
-} FrameList;
-
-/* The frames waiting, in output order (a few at a time). */
-typedef struct PendingQueue {
-    PendingFrame *f;
-    size_t head, count, cap;
-} PendingQueue;
 
 typedef struct VQCUDAContext {
     const AVClass *class;
@@ -90,10 +79,11 @@ typedef struct VQCUDAContext {
     int extra_w[MAX_RENDITIONS], extra_h[MAX_RENDITIONS];
     VqFormat format;
     enum AVPixelFormat sw_format;   /* of the frames being scored */
-    PendingQueue pending;
+    AVFifo *pending;            /* PendingFrame *: the frames waiting, in output order */
     /* frames a re-created graph took over from the one before (FFmpeg drops
-     * the frames still inside a graph it re-creates): [0] main, [1] reference */
-    FrameList stash[2];
+     * the frames still inside a graph it re-creates), not yet paired, in
+     * arrival order (AVFrame *): [0] main, [1] reference */
+    AVFifo *stash[2];
     int64_t nb_submitted;
     int64_t nb_scored;          /* results received */
     int64_t nb_unpaired;        /* distorted frames without a new reference, or one of their time */
@@ -129,7 +119,7 @@ int ff_vqcuda_pass_frame(AVFilterContext *ctx, AVFrame *dist);
 int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref);
 
 /* vf_vqcuda_reinit.c */
-void ff_vqcuda_list_free(FrameList *l);
+void ff_vqcuda_stash_free(AVFifo **stash);
 void ff_vqcuda_carry_put(VQCUDAContext *s);
 int ff_vqcuda_carry_take(VQCUDAContext *s);
 int ff_vqcuda_drain_stash(AVFilterContext *ctx);

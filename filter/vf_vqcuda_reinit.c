@@ -21,39 +21,29 @@
 #include "filters.h"
 #include "vf_vqcuda.h"
 
-static int list_push(FrameList *l, AVFrame *f)
+/* f (owned) kept at the stash's end, or freed on failure */
+static int stash_push(AVFifo *stash, AVFrame *f)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        AVFrame **n = av_realloc_array(l->f, cap, sizeof(*n));
-        if (!n) {
-            av_frame_free(&f);
-            return AVERROR(ENOMEM);
-        }
-        l->f = n;
-        l->cap = cap;
-    }
-    l->f[l->n++] = f;
-    return 0;
+    int ret = av_fifo_write(stash, &f, 1);
+    if (ret < 0)
+        av_frame_free(&f);
+    return ret;
 }
 
-static AVFrame *list_pop(FrameList *l)
+/* the stash's first frame, or NULL */
+static AVFrame *stash_first(AVFifo *stash)
 {
-    AVFrame *f;
-    if (!l->n)
-        return NULL;
-    f = l->f[0];
-    memmove(l->f, l->f + 1, (l->n - 1) * sizeof(*l->f));
-    l->n--;
+    AVFrame *f = NULL;
+    av_fifo_peek(stash, &f, 1, 0);
     return f;
 }
 
-void ff_vqcuda_list_free(FrameList *l)
+void ff_vqcuda_stash_free(AVFifo **stash)
 {
-    while (l->n)
-        av_frame_free(&l->f[--l->n]);
-    av_freep(&l->f);
-    l->cap = 0;
+    AVFrame *f;
+    while (*stash && av_fifo_read(*stash, &f, 1) >= 0)
+        av_frame_free(&f);
+    av_fifo_freep2(stash);
 }
 
 /*
@@ -70,9 +60,9 @@ typedef struct Carried {
     VqFormat format;
     enum AVPixelFormat sw_format;
     int dis_w, dis_h;
-    FrameList stash[2];         /* frames the graph held, unpaired, per input */
+    AVFifo *stash[2];           /* frames the graph held, unpaired, per input */
     FILE *stream;               /* stream_path, still open: the session writes to it */
-    PendingQueue pending;       /* frames scored or in flight, not yet passed on */
+    AVFifo *pending;            /* frames scored or in flight, not yet passed on */
     struct Carried *next;
 } Carried;
 
@@ -102,8 +92,9 @@ void ff_vqcuda_carry_put(VQCUDAContext *s)
     c->stream        = s->stream;
     s->stream        = NULL;
     c->pending       = s->pending;
-    memset(&s->pending, 0, sizeof(s->pending));
-    memset(s->stash, 0, sizeof(s->stash));
+    s->pending       = NULL;
+    s->stash[0]      = NULL;
+    s->stash[1]      = NULL;
     s->ladder  = NULL;
     s->session = NULL;
     ff_mutex_lock(&carried_lock);
@@ -135,15 +126,14 @@ int ff_vqcuda_carry_take(VQCUDAContext *s)
     s->sw_format     = c->sw_format;
     s->dis_w         = c->dis_w;
     s->dis_h         = c->dis_h;
-    s->stash[0]      = c->stash[0];
-    s->stash[1]      = c->stash[1];
     s->stream        = c->stream;
-    if (c->pending.count) {
-        av_freep(&s->pending.f);
-        s->pending = c->pending;
-    } else {
-        av_free(c->pending.f);
+    /* this instance's own are empty: it has had no frame yet */
+    for (int i = 0; i < 2; i++) {
+        ff_vqcuda_stash_free(&s->stash[i]);
+        s->stash[i] = c->stash[i];
     }
+    av_fifo_freep2(&s->pending);
+    s->pending = c->pending;
     av_free(c->log_path);
     av_free(c);
     return 1;
@@ -177,7 +167,7 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
             if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
                 return ret;
             if (ret > 0) {
-                if ((ret = list_push(&s->stash[i], f)) < 0)
+                if ((ret = stash_push(s->stash[i], f)) < 0)
                     return ret;
                 got = 1;
             } else if (input_ended(in[i])) {
@@ -193,33 +183,31 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
         }
     }
 
-    while (s->stash[0].n || s->stash[1].n) {
+    while (av_fifo_can_read(s->stash[0]) || av_fifo_can_read(s->stash[1])) {
         AVFrame *d, *r;
         int c;
         for (int i = 0; i < 2; i++) {
             AVFrame *f = NULL;
-            if (s->stash[i].n)
+            if (av_fifo_can_read(s->stash[i]))
                 continue;
             if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
                 return ret;
             if (ret > 0) {
-                if ((ret = list_push(&s->stash[i], f)) < 0)
+                if ((ret = stash_push(s->stash[i], f)) < 0)
                     return ret;
                 continue;
             }
             if (input_ended(in[i])) {
                 /* one input has no frame for the other's: they go unpaired */
-                {
-                    AVFrame *x;
-                    while ((x = list_pop(&s->stash[!i]))) {
-                        s->nb_mismatched++;
-                        if (i == 1) {
-                            x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
-                            if ((ret = ff_vqcuda_pass_frame(ctx, x)) < 0)
-                                return ret;
-                        } else {
-                            av_frame_free(&x);
-                        }
+                AVFrame *x;
+                while (av_fifo_read(s->stash[!i], &x, 1) >= 0) {
+                    s->nb_mismatched++;
+                    if (i == 1) {
+                        x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
+                        if ((ret = ff_vqcuda_pass_frame(ctx, x)) < 0)
+                            return ret;
+                    } else {
+                        av_frame_free(&x);
                     }
                 }
                 return 0;
@@ -227,15 +215,15 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
             ff_inlink_request_frame(in[i]);
             return 1;
         }
-        d = s->stash[0].f[0];
-        r = s->stash[1].f[0];
+        d = stash_first(s->stash[0]);
+        r = stash_first(s->stash[1]);
         c = av_compare_ts(d->pts, in[0]->time_base, r->pts, in[1]->time_base);
         if (c > 0) {                /* a reference frame no main frame pairs with */
             av_frame_free(&r);
-            list_pop(&s->stash[1]);
+            av_fifo_drain2(s->stash[1], 1);
             continue;
         }
-        list_pop(&s->stash[0]);
+        av_fifo_drain2(s->stash[0], 1);
         if (c < 0 && s->session)    /* listed in the log */
             vq_session_note_unpaired(s->session, d->pts * av_q2d(in[0]->time_base), NAN);
         d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
@@ -245,7 +233,7 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
                 return ret;
             continue;
         }
-        list_pop(&s->stash[1]);
+        av_fifo_drain2(s->stash[1], 1);
         ret = ff_vqcuda_handle_pair(ctx, d, r);
         av_frame_free(&r);
         if (ret < 0)
@@ -260,37 +248,39 @@ int ff_vqcuda_collect_leftovers(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
     const int idx[2] = { 0, s->nb_rend };
+    AVFrame *f;
     int ret;
 
     for (int i = 0; i < 2; i++) {
         FFFrameSyncIn *in = s->fs.in ? &s->fs.in[idx[i]] : NULL;
         int64_t done = i ? s->last_ref_pts : s->last_main_pts;
-        AVFrame *f;
         /* the current frame, if no event has had it yet, and the next one;
          * framesync keeps their pts in its own time base: back to the link's */
         if (in && in->frame && (done == AV_NOPTS_VALUE || in->pts > done)) {
-            in->frame->pts = av_rescale_q(in->frame->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
-            if ((ret = list_push(&s->stash[i], in->frame)) < 0)
-                return ret;
+            f = in->frame;
             in->frame = NULL;
+            f->pts = av_rescale_q(f->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
+            if ((ret = stash_push(s->stash[i], f)) < 0)
+                return ret;
         }
         if (in && in->have_next && in->frame_next) {
-            in->frame_next->pts = av_rescale_q(in->frame_next->pts, s->fs.time_base,
-                                               ctx->inputs[idx[i]]->time_base);
-            if ((ret = list_push(&s->stash[i], in->frame_next)) < 0)
-                return ret;
+            f = in->frame_next;
             in->frame_next = NULL;
             in->have_next = 0;
+            f->pts = av_rescale_q(f->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
+            if ((ret = stash_push(s->stash[i], f)) < 0)
+                return ret;
         }
         while ((ret = ff_inlink_consume_frame(ctx->inputs[idx[i]], &f)) > 0)
-            if ((ret = list_push(&s->stash[i], f)) < 0)
+            if ((ret = stash_push(s->stash[i], f)) < 0)
                 return ret;
     }
-    av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %d main and %d reference frames "
-           "not yet scored: they go to the next one\n", s->stash[0].n, s->stash[1].n);
+    av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %zu main and %zu reference frames "
+           "not yet scored: they go to the next one\n",
+           av_fifo_can_read(s->stash[0]), av_fifo_can_read(s->stash[1]));
     for (int i = 0; i < 2; i++)
-        for (int j = 0; j < s->stash[i].n; j++)
-            av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, s->stash[i].f[j]->pts,
-                   s->stash[i].f[j]->width, s->stash[i].f[j]->height);
+        for (size_t j = 0; av_fifo_peek(s->stash[i], &f, 1, j) >= 0; j++)
+            av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, f->pts,
+                   f->width, f->height);
     return 0;
 }

@@ -75,20 +75,9 @@ static int vq_to_averror(int err)
     }
 }
 
-static int session_error(AVFilterContext *ctx, const VqSession *vs, int err, const char *call)
+/* a libvqcuda call that failed with err, and the message the library left */
+static int lib_error(AVFilterContext *ctx, const char *call, int err, const char *msg)
 {
-    const char *msg = vs ? vq_session_error(vs) : NULL;
-
-    av_log(ctx, AV_LOG_ERROR, "libvqcuda %s failed (%d): %s\n", call, err,
-           msg && *msg ? msg : "no message");
-    return vq_to_averror(err);
-}
-
-static int ladder_error(AVFilterContext *ctx, int err, const char *call)
-{
-    VQCUDAContext *s = ctx->priv;
-    const char *msg = s->ladder ? vq_ladder_error(s->ladder) : NULL;
-
     av_log(ctx, AV_LOG_ERROR, "libvqcuda %s failed (%d): %s\n", call, err,
            msg && *msg ? msg : "no message");
     return vq_to_averror(err);
@@ -361,7 +350,7 @@ static int receive_results(AVFilterContext *ctx)
             return AVERROR_EXTERNAL;
         }
         if (err < 0)
-            return ladder_error(ctx, err, "vq_ladder_receive");
+            return lib_error(ctx, "vq_ladder_receive", err, vq_ladder_error(s->ladder));
         if (!k)
             s->nb_scored++;
         if ((ret = attach_result(ctx, k, &res)) < 0)
@@ -384,7 +373,7 @@ static int flush_session(AVFilterContext *ctx)
     err = vq_ladder_flush(s->ladder);
     lib_leave(ctx, t0);
     if (err < 0)
-        return ladder_error(ctx, err, "vq_ladder_flush");
+        return lib_error(ctx, "vq_ladder_flush", err, vq_ladder_error(s->ladder));
     return receive_results(ctx);
 }
 
@@ -431,7 +420,7 @@ static int write_log(AVFilterContext *ctx)
     err = vq_ladder_write_logs(s->ladder, s->log_path, s->log_fmt, s->segment_path);
     cuda_pop(ctx);
     if (err < 0)
-        s->log_error = ladder_error(ctx, err, "vq_ladder_write_logs");
+        s->log_error = lib_error(ctx, "vq_ladder_write_logs", err, vq_ladder_error(s->ladder));
     av_log(ctx, AV_LOG_VERBOSE, "%d log%s of %"PRId64" frames written in %.1f ms\n", s->nb_rend,
            s->nb_rend > 1 ? "s" : "", s->nb_submitted, (av_gettime_relative() - t0) / 1000.0);
     return s->log_error;
@@ -450,7 +439,7 @@ static void print_scores(AVFilterContext *ctx)
         for (int i = 0; vs && vq_session_model_name(vs, i); i++) {
             err = vq_session_pooled(vs, vq_session_model_name(vs, i), s->pool, &score);
             if (err < 0)
-                session_error(ctx, vs, err, "vq_session_pooled");
+                lib_error(ctx, "vq_session_pooled", err, vq_session_error(vs));
             else if (!k)
                 av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
             else
@@ -605,7 +594,7 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     err = vq_session_new_section(s->session, &nf);
     cuda_pop(ctx);
     if (err < 0)
-        return session_error(ctx, s->session, err, "vq_session_new_section");
+        return lib_error(ctx, "vq_session_new_section", err, vq_session_error(s->session));
     s->format    = nf;
     s->sw_format = fd;
     s->dis_w     = nf.width;
@@ -733,7 +722,7 @@ int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
     lib_leave(ctx, t0);
     if (err < 0) {
         free_pending(&p);
-        return ladder_error(ctx, err, "vq_ladder_submit");
+        return lib_error(ctx, "vq_ladder_submit", err, vq_ladder_error(s->ladder));
     }
     for (int k = 0; k < s->nb_rend; k++)
         if (dis[k])
@@ -1160,7 +1149,7 @@ static int config_output(AVFilterLink *outlink)
             return ret;
         }
         if ((ret = vq_ladder_set_stream(s->ladder, s->stream)) < 0)
-            return ladder_error(ctx, ret, "vq_ladder_set_stream");
+            return lib_error(ctx, "vq_ladder_set_stream", ret, vq_ladder_error(s->ladder));
     }
 
     /* framesync as its dual-input form: rendition 1 drives the output (sync

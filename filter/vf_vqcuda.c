@@ -670,11 +670,8 @@ static int gather_extra(AVFilterContext *ctx, PendingFrame *p, VqPicture *pic,
 /* The reference frame's time in seconds (its own timestamp). */
 static double frame_time(AVFilterContext *ctx, const AVFrame *ref)
 {
-    VQCUDAContext *s = ctx->priv;
-    AVRational tb = ctx->inputs[s->nb_rend]->time_base;
-    s->ref_key  = !!(ref->flags & AV_FRAME_FLAG_KEY);
-    s->ref_time = ref->pts == AV_NOPTS_VALUE ? NAN : ref->pts * av_q2d(tb);
-    return s->ref_time;
+    AVRational tb = ctx->inputs[ctx->nb_inputs - 1]->time_base;
+    return ref->pts == AV_NOPTS_VALUE ? NAN : ref->pts * av_q2d(tb);
 }
 
 /* A main frame (owned) and its reference frame (borrowed): scored, or

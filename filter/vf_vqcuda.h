@@ -65,8 +65,6 @@ typedef struct VQCUDAContext {
     int64_t score_begin, score_end;
     int score_context;          /* frames a piece is given before A */
     FILE *stream;
-    double ref_time;            /* of the frame being submitted */
-    int ref_key;
 
     int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
     int64_t cpu_filter_ns;      /* this thread's CPU time in activate() */

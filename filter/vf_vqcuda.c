@@ -794,29 +794,7 @@ static int do_vqcuda(FFFrameSync *fs)
     return ff_vqcuda_handle_pair(ctx, dist, ref);
 }
 
-/* The pixel formats the library reads, and how its planes are laid out. */
-static const struct {
-    enum AVPixelFormat fmt;
-    enum VqLayout layout;
-} format_layouts[] = {
-    { AV_PIX_FMT_YUV420P,     VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV422P,     VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV444P,     VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV420P10LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV422P10LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV444P10LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV420P12LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV422P12LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV444P12LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_YUV444P16LE, VQ_LAYOUT_PLANAR },
-    { AV_PIX_FMT_GRAY8,       VQ_LAYOUT_GRAY },
-    { AV_PIX_FMT_GRAY10LE,    VQ_LAYOUT_GRAY },
-    { AV_PIX_FMT_GRAY12LE,    VQ_LAYOUT_GRAY },
-    { AV_PIX_FMT_NV12,        VQ_LAYOUT_SEMIPLANAR },
-    { AV_PIX_FMT_P010LE,      VQ_LAYOUT_SEMIPLANAR },
-    { AV_PIX_FMT_P016LE,      VQ_LAYOUT_SEMIPLANAR },
-};
-
+/* The pixel formats the library reads. */
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE,
@@ -879,10 +857,9 @@ static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
     int i, depth;
 
-    for (i = 0; i < FF_ARRAY_ELEMS(format_layouts); i++)
-        if (format_layouts[i].fmt == fmt)
-            break;
-    if (!desc || i == FF_ARRAY_ELEMS(format_layouts)) {
+    for (i = 0; pix_fmts[i] != AV_PIX_FMT_NONE && pix_fmts[i] != fmt; i++)
+        ;
+    if (!desc || pix_fmts[i] == AV_PIX_FMT_NONE || (desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
         av_log(ctx, AV_LOG_ERROR, "pixel format %s is not supported\n",
                av_get_pix_fmt_name(fmt));
         return AVERROR(EINVAL);
@@ -892,7 +869,10 @@ static int fill_format(AVFilterContext *ctx, enum AVPixelFormat fmt,
     memset(f, 0, sizeof(*f));
     f->width            = w;
     f->height           = h;
-    f->layout           = format_layouts[i].layout;
+    /* one plane (gray), chroma interleaved in one plane (nv12, p010, p016), or three */
+    f->layout           = desc->nb_components == 1 ? VQ_LAYOUT_GRAY :
+                          desc->comp[1].plane == desc->comp[2].plane ? VQ_LAYOUT_SEMIPLANAR :
+                          VQ_LAYOUT_PLANAR;
     f->bytes_per_sample = depth > 8 ? 2 : 1;
     f->bitdepth         = depth;
     f->msb_aligned      = desc->comp[0].shift > 0;   /* p010 */

@@ -6,7 +6,7 @@
 # compute-sanitizer, ncu, and the benchmarks.
 #   scripts/gpu-check.sh BUILD_DIR OUT_DIR [STAGE...]
 # BUILD_DIR holds ffmpeg/ffmpeg and libvqcuda/{vqparity,glibc_powf_gpu,vqscore}.
-# STAGE: parity, golden, sanitize, bench (default: all), so that each call
+# STAGE: parity, parity2, golden, sanitize, bench (default: all), so that each call
 # of a time-limited machine can run a part; quick: the 11 default-model
 # golden pairs, two ladders, the size-change stream, libvmaf_cuda's command
 # line and two host layouts (an executor change, when there is little device
@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "$1")
 out=$(realpath -m "$2")
 shift 2
-stages=" ${*:-parity golden sanitize bench} "
+stages=" ${*:-parity parity2 golden sanitize bench} "
 want() { [[ $stages == *" $1 "* ]]; }
 mkdir -p "$out"
 ff=$build/ffmpeg/ffmpeg
@@ -142,6 +142,11 @@ if [ -x "$lib/vqparity" ]; then
         say "vqparity --test cambi $v exit $?: $(tail -1 "$out/parity_cambi_$v.log")"
     done
 fi
+fi
+
+if want parity2; then
+say "== parity, part 2: glibc's powf on the device, VIF's other formulations, host layouts"
+# (a stage of its own: with part 1 it takes over one 10-minute call on an H100)
 # float_adm's adm_p_norm other than 3: the device's copy of glibc's powf
 # against this host's on every non-negative float
 if [ -x "$lib/glibc_powf_gpu" ]; then

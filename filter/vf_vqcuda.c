@@ -61,7 +61,7 @@
 /* session of rendition k (0-based), or NULL */
 static VqSession *rend_session(VQCUDAContext *s, int k)
 {
-    return s->ladder ? vq_ladder_session(s->ladder, k) : NULL;
+    return s->run.ladder ? vq_ladder_session(s->run.ladder, k) : NULL;
 }
 
 static int vq_to_averror(int err)
@@ -155,10 +155,10 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "%s\n", *err ? err : "cannot write its outputs");
         return vq_to_averror(ret);
     }
-    s->pending  = av_fifo_alloc2(8, sizeof(PendingFrame *), AV_FIFO_FLAG_AUTO_GROW);
-    s->stash[0] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
-    s->stash[1] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->pending || !s->stash[0] || !s->stash[1])
+    s->run.pending  = av_fifo_alloc2(8, sizeof(PendingFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    s->run.stash[0] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    s->run.stash[1] = av_fifo_alloc2(8, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->run.pending || !s->run.stash[0] || !s->run.stash[1])
         return AVERROR(ENOMEM);
     s->last_ref_pts = AV_NOPTS_VALUE;
     s->last_main_pts = AV_NOPTS_VALUE;
@@ -182,11 +182,11 @@ static int release_frames(AVFilterContext *ctx)
     PendingFrame *p;
     int ret;
 
-    while (s->pending && av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+    while (s->run.pending && av_fifo_peek(s->run.pending, &p, 1, 0) >= 0) {
         AVFrame *out = p->dist;
         if (!s->closing && p->index >= 0 && p->waiting)
             break;
-        av_fifo_drain2(s->pending, 1);
+        av_fifo_drain2(s->run.pending, 1);
         p->dist = NULL;
         free_pending(p);
         av_free(p);
@@ -243,7 +243,7 @@ static int attach_result(AVFilterContext *ctx, int k, const VqFrameResult *res)
     if (s->metadata == METADATA_NONE)
         res = NULL;     /* the frame is only marked as scored */
 
-    for (size_t i = 0; av_fifo_peek(s->pending, &p, 1, i) >= 0; i++) {
+    for (size_t i = 0; av_fifo_peek(s->run.pending, &p, 1, i) >= 0; i++) {
         if (p->index != index || !(p->waiting & (1u << k)))
             continue;
         p->waiting &= ~(1u << k);
@@ -279,7 +279,7 @@ static int queue_frame(AVFilterContext *ctx, PendingFrame *p)
     VQCUDAContext *s = ctx->priv;
     PendingFrame *q = av_memdup(p, sizeof(*p));
 
-    if (!q || av_fifo_write(s->pending, &q, 1) < 0) {
+    if (!q || av_fifo_write(s->run.pending, &q, 1) < 0) {
         free_pending(p);
         av_free(q);
         return AVERROR(ENOMEM);
@@ -330,14 +330,14 @@ static int receive_results(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
 
-    while (s->ladder) {
+    while (s->run.ladder) {
         VqFrameResult res;
         int64_t t0;
         int k, err, ret = lib_enter(ctx, &t0);
 
         if (ret < 0)
             return ret;
-        err = vq_ladder_receive(s->ladder, &k, &res);
+        err = vq_ladder_receive(s->run.ladder, &k, &res);
         lib_leave(ctx, t0);
         if (err == VQ_EOF)
             break;
@@ -346,13 +346,13 @@ static int receive_results(AVFilterContext *ctx)
                 break;
             av_log(ctx, AV_LOG_ERROR, "libvqcuda returned no result after "
                    "flush, %"PRId64" of %"PRId64" frames scored\n",
-                   s->nb_scored, s->nb_submitted);
+                   s->run.nb_scored, s->run.nb_submitted);
             return AVERROR_EXTERNAL;
         }
         if (err < 0)
-            return lib_error(ctx, "vq_ladder_receive", err, vq_ladder_error(s->ladder));
+            return lib_error(ctx, "vq_ladder_receive", err, vq_ladder_error(s->run.ladder));
         if (!k)
-            s->nb_scored++;
+            s->run.nb_scored++;
         if ((ret = attach_result(ctx, k, &res)) < 0)
             return ret;
     }
@@ -365,15 +365,15 @@ static int flush_session(AVFilterContext *ctx)
     int64_t t0;
     int err, ret;
 
-    if (!s->ladder || s->flushed)
+    if (!s->run.ladder || s->flushed)
         return 0;
     s->flushed = 1;
     if ((ret = lib_enter(ctx, &t0)) < 0)
         return ret;
-    err = vq_ladder_flush(s->ladder);
+    err = vq_ladder_flush(s->run.ladder);
     lib_leave(ctx, t0);
     if (err < 0)
-        return lib_error(ctx, "vq_ladder_flush", err, vq_ladder_error(s->ladder));
+        return lib_error(ctx, "vq_ladder_flush", err, vq_ladder_error(s->run.ladder));
     return receive_results(ctx);
 }
 
@@ -395,13 +395,13 @@ static void warn_unscored(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "the main input is longer than the "
                "reference input: its frames after the reference's end are "
                "dropped (shortest or eof_action=endall)\n");
-    if (s->nb_mismatched)
+    if (s->run.nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" pairs were not scored: their main and "
                "reference frames differ in size or format (the inputs changed at "
-               "different frames)\n", s->nb_mismatched);
-    if (s->nb_unpaired || s->main_ended || s->main_longer || s->nb_mismatched)
+               "different frames)\n", s->run.nb_mismatched);
+    if (s->nb_unpaired || s->main_ended || s->main_longer || s->run.nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "scored the %"PRId64" common frames\n",
-               s->nb_submitted);
+               s->run.nb_submitted);
 }
 
 static int write_log(AVFilterContext *ctx)
@@ -410,19 +410,19 @@ static int write_log(AVFilterContext *ctx)
     int64_t t0;
     int err, ret;
 
-    if (!s->log_path || s->log_written || !s->ladder || !s->nb_submitted)
+    if (!s->log_path || s->log_written || !s->run.ladder || !s->run.nb_submitted)
         return 0;
     s->log_written = 1;
     t0 = av_gettime_relative();
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
     /* every rendition's, each written even when another's fails */
-    err = vq_ladder_write_logs(s->ladder, s->log_path, s->log_fmt, s->segment_path);
+    err = vq_ladder_write_logs(s->run.ladder, s->log_path, s->log_fmt, s->segment_path);
     cuda_pop(ctx);
     if (err < 0)
-        s->log_error = lib_error(ctx, "vq_ladder_write_logs", err, vq_ladder_error(s->ladder));
+        s->log_error = lib_error(ctx, "vq_ladder_write_logs", err, vq_ladder_error(s->run.ladder));
     av_log(ctx, AV_LOG_VERBOSE, "%d log%s of %"PRId64" frames written in %.1f ms\n", s->nb_rend,
-           s->nb_rend > 1 ? "s" : "", s->nb_submitted, (av_gettime_relative() - t0) / 1000.0);
+           s->nb_rend > 1 ? "s" : "", s->run.nb_submitted, (av_gettime_relative() - t0) / 1000.0);
     return s->log_error;
 }
 
@@ -434,7 +434,7 @@ static void print_scores(AVFilterContext *ctx)
     double score;
     int err;
 
-    for (int k = 0; s->nb_submitted && k < s->nb_rend; k++) {
+    for (int k = 0; s->run.nb_submitted && k < s->nb_rend; k++) {
         VqSession *vs = rend_session(s, k);
         for (int i = 0; vs && vq_session_model_name(vs, i); i++) {
             err = vq_session_pooled(vs, vq_session_model_name(vs, i), s->pool, &score);
@@ -454,8 +454,8 @@ static int stream_status(AVFilterContext *ctx)
 {
     VQCUDAContext *s = ctx->priv;
 
-    if (s->stream && s->ladder && vq_ladder_stream_status(s->ladder) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "stream_path %s: %s\n", s->stream_path, vq_ladder_error(s->ladder));
+    if (s->run.stream && s->run.ladder && vq_ladder_stream_status(s->run.ladder) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "stream_path %s: %s\n", s->stream_path, vq_ladder_error(s->run.ladder));
         return AVERROR(EIO);
     }
     return 0;
@@ -470,7 +470,7 @@ static int nothing_scored(AVFilterContext *ctx)
 
     av_log(ctx, AV_LOG_ERROR, "no frame was scored (%"PRId64" main frames had no reference "
            "frame of their time, %"PRId64" pairs differed in size or format)\n",
-           s->nb_unpaired, s->nb_mismatched);
+           s->nb_unpaired, s->run.nb_mismatched);
     if (vq_ladder_remove_logs(s->nb_rend, s->log_path, s->segment_path, list, sizeof(list)) > 0)
         av_log(ctx, AV_LOG_ERROR, "removed an earlier run's logs, which could pass for "
                "this run's: %s\n", list);
@@ -496,7 +496,7 @@ static int finish_scoring(AVFilterContext *ctx)
     if (ret >= 0)
         ret = release_frames(ctx);
     warn_unscored(ctx);
-    if (!s->nb_submitted)
+    if (!s->run.nb_submitted)
         return ret < 0 ? ret : nothing_scored(ctx);
     print_scores(ctx);
     r = write_log(ctx);
@@ -569,13 +569,13 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     VqFormat nf;
     int ret, err;
 
-    if (dist->width == s->dis_w && dist->height == s->dis_h && fd == s->sw_format &&
-        ref->width == s->format.width && ref->height == s->format.height && fr == s->sw_format)
+    if (dist->width == s->run.dis_w && dist->height == s->run.dis_h && fd == s->run.sw_format &&
+        ref->width == s->run.format.width && ref->height == s->run.format.height && fr == s->run.sw_format)
         return 1;
     if (dist->width != ref->width || dist->height != ref->height || fd != fr ||
         dist->format != ref->format || s->nb_rend > 1 ||
-        s->dis_w != s->format.width || s->dis_h != s->format.height) {
-        if (!s->nb_mismatched++)
+        s->run.dis_w != s->run.format.width || s->run.dis_h != s->run.format.height) {
+        if (!s->run.nb_mismatched++)
             av_log(ctx, AV_LOG_WARNING, "main frame %dx%d %s, reference frame %dx%d %s: "
                    "such pairs are passed on unscored\n", dist->width, dist->height,
                    av_get_pix_fmt_name(fd), ref->width, ref->height, av_get_pix_fmt_name(fr));
@@ -588,17 +588,17 @@ static int check_pair(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *
     if ((ret = size_check(ctx, "frames changed", nf.width, nf.height)) < 0)
         return ret;
     av_log(ctx, AV_LOG_INFO, "frames changed to %dx%d %s at frame %"PRId64": scored as a "
-           "new section\n", nf.width, nf.height, av_get_pix_fmt_name(fd), s->nb_submitted);
+           "new section\n", nf.width, nf.height, av_get_pix_fmt_name(fd), s->run.nb_submitted);
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
-    err = vq_session_new_section(s->session, &nf);
+    err = vq_session_new_section(s->run.session, &nf);
     cuda_pop(ctx);
     if (err < 0)
-        return lib_error(ctx, "vq_session_new_section", err, vq_session_error(s->session));
-    s->format    = nf;
-    s->sw_format = fd;
-    s->dis_w     = nf.width;
-    s->dis_h     = nf.height;
+        return lib_error(ctx, "vq_session_new_section", err, vq_session_error(s->run.session));
+    s->run.format    = nf;
+    s->run.sw_format = fd;
+    s->run.dis_w     = nf.width;
+    s->run.dis_h     = nf.height;
     return 1;
 }
 
@@ -627,19 +627,19 @@ static int gather_extra(AVFilterContext *ctx, PendingFrame *p, VqPicture *pic,
     FFFrameSync *fs = &s->fs;
 
     for (int k = 1; k < s->nb_rend; k++) {
-        const int64_t given = vq_ladder_submitted(s->ladder, k);
+        const int64_t given = vq_ladder_submitted(s->run.ladder, k);
         AVFrame *f = NULL;
         int ret, repeated;
 
         dis[k] = NULL;
         if ((ret = ff_framesync_get_frame(fs, k, &f, 0)) < 0)
             return ret;
-        if (vq_ladder_ended(s->ladder, k))
+        if (vq_ladder_ended(s->run.ladder, k))
             continue;
         repeated = f && f == s->last_rend[k] && fs->in[k].pts == s->last_rend_pts[k];
-        if (!f || repeated || given != s->nb_submitted ||
+        if (!f || repeated || given != s->run.nb_submitted ||
             (s->pairing == PAIRING_TIMESTAMP && !same_instant(ctx, k, s->nb_rend))) {
-            if (f && !repeated && given == s->nb_submitted)
+            if (f && !repeated && given == s->run.nb_submitted)
                 av_log(ctx, AV_LOG_WARNING, "rendition %d's frame at %.6f s met the reference "
                        "frame at %.6f s (frames of different times are not scored as a pair): "
                        "its first %"PRId64" frames are scored\n", k + 1,
@@ -653,7 +653,7 @@ static int gather_extra(AVFilterContext *ctx, PendingFrame *p, VqPicture *pic,
         s->last_rend[k]     = f;
         s->last_rend_pts[k] = fs->in[k].pts;
         if (f->width != s->extra_w[k] || f->height != s->extra_h[k] ||
-            frame_sw_format(f) != s->sw_format) {
+            frame_sw_format(f) != s->run.sw_format) {
             av_log(ctx, AV_LOG_ERROR, "rendition %d changed to %dx%d %s: size changes are "
                    "not supported in a ladder\n", k + 1, f->width, f->height,
                    av_get_pix_fmt_name(frame_sw_format(f)));
@@ -693,14 +693,14 @@ int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
         }
         return ff_vqcuda_pass_frame(ctx, dist);
     }
-    if (dist->color_range != ref->color_range && !s->nb_submitted)
+    if (dist->color_range != ref->color_range && !s->run.nb_submitted)
         av_log(ctx, AV_LOG_WARNING, "main and reference use different color "
                "ranges (%s, %s)\n", av_color_range_name(dist->color_range),
                av_color_range_name(ref->color_range));
 
     p.dist = dist;
     /* results carry title frame numbers (a piece starts at score_frames' A-1) */
-    p.index = s->nb_submitted + piece_first(s);
+    p.index = s->run.nb_submitted + piece_first(s);
     if (!(p.keep[0] = av_frame_clone(ref))) {
         free_pending(&p);
         return AVERROR(ENOMEM);
@@ -714,21 +714,21 @@ int ff_vqcuda_handle_pair(AVFilterContext *ctx, AVFrame *dist, const AVFrame *re
         return ret;
     }
     /* rendition 1's frame first (it does the reference's work for all) */
-    err = vq_ladder_submit(s->ladder, &pic_ref, dis, frame_time(ctx, ref),
+    err = vq_ladder_submit(s->run.ladder, &pic_ref, dis, frame_time(ctx, ref),
                            !!(ref->flags & AV_FRAME_FLAG_KEY));
     lib_leave(ctx, t0);
     if (err < 0) {
         free_pending(&p);
-        return lib_error(ctx, "vq_ladder_submit", err, vq_ladder_error(s->ladder));
+        return lib_error(ctx, "vq_ladder_submit", err, vq_ladder_error(s->run.ladder));
     }
     for (int k = 0; k < s->nb_rend; k++)
         if (dis[k])
             p.waiting |= 1u << k;
 
-    if (!s->nb_submitted)   /* "auto" is settled by the first picture */
+    if (!s->run.nb_submitted)   /* "auto" is settled by the first picture */
         av_log(ctx, AV_LOG_VERBOSE, "libvqcuda %s, executor %s (CPU row loops: %s)\n",
-               vqcuda_version(), vq_session_executor_name(s->session), vqcuda_cpu_simd());
-    s->nb_submitted++;
+               vqcuda_version(), vq_session_executor_name(s->run.session), vqcuda_cpu_simd());
+    s->run.nb_submitted++;
     if ((ret = queue_frame(ctx, &p)) < 0)
         return ret;
     return receive_results(ctx);
@@ -748,8 +748,8 @@ static int pass_unpaired(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref
                "of different times are not scored as a pair (passed on unscored, listed in "
                "the log; pairing=framesync pairs them as libvmaf does)\n", t, tr);
     s->nb_unpaired++;
-    if (s->session)
-        vq_session_note_unpaired(s->session, t, tr);
+    if (s->run.session)
+        vq_session_note_unpaired(s->run.session, t, tr);
     return ff_vqcuda_pass_frame(ctx, dist);
 }
 
@@ -981,7 +981,7 @@ static int open_ladder(AVFilterContext *ctx)
     int err, ret;
 
     vq_config_default(&cfg);
-    cfg.format        = s->format;
+    cfg.format        = s->run.format;
     cfg.executor      = s->device;
     cfg.model         = s->model_cfg;
     cfg.feature       = s->feature_cfg;
@@ -1016,14 +1016,14 @@ static int open_ladder(AVFilterContext *ctx)
     }
     if ((ret = cuda_push(ctx)) < 0)
         return ret;
-    err = vq_ladder_open(&s->ladder, &cfg, s->nb_rend, w, h, errbuf, sizeof(errbuf));
+    err = vq_ladder_open(&s->run.ladder, &cfg, s->nb_rend, w, h, errbuf, sizeof(errbuf));
     cuda_pop(ctx);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "libvqcuda cannot score %s (%d): %s\n",
                s->nb_rend > 1 ? "the renditions" : "this input", err, *errbuf ? errbuf : "no message");
         return vq_to_averror(err);
     }
-    s->session = vq_ladder_session(s->ladder, 0);
+    s->run.session = vq_ladder_session(s->run.ladder, 0);
     return 0;
 }
 
@@ -1063,12 +1063,12 @@ static int config_output(AVFilterLink *outlink)
     enum AVPixelFormat sw_format = mainlink->format;
     int ret;
 
-    if (s->nb_rend == 1 && s->log_path && !s->session && ff_vqcuda_carry_take(s)) {
+    if (s->nb_rend == 1 && s->log_path && !s->run.session && ff_vqcuda_carry_take(s)) {
         s->carried = 1;
         av_log(ctx, AV_LOG_VERBOSE, "carrying on the scores of %s after the filter graph "
                "was re-created\n", s->log_path);
     }
-    if (s->carried && s->dis_w == s->format.width && s->dis_h == s->format.height &&
+    if (s->carried && s->run.dis_w == s->run.format.width && s->run.dis_h == s->run.format.height &&
         (mainlink->w != reflink->w || mainlink->h != reflink->h ||
          mainlink->format != reflink->format)) {
         /* FFmpeg re-created the graph for one input's change; the other's
@@ -1100,33 +1100,33 @@ static int config_output(AVFilterLink *outlink)
          * before may still have it; the first pair of the new one starts a
          * new section (check_pair) */
         if (!s->carried) {
-            s->format    = nf;
-            s->sw_format = sw_format;
+            s->run.format    = nf;
+            s->run.sw_format = sw_format;
         }
         for (int k = 1; k < s->nb_rend; k++) {
             s->extra_w[k] = ctx->inputs[k]->w;
             s->extra_h[k] = ctx->inputs[k]->h;
         }
-        if (!s->ladder) {
-            s->dis_w = mainlink->w;
-            s->dis_h = mainlink->h;
+        if (!s->run.ladder) {
+            s->run.dis_w = mainlink->w;
+            s->run.dis_h = mainlink->h;
             if ((ret = open_ladder(ctx)) < 0)
                 return ret;
         }
     }
 
-    if (s->stream_path && !s->stream && s->session) {
+    if (s->stream_path && !s->run.stream && s->run.session) {
         /* a file or a FIFO, opened once the options were accepted (a run
          * refused here leaves it as it was); every line is flushed as it is
          * written, so a reader sees each frame's scores as they are known */
-        if (!(s->stream = avpriv_fopen_utf8(s->stream_path, "w"))) {
+        if (!(s->run.stream = avpriv_fopen_utf8(s->stream_path, "w"))) {
             ret = AVERROR(errno);
             av_log(ctx, AV_LOG_ERROR, "cannot open stream_path %s: %s\n", s->stream_path,
                    av_err2str(ret));
             return ret;
         }
-        if ((ret = vq_ladder_set_stream(s->ladder, s->stream)) < 0)
-            return lib_error(ctx, "vq_ladder_set_stream", ret, vq_ladder_error(s->ladder));
+        if ((ret = vq_ladder_set_stream(s->run.ladder, s->run.stream)) < 0)
+            return lib_error(ctx, "vq_ladder_set_stream", ret, vq_ladder_error(s->run.ladder));
     }
 
     /* framesync as its dual-input form: rendition 1 drives the output (sync
@@ -1179,7 +1179,7 @@ static int activate_frames(AVFilterContext *ctx)
     int ret;
 
     s->event_ran = 0;
-    if (av_fifo_can_read(s->stash[0]) || av_fifo_can_read(s->stash[1]) || s->transition) {
+    if (av_fifo_can_read(s->run.stash[0]) || av_fifo_can_read(s->run.stash[1]) || s->transition) {
         /* frames from the graph before a re-creation go first; with inputs
          * of two sizes, every frame waits for the next graph */
         if ((ret = ff_vqcuda_drain_stash(ctx)) != 0)
@@ -1211,10 +1211,10 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
 
     if (strcmp(cmd, "finish"))
         return AVERROR(ENOSYS);
-    if (s->eof_sent || !s->session)
+    if (s->eof_sent || !s->run.session)
         return 0;   /* ended already (its errors were returned then), or never started */
     av_log(ctx, AV_LOG_VERBOSE, "the output stopped before the input ended: scoring the "
-           "%"PRId64" frames given\n", s->nb_submitted);
+           "%"PRId64" frames given\n", s->run.nb_submitted);
     s->closing = 1;     /* nothing more is sent downstream */
     return finish_scoring(ctx);
 }
@@ -1226,7 +1226,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                                               "harmonic_mean" };
     /* going away before the end (FFmpeg re-creating the graph, or a stop):
      * score what was submitted and keep the session for a next instance */
-    int carry = !s->eof_sent && s->session && s->log_path && s->nb_rend == 1;
+    int carry = !s->eof_sent && s->run.session && s->log_path && s->nb_rend == 1;
 
     vq_output_release(ctx);
     if (carry)
@@ -1234,7 +1234,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     ff_framesync_uninit(&s->fs);
     s->closing = 1;
 
-    if (s->session && s->nb_submitted && !s->eof_sent) {
+    if (s->run.session && s->run.nb_submitted && !s->eof_sent) {
         /* neither the input's end nor the "finish" command came: a graph
          * re-created (the next instance carries the session on, and prints
          * its score at the end), or a program that frees the graph early */
@@ -1244,36 +1244,36 @@ static av_cold void uninit(AVFilterContext *ctx)
             print_scores(ctx);
         }
     }
-    if (s->session && s->nb_submitted && !carry) {
+    if (s->run.session && s->run.nb_submitted && !carry) {
         av_log(ctx, AV_LOG_VERBOSE, "pool %s over %"PRId64" scored frames\n",
-               pool_names[s->pool], s->nb_scored);
+               pool_names[s->pool], s->run.nb_scored);
         av_log(ctx, AV_LOG_VERBOSE, "host CPU of the filter's thread: %.3f ms per frame in the "
                "filter, of which %.3f in libvqcuda (%d rendition%s, %"PRId64" frames)\n",
-               s->cpu_filter_ns / 1e6 / s->nb_submitted, s->cpu_lib_ns / 1e6 / s->nb_submitted,
-               s->nb_rend, s->nb_rend > 1 ? "s" : "", s->nb_submitted);
+               s->cpu_filter_ns / 1e6 / s->run.nb_submitted, s->cpu_lib_ns / 1e6 / s->run.nb_submitted,
+               s->nb_rend, s->nb_rend > 1 ? "s" : "", s->run.nb_submitted);
     }
     /* what an early stop left (as if the input ended here; a session carried
      * on by a next instance goes on unchanged); the end of scoring wrote it
      * before */
     write_log(ctx);
 
-    if (s->ladder) {
+    if (s->run.ladder) {
         int pushed = cuda_push(ctx) >= 0;
         if (carry)
             ff_vqcuda_carry_put(s);
         else
-            vq_ladder_close(&s->ladder);
-        s->session = NULL;
+            vq_ladder_close(&s->run.ladder);
+        s->run.session = NULL;
         if (pushed)
             cuda_pop(ctx);
     }
     release_frames(ctx);   /* closing: frees them */
-    av_fifo_freep2(&s->pending);
-    ff_vqcuda_stash_free(&s->stash[0]);
-    ff_vqcuda_stash_free(&s->stash[1]);
-    if (s->stream)
-        fclose(s->stream);
-    s->stream = NULL;
+    av_fifo_freep2(&s->run.pending);
+    ff_vqcuda_stash_free(&s->run.stash[0]);
+    ff_vqcuda_stash_free(&s->run.stash[1]);
+    if (s->run.stream)
+        fclose(s->run.stream);
+    s->run.stream = NULL;
 #if CONFIG_CUDA
     s->cu    = NULL;
     s->hwctx = NULL;

@@ -37,6 +37,26 @@ typedef struct PendingFrame {
     unsigned waiting;           /* sessions whose result is still to come (bits) */
 } PendingFrame;
 
+/* One scoring run: the library's ladder, what it was given, and the frames
+ * in flight.  When FFmpeg re-creates the graph, the next instance takes it
+ * over whole (vf_vqcuda_reinit.c), so whatever is added here is carried. */
+typedef struct VQCUDARun {
+    VqLadder *ladder;           /* the renditions' sessions (one for a plain pair) */
+    VqSession *session;         /* rendition 1's (input 0), the ladder's */
+    int64_t nb_submitted;
+    int64_t nb_scored;          /* results received */
+    int64_t nb_mismatched;      /* pairs whose two frames differ in size or format */
+    VqFormat format;
+    enum AVPixelFormat sw_format;   /* of the frames being scored */
+    int dis_w, dis_h;           /* rendition 1's size (the reference's, or smaller) */
+    AVFifo *pending;            /* PendingFrame *: the frames waiting, in output order */
+    /* frames a re-created graph took over from the one before (FFmpeg drops
+     * the frames still inside a graph it re-creates), not yet paired, in
+     * arrival order (AVFrame *): [0] main, [1] reference */
+    AVFifo *stash[2];
+    FILE *stream;               /* stream_path's, open: the session writes to it */
+} VQCUDARun;
+
 typedef struct VQCUDAContext {
     const AVClass *class;
     FFFrameSync fs;
@@ -64,29 +84,16 @@ typedef struct VQCUDAContext {
     char *score_frames;
     int64_t score_begin, score_end;
     int score_context;          /* frames a piece is given before A */
-    FILE *stream;
 
     int nb_rend;                /* renditions: inputs 0 .. nb_rend-1; the reference is last */
     int64_t cpu_filter_ns;      /* this thread's CPU time in activate() */
     int64_t cpu_lib_ns;         /* of which in libvqcuda's submit, receive and flush */
-    VqLadder *ladder;           /* the renditions' sessions (one for a plain pair) */
-    VqSession *session;         /* rendition 1's (input 0), the ladder's */
+    VQCUDARun run;
     const AVFrame *last_rend[MAX_RENDITIONS];
     int64_t last_rend_pts[MAX_RENDITIONS];
-    int dis_w, dis_h;           /* rendition 1's size (the reference's, or smaller) */
     int extra_w[MAX_RENDITIONS], extra_h[MAX_RENDITIONS];
-    VqFormat format;
-    enum AVPixelFormat sw_format;   /* of the frames being scored */
-    AVFifo *pending;            /* PendingFrame *: the frames waiting, in output order */
-    /* frames a re-created graph took over from the one before (FFmpeg drops
-     * the frames still inside a graph it re-creates), not yet paired, in
-     * arrival order (AVFrame *): [0] main, [1] reference */
-    AVFifo *stash[2];
-    int64_t nb_submitted;
-    int64_t nb_scored;          /* results received */
     int64_t nb_unpaired;        /* distorted frames without a new reference, or one of their time */
     int64_t nb_untimed;         /* of which: the reference frame was of another time */
-    int64_t nb_mismatched;      /* pairs whose two frames differ in size or format */
     int transition;             /* re-initialised with inputs of two sizes: score nothing */
     int carried;                /* the session came from the instance before a re-init */
     int log_written;

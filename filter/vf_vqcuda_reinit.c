@@ -55,14 +55,7 @@ void ff_vqcuda_stash_free(AVFifo **stash)
  */
 typedef struct Carried {
     char *log_path;
-    VqLadder *ladder;           /* a plain pair's: one session */
-    int64_t nb_submitted, nb_scored, nb_mismatched;
-    VqFormat format;
-    enum AVPixelFormat sw_format;
-    int dis_w, dis_h;
-    AVFifo *stash[2];           /* frames the graph held, unpaired, per input */
-    FILE *stream;               /* stream_path, still open: the session writes to it */
-    AVFifo *pending;            /* frames scored or in flight, not yet passed on */
+    VQCUDARun run;              /* the instance's run, whole */
     struct Carried *next;
 } Carried;
 
@@ -75,28 +68,14 @@ void ff_vqcuda_carry_put(VQCUDAContext *s)
 
     if (!c || !(c->log_path = av_strdup(s->log_path))) {
         av_free(c);
-        vq_ladder_close(&s->ladder);
-        s->session = NULL;
+        vq_ladder_close(&s->run.ladder);
+        s->run.session = NULL;
         return;
     }
-    c->ladder        = s->ladder;
-    c->nb_submitted  = s->nb_submitted;
-    c->nb_scored     = s->nb_scored;
-    c->nb_mismatched = s->nb_mismatched + s->nb_unpaired;
-    c->format        = s->format;
-    c->sw_format     = s->sw_format;
-    c->dis_w         = s->dis_w;
-    c->dis_h         = s->dis_h;
-    c->stash[0]      = s->stash[0];
-    c->stash[1]      = s->stash[1];
-    c->stream        = s->stream;
-    s->stream        = NULL;
-    c->pending       = s->pending;
-    s->pending       = NULL;
-    s->stash[0]      = NULL;
-    s->stash[1]      = NULL;
-    s->ladder  = NULL;
-    s->session = NULL;
+    c->run = s->run;
+    /* the next instance's warning counts this instance's unpaired frames too */
+    c->run.nb_mismatched += s->nb_unpaired;
+    memset(&s->run, 0, sizeof(s->run));
     ff_mutex_lock(&carried_lock);
     c->next = carried;
     carried = c;
@@ -117,23 +96,11 @@ int ff_vqcuda_carry_take(VQCUDAContext *s)
     ff_mutex_unlock(&carried_lock);
     if (!c)
         return 0;
-    s->ladder        = c->ladder;
-    s->session       = vq_ladder_session(s->ladder, 0);
-    s->nb_submitted  = c->nb_submitted;
-    s->nb_scored     = c->nb_scored;
-    s->nb_mismatched = c->nb_mismatched;
-    s->format        = c->format;
-    s->sw_format     = c->sw_format;
-    s->dis_w         = c->dis_w;
-    s->dis_h         = c->dis_h;
-    s->stream        = c->stream;
-    /* this instance's own are empty: it has had no frame yet */
-    for (int i = 0; i < 2; i++) {
-        ff_vqcuda_stash_free(&s->stash[i]);
-        s->stash[i] = c->stash[i];
-    }
-    av_fifo_freep2(&s->pending);
-    s->pending = c->pending;
+    /* this instance's own containers are empty: it has had no frame yet */
+    ff_vqcuda_stash_free(&s->run.stash[0]);
+    ff_vqcuda_stash_free(&s->run.stash[1]);
+    av_fifo_freep2(&s->run.pending);
+    s->run = c->run;
     av_free(c->log_path);
     av_free(c);
     return 1;
@@ -167,7 +134,7 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
             if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
                 return ret;
             if (ret > 0) {
-                if ((ret = stash_push(s->stash[i], f)) < 0)
+                if ((ret = stash_push(s->run.stash[i], f)) < 0)
                     return ret;
                 got = 1;
             } else if (input_ended(in[i])) {
@@ -183,25 +150,25 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
         }
     }
 
-    while (av_fifo_can_read(s->stash[0]) || av_fifo_can_read(s->stash[1])) {
+    while (av_fifo_can_read(s->run.stash[0]) || av_fifo_can_read(s->run.stash[1])) {
         AVFrame *d, *r;
         int c;
         for (int i = 0; i < 2; i++) {
             AVFrame *f = NULL;
-            if (av_fifo_can_read(s->stash[i]))
+            if (av_fifo_can_read(s->run.stash[i]))
                 continue;
             if ((ret = ff_inlink_consume_frame(in[i], &f)) < 0)
                 return ret;
             if (ret > 0) {
-                if ((ret = stash_push(s->stash[i], f)) < 0)
+                if ((ret = stash_push(s->run.stash[i], f)) < 0)
                     return ret;
                 continue;
             }
             if (input_ended(in[i])) {
                 /* one input has no frame for the other's: they go unpaired */
                 AVFrame *x;
-                while (av_fifo_read(s->stash[!i], &x, 1) >= 0) {
-                    s->nb_mismatched++;
+                while (av_fifo_read(s->run.stash[!i], &x, 1) >= 0) {
+                    s->run.nb_mismatched++;
                     if (i == 1) {
                         x->pts = av_rescale_q(x->pts, in[0]->time_base, ctx->outputs[0]->time_base);
                         if ((ret = ff_vqcuda_pass_frame(ctx, x)) < 0)
@@ -215,17 +182,17 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
             ff_inlink_request_frame(in[i]);
             return 1;
         }
-        d = stash_first(s->stash[0]);
-        r = stash_first(s->stash[1]);
+        d = stash_first(s->run.stash[0]);
+        r = stash_first(s->run.stash[1]);
         c = av_compare_ts(d->pts, in[0]->time_base, r->pts, in[1]->time_base);
         if (c > 0) {                /* a reference frame no main frame pairs with */
             av_frame_free(&r);
-            av_fifo_drain2(s->stash[1], 1);
+            av_fifo_drain2(s->run.stash[1], 1);
             continue;
         }
-        av_fifo_drain2(s->stash[0], 1);
-        if (c < 0 && s->session)    /* listed in the log */
-            vq_session_note_unpaired(s->session, d->pts * av_q2d(in[0]->time_base), NAN);
+        av_fifo_drain2(s->run.stash[0], 1);
+        if (c < 0 && s->run.session)    /* listed in the log */
+            vq_session_note_unpaired(s->run.session, d->pts * av_q2d(in[0]->time_base), NAN);
         d->pts = av_rescale_q(d->pts, in[0]->time_base, ctx->outputs[0]->time_base);
         if (c < 0) {                /* a main frame with no reference frame of its time */
             s->nb_unpaired++;
@@ -233,7 +200,7 @@ int ff_vqcuda_drain_stash(AVFilterContext *ctx)
                 return ret;
             continue;
         }
-        av_fifo_drain2(s->stash[1], 1);
+        av_fifo_drain2(s->run.stash[1], 1);
         ret = ff_vqcuda_handle_pair(ctx, d, r);
         av_frame_free(&r);
         if (ret < 0)
@@ -260,7 +227,7 @@ int ff_vqcuda_collect_leftovers(AVFilterContext *ctx)
             f = in->frame;
             in->frame = NULL;
             f->pts = av_rescale_q(f->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
-            if ((ret = stash_push(s->stash[i], f)) < 0)
+            if ((ret = stash_push(s->run.stash[i], f)) < 0)
                 return ret;
         }
         if (in && in->have_next && in->frame_next) {
@@ -268,18 +235,18 @@ int ff_vqcuda_collect_leftovers(AVFilterContext *ctx)
             in->frame_next = NULL;
             in->have_next = 0;
             f->pts = av_rescale_q(f->pts, s->fs.time_base, ctx->inputs[idx[i]]->time_base);
-            if ((ret = stash_push(s->stash[i], f)) < 0)
+            if ((ret = stash_push(s->run.stash[i], f)) < 0)
                 return ret;
         }
         while ((ret = ff_inlink_consume_frame(ctx->inputs[idx[i]], &f)) > 0)
-            if ((ret = stash_push(s->stash[i], f)) < 0)
+            if ((ret = stash_push(s->run.stash[i], f)) < 0)
                 return ret;
     }
     av_log(ctx, AV_LOG_VERBOSE, "the graph goes away holding %zu main and %zu reference frames "
            "not yet scored: they go to the next one\n",
-           av_fifo_can_read(s->stash[0]), av_fifo_can_read(s->stash[1]));
+           av_fifo_can_read(s->run.stash[0]), av_fifo_can_read(s->run.stash[1]));
     for (int i = 0; i < 2; i++)
-        for (size_t j = 0; av_fifo_peek(s->stash[i], &f, 1, j) >= 0; j++)
+        for (size_t j = 0; av_fifo_peek(s->run.stash[i], &f, 1, j) >= 0; j++)
             av_log(ctx, AV_LOG_DEBUG, "  input %d: pts %"PRId64" %dx%d\n", i, f->pts,
                    f->width, f->height);
     return 0;
